@@ -1,0 +1,122 @@
+package dev.hfr.runtime.classify;
+
+import java.time.Duration;
+import java.util.Collections;
+import java.util.Locale;
+import java.util.Map;
+import java.util.TreeMap;
+
+/**
+ * What was seen of one call: any of HTTP status, response headers, the exception, latency, response
+ * body, the model's finish reason and a verifier's rejection reason. All parts are optional.
+ * Header names are case-insensitive.
+ */
+public final class Observation {
+
+  private final int httpStatus;
+  private final Map<String, String> headers;
+  private final Throwable exception;
+  private final Duration latency;
+  private final String body;
+  private final String finishReason;
+  private final String verifierRejection;
+
+  private Observation(Builder b) {
+    this.httpStatus = b.httpStatus;
+    this.headers = Collections.unmodifiableMap(b.headers);
+    this.exception = b.exception;
+    this.latency = b.latency;
+    this.body = b.body;
+    this.finishReason = b.finishReason;
+    this.verifierRejection = b.verifierRejection;
+  }
+
+  public static Builder builder() {
+    return new Builder();
+  }
+
+  /** An observation of just an exception. */
+  public static Observation of(Throwable exception) {
+    return builder().exception(exception).build();
+  }
+
+  /** The HTTP status, or 0 when there was none. */
+  public int httpStatus() { return httpStatus; }
+
+  /** The value of a response header, case-insensitively, or {@code null}. */
+  public String header(String name) {
+    return headers.get(name.toLowerCase(Locale.ROOT));
+  }
+
+  /** Response headers with lower-case names. */
+  public Map<String, String> headers() { return headers; }
+
+  public Throwable exception() { return exception; }
+
+  /** The call's latency, or {@code null} when unknown. */
+  public Duration latency() { return latency; }
+
+  /** The response body (possibly a prefix of it), or {@code null}. */
+  public String body() { return body; }
+
+  /** A model's finish or stop reason ({@code content_filter}, {@code length}, {@code refusal}), or {@code null}. */
+  public String finishReason() { return finishReason; }
+
+  /** The reason a verifier rejected the result, or {@code null}. */
+  public String verifierRejection() { return verifierRejection; }
+
+  /** Builds an {@link Observation}. */
+  public static final class Builder {
+    private int httpStatus;
+    private final Map<String, String> headers = new TreeMap<>();
+    private Throwable exception;
+    private Duration latency;
+    private String body;
+    private String finishReason;
+    private String verifierRejection;
+
+    private Builder() {}
+
+    public Builder httpStatus(int status) {
+      this.httpStatus = status;
+      return this;
+    }
+
+    /** Adds a header; names are folded to lower case, {@code null} names or values are ignored. */
+    public Builder header(String name, String value) {
+      if (name != null && value != null) {
+        headers.put(name.toLowerCase(Locale.ROOT), value);
+      }
+      return this;
+    }
+
+    public Builder exception(Throwable exception) {
+      this.exception = exception;
+      return this;
+    }
+
+    public Builder latency(Duration latency) {
+      this.latency = latency;
+      return this;
+    }
+
+    public Builder body(String body) {
+      this.body = body;
+      return this;
+    }
+
+    public Builder finishReason(String finishReason) {
+      this.finishReason = finishReason;
+      return this;
+    }
+
+    public Builder verifierRejection(String reason) {
+      this.verifierRejection = reason;
+      return this;
+    }
+
+    public Observation build() {
+      return new Observation(this);
+    }
+  }
+}

@@ -1,0 +1,56 @@
+package dev.hfr.runtime.ledger;
+
+import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
+import java.util.Optional;
+
+/**
+ * The durable record of every write's intent and outcome (paper §4.5). Each method is durable when it
+ * returns: an acknowledged record survives the process being killed at any instant. Every operation is
+ * scoped by tenant.
+ *
+ * <p>Implementations: the embedded file ledger (the default, no server) and the PostgreSQL ledger
+ * (several JVMs sharing one). Both pass the same contract tests.
+ */
+public interface IdempotencyLedger extends AutoCloseable {
+
+  /**
+   * Records the intent of a write before its first attempt. If a record with this key exists, it is
+   * returned unchanged (a retry, or a replay after a crash, reuses the key); otherwise a new record in
+   * {@link LedgerState#PREPARED} is created.
+   */
+  LedgerRecord prepare(String tenant, String key, String tool, String argsHash);
+
+  /**
+   * Moves a record from {@code expected} to {@code target}, recording the evidence.
+   *
+   * @param resultHash the committed result's hash, or {@code null}
+   * @param fencingToken the caller's lease token; refused if a newer lease was granted on the key
+   * @throws IllegalLedgerTransitionException if the record is not in {@code expected} or the transition
+   *     is not allowed by Table 6
+   * @throws StaleFencingTokenException if {@code fencingToken} is older than the key's latest lease
+   */
+  LedgerRecord transition(String tenant, String key, LedgerState expected, LedgerState target, String resultHash, long fencingToken);
+
+  /** The record of {@code key} in {@code tenant}, if any. */
+  Optional<LedgerRecord> find(String tenant, String key);
+
+  /**
+   * Grants the caller the right to act on {@code key} for {@code ttl}, with a fencing token greater than
+   * every token granted on the key before; empty while another holder's lease is live.
+   */
+  Optional<Lease> acquireLease(String tenant, String key, String owner, Duration ttl);
+
+  /** Releases a lease early; a stale lease is ignored. */
+  void releaseLease(Lease lease);
+
+  /** Every record (of all tenants) that crash resume must reconcile: PREPARED or UNKNOWN. */
+  List<LedgerRecord> pending();
+
+  /** Deletes records that reached a final state before {@code cutoff}; returns how many. */
+  int expire(Instant cutoff);
+
+  @Override
+  void close();
+}
