@@ -112,11 +112,11 @@ public record WorkloadParameters(
       stepWeights[n - stepsMin] = required(our.get("stepCountWeights"), String.valueOf(n)).asDouble();
     }
     Map<Criticality.Level, Double> criticality = new EnumMap<>(Criticality.Level.class);
-    b1.get("criticality").fields().forEachRemaining(e -> criticality.put(Criticality.Level.valueOf(e.getKey()), e.getValue().asDouble()));
+    b1.get("criticality").properties().forEach(e -> criticality.put(Criticality.Level.valueOf(e.getKey()), e.getValue().asDouble()));
     Map<StepKind, Double> kinds = new EnumMap<>(StepKind.class);
-    b1.get("stepKinds").fields().forEachRemaining(e -> kinds.put(StepKind.valueOf(e.getKey()), e.getValue().asDouble()));
+    b1.get("stepKinds").properties().forEach(e -> kinds.put(StepKind.valueOf(e.getKey()), e.getValue().asDouble()));
     Map<Criticality.Level, Double> penalty = new EnumMap<>(Criticality.Level.class);
-    our.get("degradedQualityPenalty").fields().forEachRemaining(e -> penalty.put(Criticality.Level.valueOf(e.getKey()), e.getValue().asDouble()));
+    our.get("degradedQualityPenalty").properties().forEach(e -> penalty.put(Criticality.Level.valueOf(e.getKey()), e.getValue().asDouble()));
     return new WorkloadParameters(
         b1.get("pFault").asDouble(),
         stepsMin,
@@ -217,7 +217,7 @@ public record WorkloadParameters(
 
   private static Map<Fault, Double> faultMix(JsonNode node) {
     Map<Fault, Double> mix = new EnumMap<>(Fault.class);
-    node.fields().forEachRemaining(e -> mix.put(Fault.valueOf(e.getKey()), e.getValue().asDouble()));
+    node.properties().forEach(e -> mix.put(Fault.valueOf(e.getKey()), e.getValue().asDouble()));
     double sum = mix.values().stream().mapToDouble(Double::doubleValue).sum();
     if (Math.abs(sum - 1.0) > 1e-9) {
       throw new IllegalStateException("a fault mix must sum to 1, was " + sum + ": " + mix);
