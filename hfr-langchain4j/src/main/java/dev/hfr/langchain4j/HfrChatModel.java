@@ -131,9 +131,7 @@ public final class HfrChatModel implements ChatModel {
       for (int i = 0; i < rungs.size(); i++) {
         ModelRung rung = rungs.get(i);
         if (!allowedAutomatically(rung.level(), criticality)) {
-          record(rung, 0, null, "criticality", "SKIP", 0,
-              rung.level() + " is not allowed automatically at " + criticality + " criticality");
-          continue;
+          continue; // needs a human at this criticality; said in the decision that left the last allowed rung
         }
         for (int attempt = 1; ; attempt++) {
           ChatRequest request = compressed ? original.toBuilder().messages(messages).build() : original;
@@ -202,7 +200,7 @@ public final class HfrChatModel implements ChatModel {
           }
           boolean more = hasAllowedRungAfter(i);
           record(rung, attempt, fault, rule, more ? "DEGRADE_MODEL" : (criticality == Criticality.Level.HIGH ? "ESCALATE" : "FAIL"), 0,
-              whyLeave(failure, attempt) + (more ? ", moving down the ladder" : ", no rung left"));
+              whyLeave(failure, attempt) + (more ? ", moving down the ladder" : ", no rung left" + disallowedAfter(i)));
           break;
         }
       }
@@ -259,6 +257,15 @@ public final class HfrChatModel implements ChatModel {
         return "waiting would exceed the wait budget of " + maxWaitNanos / 1_000_000L + " ms";
       }
       return "gave up after " + attempt + " attempt" + (attempt == 1 ? "" : "s");
+    }
+
+    private String disallowedAfter(int i) {
+      StringBuilder sb = new StringBuilder();
+      for (int j = i + 1; j < rungs.size(); j++) {
+        ModelRung r = rungs.get(j);
+        sb.append(sb.length() == 0 ? " (" : ", ").append(r.level()).append(' ').append(r.name());
+      }
+      return sb.length() == 0 ? "" : sb.append(" needs a human at ").append(criticality).append(" criticality)").toString();
     }
 
     private boolean hasAllowedRungAfter(int i) {

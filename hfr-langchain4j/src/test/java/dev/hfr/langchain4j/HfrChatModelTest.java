@@ -128,7 +128,8 @@ class HfrChatModelTest {
     assertThat(failed.fault()).isEqualTo(Fault.T4);
     assertThat(escalations).containsExactly(failed);
     assertThat(server.requests("gpt-4o-mini")).isEmpty();
-    assertThat(actions()).containsExactly("SKIP", "DEGRADE_MODEL", "ESCALATE");
+    assertThat(actions()).containsExactly("DEGRADE_MODEL", "ESCALATE");
+    assertThat(decisions.get(1).detail()).contains("L3 gpt-4o-mini needs a human at HIGH criticality");
   }
 
   @Test
