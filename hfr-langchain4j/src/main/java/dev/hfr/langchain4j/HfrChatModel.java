@@ -36,7 +36,8 @@ import java.util.random.RandomGenerator;
  *   <tr><td>T4 overloaded, T5 model not found</td><td>degrade to the next rung at once</td></tr>
  *   <tr><td>T6 context overflow</td><td>compress the conversation once ({@link ContextSummarizer}, L1) and
  *       resend; never resend unchanged</td></tr>
- *   <tr><td>T7 invalid request, authentication</td><td>fail; no retry fixes a deterministic error</td></tr>
+ *   <tr><td>T7 invalid request, authentication</td><td>fail; no retry fixes a deterministic error (an
+ *       exhausted quota, which the runtime may class T7, degrades to the next provider instead)</td></tr>
  *   <tr><td>T8 refusal, content filter</td><td>escalate; never retried, never degraded around</td></tr>
  *   <tr><td>unclassified</td><td>probe once more (a model call is a read), then degrade</td></tr>
  * </table>
@@ -164,7 +165,7 @@ public final class HfrChatModel implements ChatModel {
             escalationHandler.accept(refusal);
             throw refusal;
           }
-          if (fault == Fault.T7) {
+          if (fault == Fault.T7 && !failure.quotaExhausted()) {
             record(rung, attempt, fault, rule, "FAIL", 0, "deterministic request error: no retry can fix it");
             throw new ModelCallFailedException(ToolOutcome.Status.FAILED, fault,
                 rung.name() + " rejected the request (T7, " + rule + ")", decisions, error);

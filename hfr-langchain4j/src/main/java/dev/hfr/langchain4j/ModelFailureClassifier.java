@@ -29,7 +29,8 @@ import java.util.Objects;
  *   <li>{@code ContentFilteredException} (the provider's refusal) and finish reason
  *       {@code CONTENT_FILTER} are T8 — a policy refusal, never retried nor degraded around;
  *   <li>{@code ModelNotFoundException} is T5: this model is unavailable, an equivalent one may serve;
- *   <li>a 429 whose body says {@code insufficient_quota} is an exhausted quota, not a momentary limit;
+ *   <li>a 429 whose body says {@code insufficient_quota} is an exhausted quota, not a momentary limit:
+ *       waiting will not help, another provider may;
  *   <li>when the runtime classifier cannot decide, LangChain4j's own exception type is used as a weaker
  *       signal (RateLimit → T2, Timeout → T3, InternalServer → T1, Authentication/InvalidRequest → T7).
  * </ul>
@@ -59,7 +60,9 @@ public final class ModelFailureClassifier {
         c = byType;
       }
     }
-    return new ModelFailure(c, quota && c.fault() == Fault.T2, observation);
+    // The runtime may call an exhausted quota T2 (a rate limit) or T7 (permanent for this account); either
+    // way this provider will not serve, and another provider of the ladder may.
+    return new ModelFailure(c, quota || c.rule().contains("quota"), observation);
   }
 
   /**

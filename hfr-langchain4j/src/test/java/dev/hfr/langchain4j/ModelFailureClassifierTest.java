@@ -41,7 +41,8 @@ class ModelFailureClassifierTest {
         Arguments.of("HTTP 503", (Supplier<Reply>) () -> Reply.serverError(503), Fault.T1),
         Arguments.of("HTTP 500", (Supplier<Reply>) () -> Reply.serverError(500), Fault.T1),
         Arguments.of("HTTP 429 with Retry-After", (Supplier<Reply>) () -> Reply.rateLimited(3), Fault.T2),
-        Arguments.of("HTTP 429 insufficient_quota", (Supplier<Reply>) Reply::quotaExhausted, Fault.T2),
+        // the runtime classes an exhausted quota as permanent for this account (rule http.429.quota)
+        Arguments.of("HTTP 429 insufficient_quota", (Supplier<Reply>) Reply::quotaExhausted, Fault.T7),
         Arguments.of("HTTP 529 overloaded_error", (Supplier<Reply>) Reply::overloaded, Fault.T4),
         Arguments.of("HTTP 400 context_length_exceeded", (Supplier<Reply>) Reply::contextLengthExceeded, Fault.T6),
         Arguments.of("HTTP 401 invalid_api_key", (Supplier<Reply>) Reply::unauthorized, Fault.T7),

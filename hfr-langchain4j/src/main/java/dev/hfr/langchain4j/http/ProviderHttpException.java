@@ -1,5 +1,7 @@
 package dev.hfr.langchain4j.http;
 
+import dev.hfr.runtime.classify.ObservableFailure;
+import dev.hfr.runtime.classify.Observation;
 import dev.langchain4j.exception.HttpException;
 import java.util.Locale;
 import java.util.Map;
@@ -9,10 +11,10 @@ import java.util.TreeMap;
  * LangChain4j's {@link HttpException} plus the response headers it normally drops — above all
  * {@code Retry-After} / {@code retry-after-ms} of a 429 and the provider's request id. Thrown by the
  * client of {@link ObservingHttpClientBuilder}; LangChain4j's exception mapper keeps it as the cause of
- * the {@code RateLimitException}, {@code InvalidRequestException}, ... it throws, so the classifier
- * finds it on the cause chain.
+ * the {@code RateLimitException}, {@code InvalidRequestException}, ... it throws, so the runtime's
+ * classifier finds it on the cause chain as an {@link ObservableFailure}.
  */
-public class ProviderHttpException extends HttpException {
+public class ProviderHttpException extends HttpException implements ObservableFailure {
 
   private static final long serialVersionUID = 1L;
 
@@ -28,6 +30,13 @@ public class ProviderHttpException extends HttpException {
     Map<String, String> lower = new TreeMap<>();
     headers.forEach((k, v) -> lower.put(k.toLowerCase(Locale.ROOT), v));
     this.headers = Map.copyOf(lower);
+  }
+
+  @Override
+  public Observation observation() {
+    Observation.Builder b = Observation.builder().httpStatus(statusCode()).body(getMessage());
+    headers.forEach(b::header);
+    return b.build();
   }
 
   /** Response headers with lower-case names. */
