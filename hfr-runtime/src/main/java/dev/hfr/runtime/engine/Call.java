@@ -30,6 +30,8 @@ final class Call<R> {
   final ToolInvocation<R> invocation;
   final TaskState task;
   final CallPolicy policy;
+  /** The tenant's breakers of the method and each rung, or {@code null} when breakers are off. */
+  final dev.hfr.runtime.breaker.CircuitBreaker[] breakers;
   final Risk risk;
   final Criticality.Level criticality;
   final long step;
@@ -73,8 +75,10 @@ final class Call<R> {
   private RetryBudget.Step budgetStep;
   private List<DecisionEvent> decisions;
 
-  Call(ToolRuntime rt, ToolInvocation<R> invocation, TaskState task, CallPolicy policy, long step, long startNanos) {
+  Call(ToolRuntime rt, ToolInvocation<R> invocation, TaskState task, ToolRuntime.TenantView view, CallPolicy policy,
+      long step, long startNanos) {
     this.rt = rt;
+    this.breakers = view.breakers;
     this.tool = rt.tool;
     this.invocation = invocation;
     this.task = task;
@@ -123,6 +127,11 @@ final class Call<R> {
 
   boolean write() {
     return risk != Risk.R0;
+  }
+
+  /** The breaker of the current rung, or {@code null} when breakers are off. */
+  dev.hfr.runtime.breaker.CircuitBreaker breaker() {
+    return breakers == null ? null : breakers[rung + 1];
   }
 
   DegradeLevel rungLevel() {

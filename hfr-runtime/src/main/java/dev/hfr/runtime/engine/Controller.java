@@ -135,8 +135,8 @@ public final class Controller {
     this.leaseTtl = Objects.requireNonNull(leaseTtl, "leaseTtl");
     this.maxRetryAfterMillis = maxRetryAfter.toMillis();
     this.owner = Objects.requireNonNull(owner, "owner");
-    this.breakers = breakers;
-    this.bulkheads = bulkheads;
+    this.breakers = features.circuitBreaker() ? breakers : null;
+    this.bulkheads = features.circuitBreaker() ? bulkheads : null;
     this.policies = Objects.requireNonNull(policies, "policies");
   }
 
@@ -162,8 +162,9 @@ public final class Controller {
       return unavailable(tool, invocation, e);
     }
     Criticality.Level criticality = effectiveCriticality(task.criticality(), rt.tool.criticality());
-    CallPolicy policy = rt.policy(task.tenant(), criticality);
-    Call<R> c = new Call<>(rt, invocation, task, policy, task.nextStep(), clock.nanoTime());
+    ToolRuntime.TenantView view = rt.tenant(task.tenant());
+    CallPolicy policy = rt.policy(task.tenant(), view, criticality);
+    Call<R> c = new Call<>(rt, invocation, task, view, policy, task.nextStep(), clock.nanoTime());
     try {
       return run(c);
     } catch (ToolCallException e) {
@@ -332,7 +333,7 @@ public final class Controller {
 
   /** RUN_STEP: one physical attempt on the current rung, if its breaker and bulkhead let it through. */
   private <R> ControllerState runStep(Call<R> c) {
-    CircuitBreaker breaker = features.circuitBreaker() ? c.rt.breaker(c.rung) : null;
+    CircuitBreaker breaker = c.breaker();
     if (breaker != null && !breaker.tryAcquire()) {
       c.blocked = Reason.CIRCUIT_OPEN;
       return ControllerState.CHECK;
@@ -371,7 +372,7 @@ public final class Controller {
 
   /** OBSERVE: feed the breaker and the meters; a returned write is committed in the ledger at once. */
   private <R> ControllerState observe(Call<R> c) {
-    CircuitBreaker breaker = features.circuitBreaker() ? c.rt.breaker(c.rung) : null;
+    CircuitBreaker breaker = c.breaker();
     if (c.hasResult) {
       if (breaker != null) {
         breaker.onSuccess(c.lastLatencyNanos);
@@ -408,7 +409,7 @@ public final class Controller {
     }
     c.classification = cls;
     c.fault = cls.fault();
-    CircuitBreaker breaker = features.circuitBreaker() ? c.rt.breaker(c.rung) : null;
+    CircuitBreaker breaker = c.breaker();
     if (breaker != null) {
       breaker.onFailure(c.fault, c.lastLatencyNanos);
     }
@@ -484,7 +485,7 @@ public final class Controller {
     if (features.budgets()) {
       request.tenant(c.task.tenant());
     }
-    CircuitBreaker breaker = features.circuitBreaker() ? c.rt.breaker(c.rung) : null;
+    CircuitBreaker breaker = c.breaker();
     if (breaker != null) {
       request.breaker(breaker);
     }
@@ -889,8 +890,9 @@ public final class Controller {
   private <R> void shadowDecide(ToolRuntime rt, ToolInvocation<R> invocation, TaskState task, R result, Exception error,
       long latency) {
     Criticality.Level criticality = effectiveCriticality(task.criticality(), rt.tool.criticality());
-    CallPolicy policy = rt.policy(task.tenant(), criticality);
-    Call<R> c = new Call<>(rt, invocation, task, policy, task.nextStep(), t0Of(latency));
+    ToolRuntime.TenantView view = rt.tenant(task.tenant());
+    CallPolicy policy = rt.policy(task.tenant(), view, criticality);
+    Call<R> c = new Call<>(rt, invocation, task, view, policy, task.nextStep(), t0Of(latency));
     c.attempts = 1;
     c.lastLatencyNanos = latency;
     if (error == null) {

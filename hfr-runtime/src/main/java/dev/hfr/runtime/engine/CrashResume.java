@@ -28,7 +28,7 @@ public final class CrashResume {
       if (r.state() != LedgerState.PREPARED) {
         continue;
       }
-      Optional<Lease> lease = ledger.acquireLease(r.tenant(), r.key(), owner, RESUME_LEASE);
+      Optional<Lease> lease = ledger.acquireLease(r.tenant(), r.key(), owner + "-resume", RESUME_LEASE);
       if (lease.isEmpty()) {
         continue;
       }

@@ -30,7 +30,7 @@ import java.util.function.ToDoubleFunction;
  *   <tr><td>{@value #CALL_DURATION}</td><td>timer</td><td>tool, status, degraded</td></tr>
  *   <tr><td>{@value #RETRY_AMPLIFICATION}</td><td>distribution summary</td><td>tool</td></tr>
  *   <tr><td>{@value #CONTROLLER_FAILURES}</td><td>counter</td><td>tool, fallback</td></tr>
- *   <tr><td>{@value #CIRCUIT_STATE}</td><td>gauge</td><td>target</td></tr>
+ *   <tr><td>{@value #CIRCUIT_STATE}</td><td>gauge</td><td>target, tenant</td></tr>
  *   <tr><td>{@value #SINK_FAILURES}</td><td>counter</td><td></td></tr>
  * </table>
  *
@@ -84,12 +84,14 @@ public final class HfrMeters {
   }
 
   /**
-   * Registers the {@value #CIRCUIT_STATE} gauge of one breaker target: 0 closed, 1 half-open, 2 open.
-   * The gauge holds {@code breaker} weakly, as Micrometer gauges do.
+   * Registers the {@value #CIRCUIT_STATE} gauge of one breaker: 0 closed, 1 half-open, 2 open. The
+   * gauge holds {@code breaker} weakly, as Micrometer gauges do. Tenants are a bounded set (from
+   * configuration or authenticated identities), so they are a bounded tag.
    */
-  public <T> void circuitState(String target, T breaker, ToDoubleFunction<T> state) {
+  public <T> void circuitState(String target, String tenant, T breaker, ToDoubleFunction<T> state) {
     Gauge.builder(CIRCUIT_STATE, breaker, state)
         .tag("target", target)
+        .tag("tenant", tenant)
         .description("Circuit breaker state of a target: 0 closed, 1 half-open, 2 open")
         .baseUnit("state")
         .register(registry);
