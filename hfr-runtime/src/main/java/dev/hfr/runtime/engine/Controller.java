@@ -84,6 +84,8 @@ public final class Controller {
   private static final Classification APPROVAL_DENIED = new Classification(Fault.T8, 1.0, null, -1, "approval.denied");
   private static final Classification LEDGER_UNKNOWN = new Classification(Fault.T3, 1.0, null, -1, "ledger.unknown");
   private static final Classification[] VERIFY_REJECTED = verifyRejected();
+  /** Classifications less sure than this are handled conservatively, as UNCLASSIFIED. */
+  static final double MIN_CONFIDENCE = 0.5;
   private static final String MODE_ENFORCE = "enforce";
   private static final String MODE_SHADOW = "shadow";
 
@@ -408,7 +410,8 @@ public final class Controller {
       }
     }
     c.classification = cls;
-    c.fault = cls.fault();
+    // A guess is not a diagnosis: below this confidence the failure is handled as unclassified (§4.2).
+    c.fault = cls.confidence() < MIN_CONFIDENCE ? Fault.UNCLASSIFIED : cls.fault();
     CircuitBreaker breaker = c.breaker();
     if (breaker != null) {
       breaker.onFailure(c.fault, c.lastLatencyNanos);
@@ -731,7 +734,7 @@ public final class Controller {
     boolean verificationOwed = c.verificationRequired || (degraded && level.compareTo(DegradeLevel.L3) >= 0 && !features.verification());
     List<String> refs = c.key == null ? List.of() : artifactRefs(c);
     ToolOutcome outcome = new ToolOutcome(c.tool.name(), ToolOutcome.Status.SUCCESS, null, false, c.write(), refs,
-        verificationOwed, degraded, level, c.attempts, c.attempts == 1 && !degraded ? Reason.OK.code() : recoveredReason(c));
+        verificationOwed, degraded, level, c.attempts, recoveredReason(c));
     finish(c, outcome, c.write() && verificationOwed);
     return c.result;
   }
@@ -916,7 +919,7 @@ public final class Controller {
         cls = CLASSIFIER_FAILED;
       }
       c.classification = cls == null ? CLASSIFIER_FAILED : cls;
-      c.fault = c.classification.fault();
+      c.fault = c.classification.confidence() < MIN_CONFIDENCE ? Fault.UNCLASSIFIED : c.classification.fault();
       c.error = error;
       rt.meters.attempt(c.fault, false);
     }
