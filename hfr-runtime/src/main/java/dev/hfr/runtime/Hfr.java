@@ -11,6 +11,8 @@ import dev.hfr.runtime.budget.TenantRetryBudgets;
 import dev.hfr.runtime.classify.DefaultFailureClassifier;
 import dev.hfr.runtime.classify.FailureClassifier;
 import dev.hfr.runtime.degrade.ContextCompressor;
+import dev.hfr.runtime.config.HfrConfig;
+import dev.hfr.runtime.engine.ConfigPolicies;
 import dev.hfr.runtime.engine.Controller;
 import dev.hfr.runtime.engine.DefaultPolicies;
 import dev.hfr.runtime.engine.CrashResume;
@@ -91,15 +93,20 @@ public final class Hfr implements RecoveryEngine, AutoCloseable {
     this.owner = "hfr-" + UUID.randomUUID();
     this.ledger = ledger;
     this.meters = new HfrMeters(b.meterRegistry);
-    this.policies = b.policies != null ? b.policies : new DefaultPolicies(features.attemptsOverride());
+    ConfigPolicies configured = b.config != null ? new ConfigPolicies(b.config, features.attemptsOverride()) : null;
+    this.policies = b.policies != null ? b.policies
+        : configured != null ? configured : new DefaultPolicies(features.attemptsOverride());
     this.implicitMaxRetries = features.budgets() ? policies.taskLimits(DEFAULT_TENANT).maxRetries() : -1;
-    TenantRetryBudgets tenantBudgets = b.tenantBudgets != null ? b.tenantBudgets : TenantRetryBudgets.builder(clock).build();
+    TenantRetryBudgets tenantBudgets = b.tenantBudgets != null ? b.tenantBudgets
+        : configured != null ? configured.tenantBudgets(clock) : TenantRetryBudgets.builder(clock).build();
     RetryGate.Builder gate = RetryGate.builder().sameFaultLimit(b.sameFaultLimit);
     if (features.budgets()) {
       gate.tenantBudgets(tenantBudgets);
     }
     CircuitBreakers breakers = !features.circuitBreaker() ? null
-        : b.circuitBreakers != null ? b.circuitBreakers : CircuitBreakers.builder(clock).seed(b.seed).build();
+        : b.circuitBreakers != null ? b.circuitBreakers
+        : configured != null ? CircuitBreakers.builder(clock).defaults(configured.breakerDefaults()).seed(b.seed).build()
+        : CircuitBreakers.builder(clock).seed(b.seed).build();
     Bulkheads bulkheads = features.circuitBreaker() ? b.bulkheads : null;
     Backoff backoff = features.backoff() == HfrFeatures.Backoff.FIXED ? FixedDelayBackoff.INSTANCE : FullJitterBackoff.INSTANCE;
     this.controller = new Controller(clock, b.sleeper, b.random, b.classifier, ledger, meters, sink,
@@ -244,6 +251,7 @@ public final class Hfr implements RecoveryEngine, AutoCloseable {
     private HfrMode mode = HfrMode.ENFORCE;
     private HfrFeatures features = HfrFeatures.all();
     private PolicySource policies;
+    private HfrConfig config;
     private TenantRetryBudgets tenantBudgets;
     private CircuitBreakers circuitBreakers;
     private Bulkheads bulkheads;
@@ -317,7 +325,17 @@ public final class Hfr implements RecoveryEngine, AutoCloseable {
       return this;
     }
 
-    /** Where effective policies and task limits come from (default: the annotations and §5.2 defaults). */
+    /**
+     * The configuration (the §5.2 YAML, from {@link dev.hfr.runtime.config.HfrConfigLoader}): per-tenant and
+     * per-tool policies, task limits, tenant retry budgets and breaker thresholds. Without one, the
+     * annotations decide, with the paper's §5.2 numbers where they say nothing.
+     */
+    public Builder config(HfrConfig config) {
+      this.config = Objects.requireNonNull(config, "config");
+      return this;
+    }
+
+    /** Where effective policies and task limits come from, overriding {@link #config} (for tests and the benchmark). */
     public Builder policies(PolicySource policies) {
       this.policies = Objects.requireNonNull(policies, "policies");
       return this;
