@@ -13,6 +13,8 @@ import java.net.ConnectException;
  */
 public class QuoteTools {
 
+  // Racy under two threads on purpose: it only needs to fail about every other call, and an atomic
+  // counter would add the same contention to every library measured.
   private long calls;
 
   @SideEffect(Risk.R0)
