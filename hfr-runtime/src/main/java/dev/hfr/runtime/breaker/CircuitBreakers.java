@@ -9,6 +9,7 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.SplittableRandom;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.BiFunction;
 import java.util.random.RandomGenerator;
 
 /**
@@ -24,8 +25,10 @@ public final class CircuitBreakers {
   private final Clock clock;
   private final CircuitBreakerConfig defaults;
   private final Map<TargetKind, Map<String, CircuitBreakerConfig>> overrides;
+  private final BiFunction<TargetKind, String, CircuitBreakerConfig> resolver;
   private final EnumMap<TargetKind, ConcurrentHashMap<String, CircuitBreaker>> breakers = new EnumMap<>(TargetKind.class);
   private final SplittableRandom seeds;
+  private final CircuitBreakerListener listener;
 
   private CircuitBreakers(Builder b) {
     this.clock = b.clock;
@@ -33,7 +36,9 @@ public final class CircuitBreakers {
     EnumMap<TargetKind, Map<String, CircuitBreakerConfig>> copy = new EnumMap<>(TargetKind.class);
     b.overrides.forEach((kind, byName) -> copy.put(kind, Map.copyOf(byName)));
     this.overrides = copy;
+    this.resolver = b.resolver;
     this.seeds = new SplittableRandom(b.seed);
+    this.listener = b.listener;
     for (TargetKind kind : TargetKind.values()) {
       breakers.put(kind, new ConcurrentHashMap<>());
     }
@@ -48,7 +53,18 @@ public final class CircuitBreakers {
   public CircuitBreaker forTarget(TargetKind kind, String name) {
     ConcurrentHashMap<String, CircuitBreaker> byName = breakers.get(Objects.requireNonNull(kind, "kind"));
     CircuitBreaker existing = byName.get(Objects.requireNonNull(name, "name"));
-    return existing != null ? existing : byName.computeIfAbsent(name, n -> create(kind, n));
+    if (existing != null) {
+      return existing;
+    }
+    boolean[] created = new boolean[1];
+    CircuitBreaker breaker = byName.computeIfAbsent(name, n -> {
+      created[0] = true;
+      return create(kind, n);
+    });
+    if (created[0]) {
+      listener.onCreated(breaker);
+    }
+    return breaker;
   }
 
   /** The breaker of {@code kind:name} if it was ever used, else {@code null}. */
@@ -63,11 +79,15 @@ public final class CircuitBreakers {
     return all;
   }
 
-  /** The configuration a breaker of {@code kind:name} gets. */
+  /** The configuration a breaker of {@code kind:name} gets: its override, else the resolver's answer, else the defaults. */
   public CircuitBreakerConfig configFor(TargetKind kind, String name) {
     Map<String, CircuitBreakerConfig> byName = overrides.get(kind);
     CircuitBreakerConfig override = byName == null ? null : byName.get(name);
-    return override != null ? override : defaults;
+    if (override != null) {
+      return override;
+    }
+    CircuitBreakerConfig resolved = resolver == null ? null : resolver.apply(kind, name);
+    return resolved != null ? resolved : defaults;
   }
 
   private CircuitBreaker create(TargetKind kind, String name) {
@@ -75,7 +95,7 @@ public final class CircuitBreakers {
     synchronized (seeds) {
       jitter = seeds.split();
     }
-    return new CircuitBreaker(kind, name, configFor(kind, name), clock, jitter);
+    return new CircuitBreaker(kind, name, configFor(kind, name), clock, jitter, listener);
   }
 
   /** Builds {@link CircuitBreakers}; arguments are checked as they are given. */
@@ -84,6 +104,8 @@ public final class CircuitBreakers {
     private CircuitBreakerConfig defaults = CircuitBreakerConfig.defaults();
     private final Map<TargetKind, Map<String, CircuitBreakerConfig>> overrides = new EnumMap<>(TargetKind.class);
     private long seed = 0x5EEDL;
+    private CircuitBreakerListener listener = CircuitBreakerListener.NONE;
+    private BiFunction<TargetKind, String, CircuitBreakerConfig> resolver;
 
     private Builder(Clock clock) {
       this.clock = Objects.requireNonNull(clock, "clock");
@@ -105,9 +127,24 @@ public final class CircuitBreakers {
       return this;
     }
 
+    /**
+     * Where the configuration of a target without an explicit override comes from, asked once per target
+     * when its breaker is created (e.g. from per-tool configuration); {@code null} answers mean the defaults.
+     */
+    public Builder configs(BiFunction<TargetKind, String, CircuitBreakerConfig> resolver) {
+      this.resolver = Objects.requireNonNull(resolver, "resolver");
+      return this;
+    }
+
     /** The seed of the cooldown jitter (fixed by default, so runs are reproducible). */
     public Builder seed(long seed) {
       this.seed = seed;
+      return this;
+    }
+
+    /** Told when a breaker is created and whenever one changes state (gauges, decision events). */
+    public Builder listener(CircuitBreakerListener listener) {
+      this.listener = Objects.requireNonNull(listener, "listener");
       return this;
     }
 
