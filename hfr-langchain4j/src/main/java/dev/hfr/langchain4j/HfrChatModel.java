@@ -6,6 +6,7 @@ import dev.hfr.annotations.Fault;
 import dev.hfr.runtime.RetrySpec;
 import dev.hfr.runtime.ToolOutcome;
 import dev.hfr.runtime.classify.FailureClassifier;
+import dev.hfr.runtime.retry.FullJitterBackoff;
 import dev.hfr.runtime.time.Clock;
 import dev.hfr.runtime.time.Sleeper;
 import dev.langchain4j.data.message.ChatMessage;
@@ -226,15 +227,9 @@ public final class HfrChatModel implements ChatModel {
       if (attempt >= maxAttempts) {
         return -1;
       }
-      long delay = fullJitterNanos(attempt, failure.classification().retryAfterMillis());
-      return waitedNanos + delay <= maxWaitNanos ? delay : -1;
-    }
-
-    private long fullJitterNanos(int retryNumber, long retryAfterMillis) {
       // U(0, min(cap, base * 2^(k-1))), never sooner than the server's Retry-After (paper §4.3).
-      long capMillis = Math.min(retry.maxDelayMs(), retry.baseDelayMs() << Math.min(retryNumber - 1, 30));
-      long drawn = capMillis <= 0 ? 0 : (long) (random.nextDouble() * capMillis * 1_000_000L);
-      return Math.max(drawn, retryAfterMillis > 0 ? retryAfterMillis * 1_000_000L : 0);
+      long delay = FullJitterBackoff.INSTANCE.delayNanos(attempt, retry, failure.classification().retryAfterMillis(), random);
+      return waitedNanos + delay <= maxWaitNanos ? delay : -1;
     }
 
     private String retryReason(ModelFailure failure) {
