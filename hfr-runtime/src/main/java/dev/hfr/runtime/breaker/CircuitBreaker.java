@@ -32,6 +32,7 @@ public final class CircuitBreaker {
   private final Clock clock;
   private final RandomGenerator jitter;
   private final long slowNanos;
+  private final CircuitBreakerListener listener;
   private final ReentrantLock lock = new ReentrantLock();
   private final OutcomeWindow window;
 
@@ -41,6 +42,7 @@ public final class CircuitBreaker {
   private int consecutiveFailures;
   private long openUntilNanos;
   private int reopenCount;
+  private long halfOpenSinceNanos;
   private int probesIssued;
   private int probesSucceeded;
   private long openedCount;
@@ -52,6 +54,13 @@ public final class CircuitBreaker {
    *     thread-safe but must not be shared with other users
    */
   public CircuitBreaker(TargetKind kind, String name, CircuitBreakerConfig config, Clock clock, RandomGenerator jitter) {
+    this(kind, name, config, clock, jitter, CircuitBreakerListener.NONE);
+  }
+
+  /** A closed breaker that tells {@code listener} about its state changes. */
+  public CircuitBreaker(
+      TargetKind kind, String name, CircuitBreakerConfig config, Clock clock, RandomGenerator jitter, CircuitBreakerListener listener) {
+    this.listener = Objects.requireNonNull(listener, "listener");
     this.kind = Objects.requireNonNull(kind, "kind");
     if (name == null || name.isBlank()) {
       throw new IllegalArgumentException("name must not be blank");
@@ -72,26 +81,39 @@ public final class CircuitBreaker {
     if (state == CircuitState.CLOSED) {
       return true;
     }
+    boolean granted;
+    boolean movedToHalfOpen = false;
     lock.lock();
     try {
-      if (state == CircuitState.OPEN) {
-        if (clock.nanoTime() - openUntilNanos < 0) {
-          return false;
-        }
+      long now = clock.nanoTime();
+      if (state == CircuitState.OPEN && now - openUntilNanos >= 0) {
         state = CircuitState.HALF_OPEN;
+        halfOpenSinceNanos = now;
         probesIssued = 0;
         probesSucceeded = 0;
+        movedToHalfOpen = true;
       }
       if (state == CircuitState.HALF_OPEN) {
-        if (probesIssued >= config.halfOpenProbes()) {
-          return false;
+        // Probes whose outcome never came back (a caller crashed between acquire and report) would hold
+        // the breaker half-open for ever; after a cooldown's worth of silence they are presumed lost.
+        if (probesIssued >= config.halfOpenProbes() && now - halfOpenSinceNanos > config.cooldown().toNanos()) {
+          probesIssued = probesSucceeded;
+          halfOpenSinceNanos = now;
         }
-        probesIssued++;
+        granted = probesIssued < config.halfOpenProbes();
+        if (granted) {
+          probesIssued++;
+        }
+      } else {
+        granted = state == CircuitState.CLOSED;
       }
-      return true;
     } finally {
       lock.unlock();
     }
+    if (movedToHalfOpen) {
+      listener.onStateChange(this, CircuitState.OPEN, CircuitState.HALF_OPEN, null);
+    }
+    return granted;
   }
 
   /** Reports a successful call that took {@code latencyNanos}. */
@@ -119,10 +141,13 @@ public final class CircuitBreaker {
   private void record(Fault fault, long latencyNanos) {
     byte outcome = outcomeOf(fault, latencyNanos);
     boolean failure = (outcome & (OutcomeWindow.ERROR | OutcomeWindow.RATE_LIMITED)) != 0;
+    CircuitState from;
+    CircuitState to;
     lock.lock();
     try {
+      from = state;
       long now = clock.nanoTime();
-      switch (state) {
+      switch (from) {
         case CLOSED -> {
           window.record(now, outcome);
           consecutiveFailures = failure ? consecutiveFailures + 1 : 0;
@@ -142,8 +167,12 @@ public final class CircuitBreaker {
           // A call admitted before the breaker opened: the decision is already made, nothing to count.
         }
       }
+      to = state;
     } finally {
       lock.unlock();
+    }
+    if (from != to) {
+      listener.onStateChange(this, from, to, to == CircuitState.OPEN ? lastTripReason : null);
     }
   }
 
@@ -213,11 +242,16 @@ public final class CircuitBreaker {
 
   /** Closes the breaker and forgets its history (an operator's reset). */
   public void reset() {
+    CircuitState from;
     lock.lock();
     try {
+      from = state;
       close();
     } finally {
       lock.unlock();
+    }
+    if (from != CircuitState.CLOSED) {
+      listener.onStateChange(this, from, CircuitState.CLOSED, null);
     }
   }
 

@@ -26,6 +26,7 @@ public final class CircuitBreakers {
   private final Map<TargetKind, Map<String, CircuitBreakerConfig>> overrides;
   private final EnumMap<TargetKind, ConcurrentHashMap<String, CircuitBreaker>> breakers = new EnumMap<>(TargetKind.class);
   private final SplittableRandom seeds;
+  private final CircuitBreakerListener listener;
 
   private CircuitBreakers(Builder b) {
     this.clock = b.clock;
@@ -34,6 +35,7 @@ public final class CircuitBreakers {
     b.overrides.forEach((kind, byName) -> copy.put(kind, Map.copyOf(byName)));
     this.overrides = copy;
     this.seeds = new SplittableRandom(b.seed);
+    this.listener = b.listener;
     for (TargetKind kind : TargetKind.values()) {
       breakers.put(kind, new ConcurrentHashMap<>());
     }
@@ -48,7 +50,18 @@ public final class CircuitBreakers {
   public CircuitBreaker forTarget(TargetKind kind, String name) {
     ConcurrentHashMap<String, CircuitBreaker> byName = breakers.get(Objects.requireNonNull(kind, "kind"));
     CircuitBreaker existing = byName.get(Objects.requireNonNull(name, "name"));
-    return existing != null ? existing : byName.computeIfAbsent(name, n -> create(kind, n));
+    if (existing != null) {
+      return existing;
+    }
+    boolean[] created = new boolean[1];
+    CircuitBreaker breaker = byName.computeIfAbsent(name, n -> {
+      created[0] = true;
+      return create(kind, n);
+    });
+    if (created[0]) {
+      listener.onCreated(breaker);
+    }
+    return breaker;
   }
 
   /** The breaker of {@code kind:name} if it was ever used, else {@code null}. */
@@ -75,7 +88,7 @@ public final class CircuitBreakers {
     synchronized (seeds) {
       jitter = seeds.split();
     }
-    return new CircuitBreaker(kind, name, configFor(kind, name), clock, jitter);
+    return new CircuitBreaker(kind, name, configFor(kind, name), clock, jitter, listener);
   }
 
   /** Builds {@link CircuitBreakers}; arguments are checked as they are given. */
@@ -84,6 +97,7 @@ public final class CircuitBreakers {
     private CircuitBreakerConfig defaults = CircuitBreakerConfig.defaults();
     private final Map<TargetKind, Map<String, CircuitBreakerConfig>> overrides = new EnumMap<>(TargetKind.class);
     private long seed = 0x5EEDL;
+    private CircuitBreakerListener listener = CircuitBreakerListener.NONE;
 
     private Builder(Clock clock) {
       this.clock = Objects.requireNonNull(clock, "clock");
@@ -108,6 +122,12 @@ public final class CircuitBreakers {
     /** The seed of the cooldown jitter (fixed by default, so runs are reproducible). */
     public Builder seed(long seed) {
       this.seed = seed;
+      return this;
+    }
+
+    /** Told when a breaker is created and whenever one changes state (gauges, decision events). */
+    public Builder listener(CircuitBreakerListener listener) {
+      this.listener = Objects.requireNonNull(listener, "listener");
       return this;
     }
 

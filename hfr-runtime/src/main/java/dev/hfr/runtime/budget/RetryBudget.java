@@ -36,7 +36,9 @@ public final class RetryBudget {
   }
 
   /**
-   * Opens a logical step whose first attempt is about to be made.
+   * Opens a logical step whose first attempt is about to be made — or has just failed: a step that
+   * succeeds at once needs no counter, so the engine may open it lazily on the first failure and keep
+   * the success path free of allocation.
    *
    * @param maxAttemptsPerStep total attempts of the step, the first included (1 + B_s); at least 1
    */

@@ -6,6 +6,8 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import dev.hfr.annotations.Fault;
 import dev.hfr.runtime.time.VirtualTime;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.SplittableRandom;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutorService;
@@ -219,6 +221,41 @@ class CircuitBreakerTest {
       assertThat(b.tryAcquire()).isTrue();
       b.onSuccess(MS);
       assertThat(b.state()).isEqualTo(CircuitState.CLOSED);
+    }
+
+    @Test
+    @DisplayName("probes that never report back are presumed lost after a cooldown, so the breaker cannot stick half-open")
+    void lostProbesAreReissued() {
+      CircuitBreaker b = tripped(quiet().consecutiveFailures(1).cooldown(Duration.ofSeconds(10)).halfOpenProbes(1).build());
+      time.advance(b.openUntilNanos() - time.nanoTime());
+      assertThat(b.tryAcquire()).isTrue(); // this probe's caller never reports
+      time.advance(Duration.ofSeconds(10).toNanos());
+      assertThat(b.tryAcquire()).isFalse();
+      time.advance(1);
+      assertThat(b.tryAcquire()).isTrue();
+      b.onSuccess(MS);
+      assertThat(b.state()).isEqualTo(CircuitState.CLOSED);
+    }
+
+    @Test
+    @DisplayName("the listener hears every transition, with the trip reason on opening")
+    void listenerHearsTransitions() {
+      List<String> heard = new ArrayList<>();
+      CircuitBreakerListener listener = new CircuitBreakerListener() {
+        @Override
+        public void onStateChange(CircuitBreaker breaker, CircuitState from, CircuitState to, TripReason reason) {
+          heard.add(from + "->" + to + (reason == null ? "" : ":" + reason.code()));
+        }
+      };
+      CircuitBreaker b = new CircuitBreaker(TargetKind.TOOL, "t", quiet().consecutiveFailures(1).halfOpenProbes(1).build(),
+          time, new SplittableRandom(1), listener);
+      call(b, Fault.T1, MS);
+      time.advance(b.openUntilNanos() - time.nanoTime());
+      call(b, Fault.T3, MS);
+      time.advance(b.openUntilNanos() - time.nanoTime());
+      call(b, null, MS);
+      assertThat(heard).containsExactly(
+          "CLOSED->OPEN:consecutive_failures", "OPEN->HALF_OPEN", "HALF_OPEN->OPEN:probe_failed", "OPEN->HALF_OPEN", "HALF_OPEN->CLOSED");
     }
 
     @Test

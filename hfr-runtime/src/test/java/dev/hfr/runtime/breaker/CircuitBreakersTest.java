@@ -6,6 +6,8 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import dev.hfr.annotations.Fault;
 import dev.hfr.runtime.time.VirtualTime;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
 
@@ -25,6 +27,22 @@ class CircuitBreakersTest {
     assertThat(breakers.all()).hasSize(2);
     assertThat(tool.kind()).isEqualTo(TargetKind.TOOL);
     assertThat(tool.name()).isEqualTo("openai");
+  }
+
+  @Test
+  @DisplayName("the listener hears of each breaker once, when it is created")
+  void listenerHearsCreation() {
+    List<String> created = new ArrayList<>();
+    CircuitBreakers breakers = CircuitBreakers.builder(time).listener(new CircuitBreakerListener() {
+      @Override
+      public void onCreated(CircuitBreaker breaker) {
+        created.add(breaker.kind().tag() + ":" + breaker.name());
+      }
+    }).build();
+    breakers.forTarget(TargetKind.TOOL, "a");
+    breakers.forTarget(TargetKind.TOOL, "a");
+    breakers.forTarget(TargetKind.TENANT, "acme");
+    assertThat(created).containsExactly("tool:a", "tenant:acme");
   }
 
   @Test
