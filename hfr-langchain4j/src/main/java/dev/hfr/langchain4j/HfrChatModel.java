@@ -163,7 +163,7 @@ public final class HfrChatModel implements ChatModel {
             record(rung, attempt, fault, rule, "ESCALATE", 0, "policy refusal: not retried, not degraded around");
             ModelRefusalException refusal = new ModelRefusalException(
                 rung.name() + " refused the request (T8, " + rule + "); escalated, not degraded around", decisions, error);
-            escalationHandler.accept(refusal);
+            escalate(refusal);
             throw refusal;
           }
           if (fault == Fault.T7 && !failure.quotaExhausted()) {
@@ -211,9 +211,18 @@ public final class HfrChatModel implements ChatModel {
       ModelCallFailedException failed = new ModelCallFailedException(status, fault,
           "no model of the ladder gave an acceptable answer (last: " + fault + ")", decisions, last);
       if (status == ToolOutcome.Status.ESCALATED) {
-        escalationHandler.accept(failed);
+        escalate(failed);
       }
       throw failed;
+    }
+
+    /** Hands an escalation over; a failing handler is attached to the escalation, never replaces it. */
+    private void escalate(ModelCallFailedException escalation) {
+      try {
+        escalationHandler.accept(escalation);
+      } catch (RuntimeException handlerFailure) {
+        escalation.addSuppressed(handlerFailure);
+      }
     }
 
     /** The wait before retrying on the same rung, or -1 when this rung should be left. */
