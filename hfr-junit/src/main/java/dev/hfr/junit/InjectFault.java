@@ -28,7 +28,7 @@ import org.junit.jupiter.api.extension.ExtendWith;
 @Documented
 @Retention(RetentionPolicy.RUNTIME)
 @Target({ElementType.METHOD, ElementType.TYPE})
-@Repeatable(HfrFaults.class)
+@Repeatable(InjectFault.List.class)
 @ExtendWith(HfrFaultExtension.class)
 public @interface InjectFault {
 
@@ -52,4 +52,13 @@ public @interface InjectFault {
 
   /** The {@code Retry-After} of an injected T2, in seconds. */
   int retryAfterSeconds() default 1;
+
+  /** The container of repeated {@code @InjectFault}. */
+  @Documented
+  @Retention(RetentionPolicy.RUNTIME)
+  @Target({ElementType.METHOD, ElementType.TYPE})
+  @ExtendWith(HfrFaultExtension.class)
+  @interface List {
+    InjectFault[] value();
+  }
 }
