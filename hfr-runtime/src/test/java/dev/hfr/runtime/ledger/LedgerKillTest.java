@@ -16,9 +16,12 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * The ledger's promise under the worst crash there is: a forked JVM places orders through a real HTTP
- * service that sometimes commits and then drops the connection; the test kills the JVM with SIGKILL at
- * random moments and restarts it until it finishes. Every intended order must exist exactly once.
+ * The ledger's promise under the worst crash there is: a forked JVM places orders through the real
+ * engine ({@link EngineOrderDriver}) and a real HTTP service that sometimes commits and then drops the
+ * connection; the test kills the JVM with SIGKILL at random moments and restarts it until it finishes.
+ * Every intended order must exist exactly once. Before each restart the test waits until the service has
+ * finished the dead driver's last request: reconciliation is only as good as the query it asks
+ * (Proposition 3 assumes it is linearizable), and a request still in flight would make it lie.
  */
 @DisplayName("Kill test: SIGKILL at random moments loses no order and duplicates none")
 class LedgerKillTest {
