@@ -32,6 +32,7 @@ public final class ToolDescriptor {
   private final RetrySpec retry;
   private final Criticality.Level criticality;
   private final List<DegradeStep> degradeLadder;
+  private final Class<?> resultType;
 
   private ToolDescriptor(Builder b) {
     this.toolClass = b.toolClass;
@@ -48,6 +49,7 @@ public final class ToolDescriptor {
     this.retry = b.retry != null ? b.retry : (b.risk == Risk.R3 ? RetrySpec.NONE : RetrySpec.DEFAULT);
     this.criticality = b.criticality;
     this.degradeLadder = List.copyOf(b.degradeLadder);
+    this.resultType = b.resultType;
   }
 
   /** Starts a descriptor of {@code toolClass.method} at the given risk. */
@@ -92,6 +94,13 @@ public final class ToolDescriptor {
   /** The degradation ladder, in the order its rungs are tried. */
   public List<DegradeStep> degradeLadder() { return degradeLadder; }
 
+  /**
+   * The method's declared return type ({@code void.class} for void methods), checked by the built-in V0
+   * verification; {@code null} when the descriptor does not declare it (V0 then skips the type and
+   * non-null check).
+   */
+  public Class<?> resultType() { return resultType; }
+
   /** Registry metadata: the method has no side effect. */
   public boolean readOnly() { return risk == Risk.R0; }
 
@@ -132,6 +141,7 @@ public final class ToolDescriptor {
     private RetrySpec retry;
     private Criticality.Level criticality = Criticality.Level.MEDIUM;
     private final List<DegradeStep> degradeLadder = new ArrayList<>();
+    private Class<?> resultType;
 
     private Builder(String toolClass, String method, Risk risk) {
       this.toolClass = requireText(toolClass, "toolClass");
@@ -192,6 +202,12 @@ public final class ToolDescriptor {
 
     public Builder degradeTo(String target, dev.hfr.annotations.DegradeLevel level, Risk targetRisk) {
       degradeLadder.add(new DegradeStep(target, level, targetRisk));
+      return this;
+    }
+
+    /** The method's return type, for the V0 check ({@code void.class} for void methods). */
+    public Builder resultType(Class<?> type) {
+      this.resultType = Objects.requireNonNull(type, "type");
       return this;
     }
 

@@ -20,6 +20,7 @@ public final class Observation {
   private final String body;
   private final String finishReason;
   private final String verifierRejection;
+  private final boolean bodyExpected;
 
   private Observation(Builder b) {
     this.httpStatus = b.httpStatus;
@@ -29,6 +30,7 @@ public final class Observation {
     this.body = b.body;
     this.finishReason = b.finishReason;
     this.verifierRejection = b.verifierRejection;
+    this.bodyExpected = b.bodyExpected;
   }
 
   public static Builder builder() {
@@ -65,6 +67,40 @@ public final class Observation {
   /** The reason a verifier rejected the result, or {@code null}. */
   public String verifierRejection() { return verifierRejection; }
 
+  /**
+   * Whether the call was expected to return a body; a 2xx with an empty body is then suspicious (a
+   * provider may turn a timeout into an empty 200).
+   */
+  public boolean bodyExpected() { return bodyExpected; }
+
+  /**
+   * A copy of this observation whose missing HTTP parts (status, headers, body) are taken from
+   * {@code inner}, e.g. the observation of an {@link ObservableFailure} found in the cause chain.
+   */
+  public Observation withHttpPartsFrom(Observation inner) {
+    Builder b = builder();
+    b.httpStatus = httpStatus != 0 ? httpStatus : inner.httpStatus;
+    b.headers.putAll(inner.headers);
+    b.headers.putAll(headers);
+    b.exception = exception;
+    b.latency = latency != null ? latency : inner.latency;
+    b.body = body != null ? body : inner.body;
+    b.finishReason = finishReason != null ? finishReason : inner.finishReason;
+    b.verifierRejection = verifierRejection != null ? verifierRejection : inner.verifierRejection;
+    b.bodyExpected = bodyExpected || inner.bodyExpected;
+    return b.build();
+  }
+
+  @Override
+  public String toString() {
+    return "Observation[status=" + httpStatus + ", headers=" + headers.keySet()
+        + (exception != null ? ", exception=" + exception.getClass().getName() : "")
+        + (latency != null ? ", latency=" + latency : "")
+        + (body != null ? ", body=" + body.length() + " chars" : "")
+        + (finishReason != null ? ", finishReason=" + finishReason : "")
+        + (verifierRejection != null ? ", verifierRejection" : "") + "]";
+  }
+
   /** Builds an {@link Observation}. */
   public static final class Builder {
     private int httpStatus;
@@ -74,6 +110,7 @@ public final class Observation {
     private String body;
     private String finishReason;
     private String verifierRejection;
+    private boolean bodyExpected;
 
     private Builder() {}
 
@@ -87,6 +124,27 @@ public final class Observation {
       if (name != null && value != null) {
         headers.put(name.toLowerCase(Locale.ROOT), value);
       }
+      return this;
+    }
+
+    /**
+     * Adds response headers as the JDK's {@code HttpHeaders.map()} gives them; several values of one
+     * header are joined with {@code ", "}. A {@code null} map is ignored.
+     */
+    public Builder headers(Map<String, ? extends java.util.List<String>> multiValued) {
+      if (multiValued != null) {
+        multiValued.forEach((name, values) -> {
+          if (name != null && values != null && !values.isEmpty()) {
+            header(name, values.size() == 1 ? values.get(0) : String.join(", ", values));
+          }
+        });
+      }
+      return this;
+    }
+
+    /** Declares that a body was expected, so an empty 2xx body is classified as suspicious. */
+    public Builder bodyExpected(boolean bodyExpected) {
+      this.bodyExpected = bodyExpected;
       return this;
     }
 

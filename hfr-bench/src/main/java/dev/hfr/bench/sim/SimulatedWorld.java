@@ -1,0 +1,77 @@
+package dev.hfr.bench.sim;
+
+import dev.hfr.bench.workload.IncidentSchedule;
+import dev.hfr.bench.workload.TaskPlan;
+import dev.hfr.bench.workload.WorkloadParameters;
+import dev.hfr.runtime.time.VirtualTime;
+
+/**
+ * The simulated environment of one run (one strategy, one seed): the virtual clock the engine and the
+ * simulated tools share, the workload, the incident schedule, and the task running now. Tasks of a run
+ * execute one after another on one thread, so the environment is deterministic; different runs have
+ * separate worlds and may execute on different threads.
+ */
+public final class SimulatedWorld {
+
+  private final WorkloadParameters params;
+  private final long seed;
+  private final VirtualTime time;
+  private final IncidentSchedule incidents;
+  private TaskState current;
+  private boolean providerIncident;
+  private boolean toolIncident;
+
+  public SimulatedWorld(WorkloadParameters params, long seed) {
+    this.params = params;
+    this.seed = seed;
+    this.time = new VirtualTime();
+    this.incidents = params.incidents(seed);
+  }
+
+  public WorkloadParameters params() {
+    return params;
+  }
+
+  public long seed() {
+    return seed;
+  }
+
+  /** The run's virtual clock; also the engine's clock and sleeper. */
+  public VirtualTime time() {
+    return time;
+  }
+
+  public IncidentSchedule incidents() {
+    return incidents;
+  }
+
+  /** Starts {@code plan} now. */
+  public TaskState begin(TaskPlan plan) {
+    current = new TaskState(plan, time.nanoTime());
+    providerIncident = incidents.providerIncident(plan.index());
+    toolIncident = incidents.toolIncident(plan.index());
+    return current;
+  }
+
+  /** The running task. */
+  public TaskState current() {
+    if (current == null) {
+      throw new IllegalStateException("no simulated task is running");
+    }
+    return current;
+  }
+
+  boolean providerIncidentNow() {
+    return providerIncident;
+  }
+
+  boolean toolIncidentNow() {
+    return toolIncident;
+  }
+
+  /** A human takes the running task over: the escalation's latency and cost (Table B1). */
+  public void escalateCurrent() {
+    time.advance(Math.round(params.escalationLatencySeconds() * 1e9));
+    current().escalated(params.escalationCost(), time.nanoTime());
+  }
+}

@@ -1,0 +1,131 @@
+package dev.hfr.bench.sim;
+
+import dev.hfr.annotations.Fault;
+import dev.hfr.bench.metrics.TaskResult;
+import dev.hfr.bench.workload.TaskPlan;
+import java.util.Arrays;
+import java.util.HashSet;
+import java.util.Set;
+
+/**
+ * The bookkeeping of one running simulated task: what it cost, how many attempts it made, which
+ * side effects the write tool committed (counted by the tool, per logical step and per idempotency key),
+ * the sticky faults of each step and tier, and the ground truth of its results.
+ */
+public final class TaskState {
+
+  static final int TIERS = 3;
+
+  private final TaskPlan plan;
+  private final long startNanos;
+  private final int[][] attemptNumbers;
+  private final Fault[][] stickyFaults;
+  private final int[] effects;
+  private final Set<String> committedKeys = new HashSet<>();
+  private double cost;
+  private int attempts;
+  private int stepsRun;
+  private boolean degraded;
+  private boolean wrongResultAccepted;
+  private boolean escalated;
+  private long firstFailureNanos = -1;
+  private long recoveryNanos = -1;
+
+  TaskState(TaskPlan plan, long startNanos) {
+    this.plan = plan;
+    this.startNanos = startNanos;
+    int steps = plan.stepCount();
+    this.attemptNumbers = new int[steps][TIERS];
+    this.stickyFaults = new Fault[steps][TIERS];
+    this.effects = new int[steps];
+  }
+
+  public TaskPlan plan() {
+    return plan;
+  }
+
+  /** The number of the next attempt of {@code step} on {@code tier} (0 for the first). */
+  int nextAttempt(int step, int tier) {
+    attempts++;
+    if (tier > 0) {
+      degraded = true;
+    }
+    return attemptNumbers[step][tier]++;
+  }
+
+  Fault stickyFault(int step, int tier) {
+    return stickyFaults[step][tier];
+  }
+
+  void stickyFault(int step, int tier, Fault fault) {
+    stickyFaults[step][tier] = fault;
+  }
+
+  void addCost(double amount) {
+    cost += amount;
+  }
+
+  /**
+   * The write tool of {@code step} commits: a call with an idempotency key it has seen replays the
+   * first effect; any other call creates a new effect.
+   */
+  void commit(int step, String idempotencyKey) {
+    if (idempotencyKey != null && !committedKeys.add(idempotencyKey)) {
+      return;
+    }
+    effects[step]++;
+  }
+
+  /** A failure (fault or verifier rejection) was seen at {@code nowNanos}. */
+  void failureSeen(long nowNanos) {
+    if (firstFailureNanos < 0) {
+      firstFailureNanos = nowNanos;
+    }
+  }
+
+  /** A step ended with an accepted result at {@code nowNanos}. */
+  void stepAccepted(long nowNanos, SimResult result) {
+    if (!result.correct()) {
+      wrongResultAccepted = true;
+    }
+    recovered(nowNanos);
+  }
+
+  /** A human took the task over; it ends at {@code nowNanos}. */
+  void escalated(double escalationCost, long nowNanos) {
+    escalated = true;
+    cost += escalationCost;
+    recovered(nowNanos);
+  }
+
+  boolean isEscalated() {
+    return escalated;
+  }
+
+  void stepStarted() {
+    stepsRun++;
+  }
+
+  private void recovered(long nowNanos) {
+    if (firstFailureNanos >= 0 && recoveryNanos < 0) {
+      recoveryNanos = nowNanos - firstFailureNanos;
+    }
+  }
+
+  /** Side effects committed more than once. */
+  int duplicates() {
+    return Arrays.stream(effects).map(e -> Math.max(0, e - 1)).sum();
+  }
+
+  /**
+   * The task's result.
+   *
+   * @param allStepsAccepted whether the harness accepted every step
+   * @param endNanos when the task ended
+   */
+  TaskResult finish(boolean allStepsAccepted, long endNanos) {
+    boolean success = allStepsAccepted && !wrongResultAccepted && !escalated;
+    return new TaskResult(success, escalated, allStepsAccepted, duplicates(), cost, endNanos - startNanos,
+        attempts, stepsRun, degraded, recoveryNanos);
+  }
+}

@@ -1,0 +1,169 @@
+package dev.hfr.junit.openai;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.sun.net.httpserver.HttpExchange;
+import com.sun.net.httpserver.HttpServer;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.Deque;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * An OpenAI-compatible chat-completions server on 127.0.0.1 that answers from a script, so an agent built
+ * on a real client can be run offline and deterministically — tool calls and provider faults included.
+ * Replies are scripted per requested model and consumed in order; a model whose script ran out answers
+ * 500 with {@code script_exhausted}, so an unexpected call is visible.
+ *
+ * <pre>{@code
+ * try (ScriptedOpenAiServer server = ScriptedOpenAiServer.start()) {
+ *   server.script("gpt-4o", Reply.overloaded());
+ *   server.script("gpt-4o-mini", Reply.text("done"));
+ *   ChatModel model = OpenAiChatModel.builder().baseUrl(server.baseUrl()).apiKey("test")
+ *       .modelName("gpt-4o").maxRetries(0).build();
+ * }
+ * }</pre>
+ */
+public final class ScriptedOpenAiServer implements AutoCloseable {
+
+  private static final ObjectMapper JSON = new ObjectMapper();
+
+  private final HttpServer server;
+  private final ExecutorService executor;
+  private final Map<String, Deque<Reply>> scripts = new HashMap<>();
+  private final List<RecordedRequest> requests = new ArrayList<>();
+
+  private ScriptedOpenAiServer(HttpServer server, ExecutorService executor) {
+    this.server = server;
+    this.executor = executor;
+  }
+
+  /** Starts a server on an ephemeral port of 127.0.0.1. */
+  public static ScriptedOpenAiServer start() {
+    try {
+      HttpServer http = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 16);
+      ExecutorService executor = Executors.newFixedThreadPool(4, r -> {
+        Thread t = new Thread(r, "scripted-openai");
+        t.setDaemon(true);
+        return t;
+      });
+      ScriptedOpenAiServer s = new ScriptedOpenAiServer(http, executor);
+      http.createContext("/", s::handle);
+      http.setExecutor(executor);
+      http.start();
+      return s;
+    } catch (IOException e) {
+      throw new IllegalStateException("cannot bind a loopback port for the scripted OpenAI server", e);
+    }
+  }
+
+  /** The base URL to give the client, e.g. {@code http://127.0.0.1:41234/v1}. */
+  public String baseUrl() {
+    return "http://127.0.0.1:" + server.getAddress().getPort() + "/v1";
+  }
+
+  /** Appends replies to the script of {@code model}. */
+  public synchronized ScriptedOpenAiServer script(String model, Reply... replies) {
+    Deque<Reply> q = scripts.computeIfAbsent(model, m -> new ArrayDeque<>());
+    for (Reply r : replies) {
+      q.add(r);
+    }
+    return this;
+  }
+
+  /** Every request received so far, in order. */
+  public synchronized List<RecordedRequest> requests() {
+    return List.copyOf(requests);
+  }
+
+  /** The requests received for {@code model}. */
+  public synchronized List<RecordedRequest> requests(String model) {
+    return requests.stream().filter(r -> r.model().equals(model)).toList();
+  }
+
+  /** How many scripted replies of {@code model} are still unused. */
+  public synchronized int remaining(String model) {
+    Deque<Reply> q = scripts.get(model);
+    return q == null ? 0 : q.size();
+  }
+
+  @Override
+  public void close() {
+    server.stop(0);
+    executor.shutdownNow();
+    try {
+      executor.awaitTermination(5, TimeUnit.SECONDS);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    }
+  }
+
+  private void handle(HttpExchange exchange) throws IOException {
+    try (exchange) {
+      if (!"POST".equals(exchange.getRequestMethod()) || !exchange.getRequestURI().getPath().endsWith("/chat/completions")) {
+        send(exchange, 404, Map.of("content-type", "application/json"),
+            "{\"error\":{\"message\":\"unknown path " + exchange.getRequestURI().getPath() + "\",\"type\":\"invalid_request_error\",\"code\":\"unknown_url\"}}");
+        return;
+      }
+      JsonNode body;
+      try (InputStream in = exchange.getRequestBody()) {
+        body = JSON.readTree(in);
+      }
+      String model = body.path("model").asText("");
+      Reply reply;
+      synchronized (this) {
+        Deque<Reply> q = scripts.get(model);
+        reply = q == null ? null : q.poll();
+      }
+      if (reply == null) {
+        record(new RecordedRequest(model, body, "script_exhausted"));
+        send(exchange, 500, Map.of("content-type", "application/json"),
+            "{\"error\":{\"message\":\"no scripted reply left for model " + model + "\",\"type\":\"server_error\",\"code\":\"script_exhausted\"}}");
+        return;
+      }
+      RecordedRequest recorded = new RecordedRequest(model, body, reply.label);
+      if (reply.dynamic != null) {
+        reply = reply.dynamic.apply(recorded);
+        recorded = new RecordedRequest(model, body, reply.label);
+      }
+      record(recorded);
+      if (!reply.stall.isZero()) {
+        try {
+          Thread.sleep(reply.stall.toMillis());
+        } catch (InterruptedException e) {
+          Thread.currentThread().interrupt();
+          return;
+        }
+      }
+      send(exchange, reply.status, reply.headers, reply.bodyFor(model));
+    }
+  }
+
+  private synchronized void record(RecordedRequest r) {
+    requests.add(r);
+  }
+
+  private static void send(HttpExchange exchange, int status, Map<String, String> headers, String body) throws IOException {
+    byte[] bytes = body.getBytes(StandardCharsets.UTF_8);
+    headers.forEach((k, v) -> exchange.getResponseHeaders().add(k, v));
+    try {
+      exchange.sendResponseHeaders(status, bytes.length);
+      try (OutputStream out = exchange.getResponseBody()) {
+        out.write(bytes);
+      }
+    } catch (IOException clientGone) {
+      // The client timed out and closed the connection: nothing left to answer.
+    }
+  }
+}

@@ -1,0 +1,240 @@
+package dev.hfr.langchain4j;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.catchThrowableOfType;
+
+import dev.hfr.annotations.Criticality;
+import dev.hfr.annotations.DegradeLevel;
+import dev.hfr.annotations.Fault;
+import dev.hfr.junit.openai.Reply;
+import dev.hfr.junit.openai.ScriptedOpenAiServer;
+import dev.hfr.runtime.ToolOutcome;
+import dev.hfr.runtime.classify.DefaultFailureClassifier;
+import dev.hfr.runtime.time.VirtualTime;
+import dev.langchain4j.data.message.AiMessage;
+import dev.langchain4j.data.message.ChatMessage;
+import dev.langchain4j.data.message.SystemMessage;
+import dev.langchain4j.data.message.UserMessage;
+import dev.langchain4j.model.chat.request.ChatRequest;
+import dev.langchain4j.model.chat.response.ChatResponse;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.SplittableRandom;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.DisplayName;
+import org.junit.jupiter.api.Test;
+
+@DisplayName("HfrChatModel walks the model ladder on the real OpenAI client")
+class HfrChatModelTest {
+
+  ScriptedOpenAiServer server;
+  final VirtualTime time = new VirtualTime();
+  final List<ModelDecision> decisions = new ArrayList<>();
+  final List<ModelCallFailedException> escalations = new ArrayList<>();
+
+  @BeforeEach
+  void start() {
+    server = ScriptedOpenAiServer.start();
+  }
+
+  @AfterEach
+  void stop() {
+    server.close();
+  }
+
+  HfrChatModel.Builder ladder(Criticality.Level criticality) {
+    return HfrChatModel.builder()
+        .primary("gpt-4o", ModelFixtures.openAi(server, "gpt-4o"))
+        .fallback(DegradeLevel.L2, "gpt-4o@backup", ModelFixtures.openAi(server, "gpt-4o-backup"))
+        .fallback(DegradeLevel.L3, "gpt-4o-mini", ModelFixtures.openAi(server, "gpt-4o-mini"))
+        .criticality(criticality)
+        .classifier(new DefaultFailureClassifier())
+        .time(time, time)
+        .random(new SplittableRandom(7))
+        .listener(decisions::add)
+        .escalationHandler(escalations::add);
+  }
+
+  List<String> actions() {
+    return decisions.stream().map(ModelDecision::action).toList();
+  }
+
+  @Test
+  @DisplayName("a 429 is retried on the same model no sooner than its Retry-After")
+  void rateLimitWaitsForRetryAfter() {
+    server.script("gpt-4o", Reply.rateLimited(2), Reply.text("ok"));
+
+    String answer = ladder(Criticality.Level.MEDIUM).build().chat("hello");
+
+    assertThat(answer).isEqualTo("ok");
+    assertThat(actions()).containsExactly("RETRY", "ACCEPT");
+    assertThat(decisions.get(0).fault()).isEqualTo(Fault.T2);
+    assertThat(decisions.get(0).delayMillis()).isGreaterThanOrEqualTo(2000);
+    assertThat(time.nanoTime()).isGreaterThanOrEqualTo(2_000_000_000L);
+    assertThat(server.requests("gpt-4o-backup")).isEmpty();
+  }
+
+  @Test
+  @DisplayName("a 5xx is retried with backoff, then accepted undegraded")
+  void serverErrorIsRetried() {
+    server.script("gpt-4o", Reply.serverError(503), Reply.serverError(502), Reply.text("ok"));
+
+    assertThat(ladder(Criticality.Level.MEDIUM).build().chat("hello")).isEqualTo("ok");
+    assertThat(actions()).containsExactly("RETRY", "RETRY", "ACCEPT");
+    assertThat(decisions.get(2).detail()).contains("degraded=false");
+  }
+
+  @Test
+  @DisplayName("an exhausted quota is not waited out: it moves to the same-tier provider (L2)")
+  void quotaDegradesToSameTier() {
+    server.script("gpt-4o", Reply.quotaExhausted());
+    server.script("gpt-4o-backup", Reply.text("from backup"));
+
+    assertThat(ladder(Criticality.Level.MEDIUM).build().chat("hello")).isEqualTo("from backup");
+    assertThat(actions()).containsExactly("DEGRADE_MODEL", "ACCEPT");
+    assertThat(decisions.get(1).level()).isEqualTo(DegradeLevel.L2);
+    assertThat(decisions.get(1).detail()).contains("degraded=true");
+    assertThat(time.nanoTime()).isZero();
+  }
+
+  @Test
+  @DisplayName("overload (529) walks the ladder down to the cheaper model at MEDIUM criticality")
+  void overloadWalksTheLadder() {
+    server.script("gpt-4o", Reply.overloaded());
+    server.script("gpt-4o-backup", Reply.overloaded());
+    server.script("gpt-4o-mini", Reply.text("from mini"));
+
+    ChatResponse response = ladder(Criticality.Level.MEDIUM).build()
+        .chat(ChatRequest.builder().messages(UserMessage.from("hello")).build());
+
+    assertThat(response.aiMessage().text()).isEqualTo("from mini");
+    assertThat(response.modelName()).isEqualTo("gpt-4o-mini");
+    assertThat(actions()).containsExactly("DEGRADE_MODEL", "DEGRADE_MODEL", "ACCEPT");
+    assertThat(decisions).extracting(ModelDecision::fault).containsExactly(Fault.T4, Fault.T4, null);
+  }
+
+  @Test
+  @DisplayName("HIGH criticality never degrades to L3 automatically: the exhausted ladder escalates")
+  void highCriticalityStopsAtL2AndEscalates() {
+    server.script("gpt-4o", Reply.overloaded());
+    server.script("gpt-4o-backup", Reply.overloaded());
+    server.script("gpt-4o-mini", Reply.text("must not be used"));
+
+    ModelCallFailedException failed = catchThrowableOfType(
+        () -> ladder(Criticality.Level.HIGH).build().chat("hello"), ModelCallFailedException.class);
+
+    assertThat(failed.status()).isEqualTo(ToolOutcome.Status.ESCALATED);
+    assertThat(failed.fault()).isEqualTo(Fault.T4);
+    assertThat(escalations).containsExactly(failed);
+    assertThat(server.requests("gpt-4o-mini")).isEmpty();
+    assertThat(actions()).containsExactly("DEGRADE_MODEL", "ESCALATE");
+    assertThat(decisions.get(1).detail()).contains("L3 gpt-4o-mini needs a human at HIGH criticality");
+  }
+
+  @Test
+  @DisplayName("a content-filter finish escalates and is never degraded around")
+  void contentFilterEscalatesWithoutDegrading() {
+    server.script("gpt-4o", Reply.contentFilterFinish());
+    server.script("gpt-4o-backup", Reply.text("a weaker model would comply"));
+
+    ModelRefusalException refusal = catchThrowableOfType(
+        () -> ladder(Criticality.Level.LOW).build().chat("hello"), ModelRefusalException.class);
+
+    assertThat(refusal.status()).isEqualTo(ToolOutcome.Status.ESCALATED);
+    assertThat(refusal.fault()).isEqualTo(Fault.T8);
+    assertThat(escalations).containsExactly(refusal);
+    assertThat(server.requests("gpt-4o-backup")).as("no fallback after a refusal").isEmpty();
+    assertThat(server.requests("gpt-4o")).hasSize(1);
+    assertThat(actions()).containsExactly("ESCALATE");
+  }
+
+  @Test
+  @DisplayName("a content-policy 400 is a refusal too: one request, no retry, no fallback")
+  void contentPolicyViolationEscalates() {
+    server.script("gpt-4o", Reply.contentPolicyViolation());
+    server.script("gpt-4o-backup", Reply.text("a weaker model would comply"));
+
+    catchThrowableOfType(() -> ladder(Criticality.Level.LOW).build().chat("hello"), ModelRefusalException.class);
+
+    assertThat(server.requests()).hasSize(1);
+  }
+
+  @Test
+  @DisplayName("an authentication error fails at once: no retry, no fallback")
+  void authenticationFails() {
+    server.script("gpt-4o", Reply.unauthorized());
+
+    ModelCallFailedException failed = catchThrowableOfType(
+        () -> ladder(Criticality.Level.MEDIUM).build().chat("hello"), ModelCallFailedException.class);
+
+    assertThat(failed.status()).isEqualTo(ToolOutcome.Status.FAILED);
+    assertThat(failed.fault()).isEqualTo(Fault.T7);
+    assertThat(server.requests()).hasSize(1);
+  }
+
+  @Test
+  @DisplayName("a context overflow is compressed once (L1) and resent shorter, keeping system and recent messages")
+  void contextOverflowIsCompressed() {
+    server.script("gpt-4o", Reply.contextLengthExceeded(), Reply.text("fits now"));
+    List<ChatMessage> conversation = new ArrayList<>();
+    conversation.add(SystemMessage.from("You are a shop assistant."));
+    for (int i = 0; i < 10; i++) {
+      conversation.add(UserMessage.from("question " + i + " ".repeat(50)));
+      conversation.add(AiMessage.from("answer " + i));
+    }
+
+    ChatResponse response = ladder(Criticality.Level.MEDIUM)
+        .summarizer(new KeepRecentSummarizer(4, 40)).build()
+        .chat(ChatRequest.builder().messages(conversation).build());
+
+    assertThat(response.aiMessage().text()).isEqualTo("fits now");
+    assertThat(actions()).containsExactly("COMPRESS", "ACCEPT");
+    var sent = server.requests("gpt-4o");
+    assertThat(sent.get(0).messageCount()).isEqualTo(21);
+    assertThat(sent.get(1).messageCount()).isEqualTo(1 + 1 + 4);
+    assertThat(sent.get(1).body().path("messages").get(1).path("content").asText()).startsWith("Summary of 16 earlier messages");
+    assertThat(decisions.get(1).detail()).contains("degraded=true", "L1 compressed");
+  }
+
+  @Test
+  @DisplayName("a second overflow after compression fails instead of resending the same request")
+  void overflowAfterCompressionFails() {
+    server.script("gpt-4o", Reply.contextLengthExceeded(), Reply.contextLengthExceeded());
+    List<ChatMessage> conversation = new ArrayList<>();
+    for (int i = 0; i < 10; i++) {
+      conversation.add(UserMessage.from("q" + i));
+    }
+
+    ModelCallFailedException failed = catchThrowableOfType(
+        () -> ladder(Criticality.Level.MEDIUM).build().chat(ChatRequest.builder().messages(conversation).build()),
+        ModelCallFailedException.class);
+
+    assertThat(failed.fault()).isEqualTo(Fault.T6);
+    assertThat(server.requests()).hasSize(2);
+  }
+
+  @Test
+  @DisplayName("a Retry-After beyond the wait budget degrades instead of waiting")
+  void retryAfterBeyondBudgetDegrades() {
+    server.script("gpt-4o", Reply.rateLimited(120));
+    server.script("gpt-4o-backup", Reply.text("from backup"));
+
+    assertThat(ladder(Criticality.Level.MEDIUM).maxWait(java.time.Duration.ofSeconds(10)).build().chat("hello"))
+        .isEqualTo("from backup");
+    assertThat(actions()).containsExactly("DEGRADE_MODEL", "ACCEPT");
+    assertThat(time.nanoTime()).isZero();
+  }
+
+  @Test
+  @DisplayName("the builder refuses a ladder without a primary model or with descending levels")
+  void builderChecksTheLadder() {
+    assertThat(catchThrowableOfType(() -> HfrChatModel.builder().classifier(o -> null).build(), IllegalStateException.class))
+        .hasMessageContaining("primary");
+    assertThat(catchThrowableOfType(() -> HfrChatModel.builder()
+            .primary("a", ModelFixtures.openAi(server, "a"))
+            .fallback(DegradeLevel.L3, "b", ModelFixtures.openAi(server, "b"))
+            .fallback(DegradeLevel.L2, "c", ModelFixtures.openAi(server, "c")), IllegalArgumentException.class))
+        .hasMessageContaining("must not descend");
+  }
+}

@@ -1,0 +1,90 @@
+package dev.hfr.processor.generate;
+
+import com.palantir.javapoet.ClassName;
+import com.palantir.javapoet.CodeBlock;
+import dev.hfr.annotations.Criticality;
+import dev.hfr.annotations.Fault;
+import dev.hfr.processor.model.DegradeRung;
+import dev.hfr.processor.model.HfrAnnotations;
+import dev.hfr.processor.model.Mirrors;
+import dev.hfr.processor.model.RetrySettings;
+import dev.hfr.processor.model.ToolClass;
+import dev.hfr.processor.model.ToolMethod;
+import java.util.List;
+import java.util.stream.Collectors;
+import javax.lang.model.element.AnnotationMirror;
+import javax.lang.model.element.ExecutableElement;
+import javax.lang.model.element.TypeElement;
+import javax.lang.model.element.VariableElement;
+import javax.lang.model.type.DeclaredType;
+
+/** Writes the initializer of a tool's {@code static final ToolDescriptor}: the builder, one call per fact. */
+final class DescriptorWriter {
+
+  private final Mirrors mirrors;
+
+  DescriptorWriter(Mirrors mirrors) {
+    this.mirrors = mirrors;
+  }
+
+  CodeBlock initializer(ToolClass tools, ToolPlan plan) {
+    ToolMethod tool = plan.tool();
+    ExecutableElement method = tool.element();
+    CodeBlock.Builder code = CodeBlock.builder()
+        .add("$T.builder($S, $S, $T.$L)$>$>", RuntimeTypes.TOOL_DESCRIPTOR,
+            tools.element().getQualifiedName().toString(), tool.name(), RuntimeTypes.RISK, tool.risk().name());
+    if (!method.getParameters().isEmpty()) {
+      String names = method.getParameters().stream()
+          .map(VariableElement::getSimpleName)
+          .map(n -> CodeBlock.of("$S", n.toString()).toString())
+          .collect(Collectors.joining(", "));
+      code.add("\n.parameters($L)", names);
+    }
+    if (tool.idempotent() != null && tool.keyParameterIndex() >= 0) {
+      code.add("\n.idempotencyKeyParameter($L)", tool.keyParameterIndex());
+    }
+    if (plan.reconcile() != null) {
+      code.add("\n.reconcile($S)", tool.reconcile());
+    }
+    if (plan.compensate() != null) {
+      code.add("\n.compensate($S)", tool.compensate());
+    }
+    if (tool.requiresApproval()) {
+      code.add("\n.requiresApproval(true)");
+    }
+    if (tool.verify() != null) {
+      if (tool.verifier() instanceof DeclaredType verifier) {
+        TypeElement verifierType = (TypeElement) verifier.asElement();
+        String diamond = verifierType.getTypeParameters().isEmpty() ? "" : "<>";
+        code.add("\n.verify($T.$L, new $T$L())", RuntimeTypes.VERIFY_LEVEL, tool.verifyLevel().name(),
+            ClassName.get(verifierType), diamond);
+      } else {
+        code.add("\n.verify($T.$L)", RuntimeTypes.VERIFY_LEVEL, tool.verifyLevel().name());
+      }
+    }
+    if (tool.retry() != null) {
+      code.add("\n.retry($L)", retrySpec(tool.retry()));
+    }
+    Criticality.Level criticality = tools.criticalityOf(tool);
+    if (criticality != null) {
+      code.add("\n.criticality($T.$L)", RuntimeTypes.CRITICALITY_LEVEL, criticality.name());
+    }
+    List<DegradeRung> rungs = tool.rungs();
+    for (int i = 0; i < rungs.size(); i++) {
+      AnnotationMirror targetSideEffect = mirrors.find(plan.rungTargets().get(i), HfrAnnotations.SIDE_EFFECT).orElseThrow();
+      String targetRisk = mirrors.enumConstant(mirrors.value(targetSideEffect, "value"));
+      code.add("\n.degradeTo($S, $T.$L, $T.$L)", rungs.get(i).to(), RuntimeTypes.DEGRADE_LEVEL,
+          rungs.get(i).level().name(), RuntimeTypes.RISK, targetRisk);
+    }
+    return code.add("\n.build()$<$<").build();
+  }
+
+  private static CodeBlock retrySpec(RetrySettings retry) {
+    CodeBlock.Builder code = CodeBlock.builder().add("$T.of($L, $LL, $LL", RuntimeTypes.RETRY_SPEC,
+        retry.maxAttempts(), retry.baseDelayMs(), retry.maxDelayMs());
+    for (Fault fault : retry.on()) {
+      code.add(", $T.$L", RuntimeTypes.FAULT, fault.name());
+    }
+    return code.add(")").build();
+  }
+}

@@ -1,0 +1,87 @@
+package dev.hfr.runtime.action;
+
+import java.util.Locale;
+
+/**
+ * Why the engine decided what it did, as a closed set: the {@code reason} of a {@link
+ * dev.hfr.runtime.ToolOutcome}, of a decision event and the {@code reason} tag of meters. Closed so tag
+ * values stay bounded; the details (verifier reasons, evidence) go into decision events and evidence
+ * bundles, never into tags.
+ */
+public enum Reason {
+  /** The result was accepted. */
+  OK,
+  /** The fault class may be retried and every check passed. */
+  RETRYABLE,
+  /** The same fault repeated without new evidence. */
+  SAME_FAULT_REPEATED,
+  /** A verifier rejected the result again for the same reason, without new evidence. */
+  SAME_VERIFIER_REASON,
+  /** The per-step attempt budget is spent. */
+  STEP_BUDGET_EXHAUSTED,
+  /** The per-task retry budget is spent. */
+  TASK_BUDGET_EXHAUSTED,
+  /** The tenant's retry token bucket is empty for this window. */
+  TENANT_BUDGET_EXHAUSTED,
+  /** A task limit (turns, tool calls, wall time, cost, write actions) is reached. */
+  TASK_LIMIT_REACHED,
+  /** The same tool was called too often in one task: a loop, so the planner must change course. */
+  REPEATED_ACTION,
+  /** The next attempt could not finish (with its verification) before the task's deadline. */
+  DEADLINE,
+  /** The target's circuit breaker is open. */
+  CIRCUIT_OPEN,
+  /** The target's bulkhead is full. */
+  BULKHEAD_FULL,
+  /** The fault class is never retried on this path (T4, T5 on the same target; T7). */
+  NOT_RETRYABLE,
+  /** A permanent input or permission error (T7). */
+  PERMANENT_ERROR,
+  /** A safety or policy refusal (T8): never retried, never degraded around. */
+  POLICY_REFUSAL,
+  /** The approval gate denied the call (a T8). */
+  APPROVAL_DENIED,
+  /** An irreversible (R3) write failed: it is never retried automatically. */
+  IRREVERSIBLE,
+  /** A write's outcome is unknown (timeout, dropped connection, ambiguous error). */
+  TIMEOUT_UNKNOWN_STATE,
+  /** Reconciliation found the write committed. */
+  RECONCILED_COMMITTED,
+  /** Reconciliation found the write absent: safe to retry under the same key. */
+  RECONCILED_ABSENT,
+  /** Reconciliation could not tell: the write stays UNKNOWN. */
+  RECONCILE_UNKNOWN,
+  /** Another recoverer holds the lease on this write's ledger key right now. */
+  KEY_IN_USE,
+  /** The ledger already holds this write as committed: it is not executed again. */
+  ALREADY_COMMITTED,
+  /** The context overflowed and was compressed. */
+  CONTEXT_COMPRESSED,
+  /** The context overflowed and no compressor could shrink it. */
+  CONTEXT_NOT_COMPRESSIBLE,
+  /** The target is overloaded (T4). */
+  OVERLOADED,
+  /** The tool is unavailable or its contract does not match (T5). */
+  TOOL_UNAVAILABLE,
+  /** A verifier rejected the result. */
+  VERIFICATION_FAILED,
+  /** The result passed verification below the task's quality floor. */
+  QUALITY_BELOW_FLOOR,
+  /** A failure no rule could classify: handled conservatively by risk. */
+  UNCLASSIFIED,
+  /** Recovery stopped with no safe alternative left. */
+  NO_SAFE_ALTERNATIVE,
+  /** The engine itself failed; reads failed open, writes failed closed. */
+  CONTROLLER_FAILURE,
+  /** The escalation handler itself failed. */
+  ESCALATION_FAILED,
+  /** The calling thread was interrupted while waiting out a backoff. */
+  INTERRUPTED;
+
+  private final String code = name().toLowerCase(Locale.ROOT);
+
+  /** The lower_snake code written to outcomes, events and tags. */
+  public String code() {
+    return code;
+  }
+}

@@ -1,0 +1,309 @@
+package dev.hfr.runtime.breaker;
+
+import dev.hfr.annotations.Fault;
+import dev.hfr.runtime.time.Clock;
+import java.util.Objects;
+import java.util.concurrent.locks.ReentrantLock;
+import java.util.random.RandomGenerator;
+
+/**
+ * A circuit breaker for one target (paper §4.7): CLOSED counts outcomes in a sliding window and trips on
+ * error rate, 429 rate, a latency percentile or consecutive failures; OPEN refuses every call for a
+ * jittered cooldown; HALF_OPEN lets a bounded number of probes through — all succeed and it closes, one
+ * fails and it reopens with a longer cooldown.
+ *
+ * <p>Use: {@link #tryAcquire()} before the call; if it returned {@code true}, exactly one of
+ * {@link #onSuccess}, {@link #onFailure} or {@link #releasePermit()} after it. A refused call must not be
+ * retried against this target: the engine degrades or escalates instead.
+ *
+ * <p>Which failures count against the target's health: T1, T3, T4, T5 and unclassified failures are
+ * errors; T2 is a 429 (its own rate, and a failure for the consecutive count). T6, T7, T8 and V1 say
+ * the request was wrong, not that the target is unhealthy: they count as healthy answers.
+ *
+ * <p>Thread-safe. In the closed state {@code tryAcquire} is one volatile read; outcomes are recorded
+ * under a short uncontended-in-practice lock. Nothing allocates after construction. Time comes only
+ * from the injected {@link Clock}.
+ */
+public final class CircuitBreaker {
+
+  private final TargetKind kind;
+  private final String name;
+  private final CircuitBreakerConfig config;
+  private final Clock clock;
+  private final RandomGenerator jitter;
+  private final long slowNanos;
+  private final CircuitBreakerListener listener;
+  private final ReentrantLock lock = new ReentrantLock();
+  private final OutcomeWindow window;
+
+  private volatile CircuitState state = CircuitState.CLOSED;
+  private volatile TripReason lastTripReason;
+  // The fields below are guarded by lock.
+  private int consecutiveFailures;
+  private long openUntilNanos;
+  private int reopenCount;
+  private long halfOpenSinceNanos;
+  private int probesIssued;
+  private int probesSucceeded;
+  private long openedCount;
+
+  /**
+   * A closed breaker.
+   *
+   * @param jitter the source of cooldown jitter; used only under this breaker's lock, so it need not be
+   *     thread-safe but must not be shared with other users
+   */
+  public CircuitBreaker(TargetKind kind, String name, CircuitBreakerConfig config, Clock clock, RandomGenerator jitter) {
+    this(kind, name, config, clock, jitter, CircuitBreakerListener.NONE);
+  }
+
+  /** A closed breaker that tells {@code listener} about its state changes. */
+  public CircuitBreaker(
+      TargetKind kind, String name, CircuitBreakerConfig config, Clock clock, RandomGenerator jitter, CircuitBreakerListener listener) {
+    this.listener = Objects.requireNonNull(listener, "listener");
+    this.kind = Objects.requireNonNull(kind, "kind");
+    if (name == null || name.isBlank()) {
+      throw new IllegalArgumentException("name must not be blank");
+    }
+    this.name = name;
+    this.config = Objects.requireNonNull(config, "config");
+    this.clock = Objects.requireNonNull(clock, "clock");
+    this.jitter = Objects.requireNonNull(jitter, "jitter");
+    this.slowNanos = config.latencyThreshold().isZero() ? Long.MAX_VALUE : config.latencyThreshold().toNanos();
+    this.window = new OutcomeWindow(config.windowSize(), config.windowDuration().toNanos());
+  }
+
+  /**
+   * Asks to make a call. {@code true}: go ahead, and report the outcome. {@code false}: the target is
+   * open (or its probes are all out); do not call it and do not retry it.
+   */
+  public boolean tryAcquire() {
+    if (state == CircuitState.CLOSED) {
+      return true;
+    }
+    boolean granted;
+    boolean movedToHalfOpen = false;
+    lock.lock();
+    try {
+      long now = clock.nanoTime();
+      if (state == CircuitState.OPEN && now - openUntilNanos >= 0) {
+        state = CircuitState.HALF_OPEN;
+        halfOpenSinceNanos = now;
+        probesIssued = 0;
+        probesSucceeded = 0;
+        movedToHalfOpen = true;
+      }
+      if (state == CircuitState.HALF_OPEN) {
+        // Probes whose outcome never came back (a caller crashed between acquire and report) would hold
+        // the breaker half-open for ever; after a cooldown's worth of silence they are presumed lost.
+        if (probesIssued >= config.halfOpenProbes() && now - halfOpenSinceNanos > config.cooldown().toNanos()) {
+          probesIssued = probesSucceeded;
+          halfOpenSinceNanos = now;
+        }
+        granted = probesIssued < config.halfOpenProbes();
+        if (granted) {
+          probesIssued++;
+        }
+      } else {
+        granted = state == CircuitState.CLOSED;
+      }
+    } finally {
+      lock.unlock();
+    }
+    if (movedToHalfOpen) {
+      listener.onStateChange(this, CircuitState.OPEN, CircuitState.HALF_OPEN, null);
+    }
+    return granted;
+  }
+
+  /** Reports a successful call that took {@code latencyNanos}. */
+  public void onSuccess(long latencyNanos) {
+    record(null, latencyNanos);
+  }
+
+  /** Reports a failed call of class {@code fault} that took {@code latencyNanos}. */
+  public void onFailure(Fault fault, long latencyNanos) {
+    record(Objects.requireNonNull(fault, "fault"), latencyNanos);
+  }
+
+  /** Returns a permit of {@link #tryAcquire()} whose call was not made (cancelled before it started). */
+  public void releasePermit() {
+    lock.lock();
+    try {
+      if (state == CircuitState.HALF_OPEN && probesIssued > probesSucceeded) {
+        probesIssued--;
+      }
+    } finally {
+      lock.unlock();
+    }
+  }
+
+  private void record(Fault fault, long latencyNanos) {
+    byte outcome = outcomeOf(fault, latencyNanos);
+    boolean failure = (outcome & (OutcomeWindow.ERROR | OutcomeWindow.RATE_LIMITED)) != 0;
+    CircuitState from;
+    CircuitState to;
+    lock.lock();
+    try {
+      from = state;
+      long now = clock.nanoTime();
+      switch (from) {
+        case CLOSED -> {
+          window.record(now, outcome);
+          consecutiveFailures = failure ? consecutiveFailures + 1 : 0;
+          TripReason reason = tripReason();
+          if (reason != null) {
+            open(now, reason, false);
+          }
+        }
+        case HALF_OPEN -> {
+          if (failure || (outcome & OutcomeWindow.SLOW) != 0) {
+            open(now, TripReason.PROBE_FAILED, true);
+          } else if (++probesSucceeded >= config.halfOpenProbes()) {
+            close();
+          }
+        }
+        case OPEN -> {
+          // A call admitted before the breaker opened: the decision is already made, nothing to count.
+        }
+      }
+      to = state;
+    } finally {
+      lock.unlock();
+    }
+    if (from != to) {
+      listener.onStateChange(this, from, to, to == CircuitState.OPEN ? lastTripReason : null);
+    }
+  }
+
+  private byte outcomeOf(Fault fault, long latencyNanos) {
+    byte outcome = latencyNanos > slowNanos ? OutcomeWindow.SLOW : 0;
+    if (fault == null) {
+      return outcome;
+    }
+    return switch (fault) {
+      case T1, T3, T4, T5, UNCLASSIFIED -> (byte) (outcome | OutcomeWindow.ERROR);
+      case T2 -> (byte) (outcome | OutcomeWindow.RATE_LIMITED);
+      case T6, T7, T8, V1 -> outcome;
+    };
+  }
+
+  private TripReason tripReason() {
+    if (consecutiveFailures >= config.consecutiveFailures()) {
+      return TripReason.CONSECUTIVE_FAILURES;
+    }
+    int calls = window.count();
+    if (calls < config.minimumCalls()) {
+      return null;
+    }
+    if (window.errors() > config.errorRateThreshold() * calls) {
+      return TripReason.ERROR_RATE;
+    }
+    if (window.rateLimited() > config.rateLimitedRateThreshold() * calls) {
+      return TripReason.RATE_LIMITED_RATE;
+    }
+    // Nearest-rank percentile: the p-th percentile of n samples is the ceil(p·n)-th smallest, so it is
+    // above the threshold exactly when more than n - ceil(p·n) samples are. Counting slow calls gives the
+    // exact answer without keeping the latencies.
+    if (slowNanos != Long.MAX_VALUE) {
+      int rank = (int) Math.ceil(config.latencyPercentile() * calls - 1e-9);
+      if (window.slow() > calls - rank) {
+        return TripReason.SLOW_CALLS;
+      }
+    }
+    return null;
+  }
+
+  private void open(long now, TripReason reason, boolean probeFailed) {
+    reopenCount = probeFailed ? reopenCount + 1 : 0;
+    openUntilNanos = now + cooldownNanos(reopenCount);
+    lastTripReason = reason;
+    openedCount++;
+    window.clear();
+    consecutiveFailures = 0;
+    state = CircuitState.OPEN;
+  }
+
+  private void close() {
+    reopenCount = 0;
+    window.clear();
+    consecutiveFailures = 0;
+    state = CircuitState.CLOSED;
+  }
+
+  /** The nominal cooldown grown by the multiplier per failed probe, capped, then jittered within ± the jitter fraction. */
+  private long cooldownNanos(int reopens) {
+    double nominal = config.cooldown().toNanos() * Math.pow(config.cooldownMultiplier(), reopens);
+    nominal = Math.min(nominal, (double) config.maxCooldown().toNanos());
+    double j = config.cooldownJitter();
+    double factor = j == 0.0 ? 1.0 : 1.0 - j + 2.0 * j * jitter.nextDouble();
+    return Math.max(1L, (long) (nominal * factor));
+  }
+
+  /** Closes the breaker and forgets its history (an operator's reset). */
+  public void reset() {
+    CircuitState from;
+    lock.lock();
+    try {
+      from = state;
+      close();
+    } finally {
+      lock.unlock();
+    }
+    if (from != CircuitState.CLOSED) {
+      listener.onStateChange(this, from, CircuitState.CLOSED, null);
+    }
+  }
+
+  /** The current state, without moving it: an OPEN breaker whose cooldown has ended stays OPEN until the next {@link #tryAcquire()}. */
+  public CircuitState state() {
+    return state;
+  }
+
+  /** Whether a retry may be sent to this target now: only when CLOSED (paper §4.3: an open breaker stops retries). */
+  public boolean allowsRetries() {
+    return state == CircuitState.CLOSED;
+  }
+
+  /** Why the breaker last opened, or {@code null} if it never has. */
+  public TripReason lastTripReason() {
+    return lastTripReason;
+  }
+
+  /** How many times the breaker has opened. */
+  public long openedCount() {
+    lock.lock();
+    try {
+      return openedCount;
+    } finally {
+      lock.unlock();
+    }
+  }
+
+  /** When the open state ends, on the clock's time line; meaningful only while OPEN. */
+  public long openUntilNanos() {
+    lock.lock();
+    try {
+      return openUntilNanos;
+    } finally {
+      lock.unlock();
+    }
+  }
+
+  public TargetKind kind() {
+    return kind;
+  }
+
+  public String name() {
+    return name;
+  }
+
+  public CircuitBreakerConfig config() {
+    return config;
+  }
+
+  @Override
+  public String toString() {
+    return "CircuitBreaker[" + kind.tag() + ":" + name + ", " + state + "]";
+  }
+}

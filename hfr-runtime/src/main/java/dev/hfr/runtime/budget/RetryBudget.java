@@ -1,0 +1,164 @@
+package dev.hfr.runtime.budget;
+
+import java.util.concurrent.atomic.AtomicInteger;
+
+/**
+ * A task's retry budget B_t and the per-step attempt limit of each of its steps (paper §4.3).
+ *
+ * <p>The first attempt of a step is free; every further attempt is a retry and is charged to both the
+ * step ({@code maxAttemptsPerStep} counts <em>attempts</em>, the first included, as §5.2 requires) and
+ * the task. So a task of n steps never makes more than {@code min(n·maxAttemptsPerStep, n + B_t)}
+ * attempts (Proposition 1, with {@code maxAttemptsPerStep = 1 + B_s}).
+ *
+ * <p>Thread-safe: steps of one task may run in parallel and share the task's budget. Charging is
+ * lock-free and does not allocate.
+ */
+public final class RetryBudget {
+
+  private final int maxRetriesPerTask;
+  private final AtomicInteger retriesUsed = new AtomicInteger();
+
+  private RetryBudget(int maxRetriesPerTask) {
+    this.maxRetriesPerTask = maxRetriesPerTask;
+  }
+
+  /** A task budget of {@code maxRetriesPerTask} retries (B_t); zero allows no retry at all. */
+  public static RetryBudget perTask(int maxRetriesPerTask) {
+    if (maxRetriesPerTask < 0) {
+      throw new IllegalArgumentException("maxRetriesPerTask must not be negative, was " + maxRetriesPerTask);
+    }
+    return new RetryBudget(maxRetriesPerTask);
+  }
+
+  /** A budget that never runs out at task level (only the per-step limits apply): the "HFR − budget" ablation. */
+  public static RetryBudget unlimited() {
+    return new RetryBudget(Integer.MAX_VALUE);
+  }
+
+  /**
+   * Opens a logical step whose first attempt is about to be made — or has just failed: a step that
+   * succeeds at once needs no counter, so the engine may open it lazily on the first failure and keep
+   * the success path free of allocation.
+   *
+   * @param maxAttemptsPerStep total attempts of the step, the first included (1 + B_s); at least 1
+   */
+  public Step openStep(int maxAttemptsPerStep) {
+    if (maxAttemptsPerStep < 1) {
+      throw new IllegalArgumentException("maxAttemptsPerStep counts attempts, the first included, and must be at least 1, was "
+          + maxAttemptsPerStep);
+    }
+    return new Step(maxAttemptsPerStep);
+  }
+
+  /** B_t. */
+  public int maxRetriesPerTask() {
+    return maxRetriesPerTask;
+  }
+
+  /** Retries charged so far. */
+  public int retriesUsed() {
+    return retriesUsed.get();
+  }
+
+  /** Retries still available to the task. */
+  public int remaining() {
+    return maxRetriesPerTask - retriesUsed.get();
+  }
+
+  private boolean tryChargeTask() {
+    while (true) {
+      int used = retriesUsed.get();
+      if (used >= maxRetriesPerTask) {
+        return false;
+      }
+      if (retriesUsed.compareAndSet(used, used + 1)) {
+        return true;
+      }
+    }
+  }
+
+  @Override
+  public String toString() {
+    return "RetryBudget[" + retriesUsed.get() + "/" + maxRetriesPerTask + " retries]";
+  }
+
+  /** The outcome of asking for one more attempt of a step. */
+  public enum Charge {
+    /** Granted: the retry is counted against the step and the task. */
+    GRANTED,
+    /** The step has made all its attempts. */
+    STEP_EXHAUSTED,
+    /** The task has no retries left. */
+    TASK_EXHAUSTED
+  }
+
+  /** The attempt counter of one logical step. Thread-safe. */
+  public final class Step {
+    private final int maxAttempts;
+    private final AtomicInteger attempts = new AtomicInteger(1);
+
+    private Step(int maxAttempts) {
+      this.maxAttempts = maxAttempts;
+    }
+
+    /** Charges one retry to this step and the task, or says which of the two is exhausted (nothing is charged then). */
+    public Charge tryChargeRetry() {
+      while (true) {
+        int made = attempts.get();
+        if (made >= maxAttempts) {
+          return Charge.STEP_EXHAUSTED;
+        }
+        if (attempts.compareAndSet(made, made + 1)) {
+          break;
+        }
+      }
+      if (tryChargeTask()) {
+        return Charge.GRANTED;
+      }
+      attempts.decrementAndGet();
+      return Charge.TASK_EXHAUSTED;
+    }
+
+    /**
+     * Gives back a retry charged by {@link #tryChargeRetry()} that was then not made (a later check, such as
+     * the tenant budget, refused it).
+     */
+    public void refundRetry() {
+      if (attempts.get() <= 1) {
+        throw new IllegalStateException("no retry of this step to refund");
+      }
+      attempts.decrementAndGet();
+      retriesUsed.decrementAndGet();
+    }
+
+    /** Attempts made or granted so far, the first included. */
+    public int attempts() {
+      return attempts.get();
+    }
+
+    /** Total attempts this step may make. */
+    public int maxAttempts() {
+      return maxAttempts;
+    }
+
+    /** Whether the step could still make another attempt (the task budget permitting). */
+    public boolean hasAttemptsLeft() {
+      return attempts.get() < maxAttempts;
+    }
+
+    /** Whether either the step or the task has run out, without charging anything. */
+    public boolean exhausted() {
+      return !hasAttemptsLeft() || RetryBudget.this.remaining() <= 0;
+    }
+
+    /** The task budget this step draws on. */
+    public RetryBudget task() {
+      return RetryBudget.this;
+    }
+
+    @Override
+    public String toString() {
+      return "Step[" + attempts.get() + "/" + maxAttempts + " attempts]";
+    }
+  }
+}

@@ -1,0 +1,146 @@
+package dev.hfr.runtime.budget;
+
+import dev.hfr.runtime.time.Clock;
+import java.util.Objects;
+
+/**
+ * Enforces one task's {@link TaskLimits} and reports its usage (the {@code budget_usage} of the task
+ * report). Call {@link #onTurn()} per agent turn and {@link #beforeToolCall} once per <em>logical</em>
+ * tool call (retries are counted by the task's {@link #retryBudget()}, not here: a retry of the same
+ * step is not a repeated action). Each returns the limit the task ran into, or {@code null}; a refused
+ * turn or call is not counted.
+ *
+ * <p>Repeated-action detection: calling the same tool more than {@code maxSameToolCalls} times in a row
+ * is refused with {@link TaskLimit#SAME_TOOL_CALLS} and counted in {@link #repeatedActions()} — the
+ * engine stops or replans.
+ *
+ * <p>Thread-safe (a task may call tools in parallel); the checks take a per-task lock and never allocate.
+ */
+public final class TaskLimitTracker {
+
+  private final TaskLimits limits;
+  private final Clock clock;
+  private final long startNanos;
+  private final long maxWallNanos;
+  private final RetryBudget retryBudget;
+
+  private int turns;
+  private int toolCalls;
+  private int writeActions;
+  private String lastTool;
+  private int sameToolStreak;
+  private int repeatedActions;
+  private double cost;
+
+  /** Starts tracking a task now, on {@code clock}. */
+  public TaskLimitTracker(TaskLimits limits, Clock clock) {
+    this.limits = Objects.requireNonNull(limits, "limits");
+    this.clock = Objects.requireNonNull(clock, "clock");
+    this.startNanos = clock.nanoTime();
+    this.maxWallNanos = limits.maxWallTime() == null ? Long.MAX_VALUE : saturatedNanos(limits);
+    this.retryBudget = RetryBudget.perTask(limits.maxRetries());
+  }
+
+  private static long saturatedNanos(TaskLimits limits) {
+    try {
+      return limits.maxWallTime().toNanos();
+    } catch (ArithmeticException tooLong) {
+      return Long.MAX_VALUE;
+    }
+  }
+
+  /** Counts one agent turn, or names the limit that refuses it. */
+  public synchronized TaskLimit onTurn() {
+    TaskLimit common = commonLimit();
+    if (common != null) {
+      return common;
+    }
+    if (turns >= limits.maxTurns()) {
+      return TaskLimit.TURNS;
+    }
+    turns++;
+    return null;
+  }
+
+  /**
+   * Counts one logical call of {@code tool}, or names the limit that refuses it.
+   *
+   * @param tool the tool's name
+   * @param write whether the tool has side effects (R1 and above)
+   */
+  public synchronized TaskLimit beforeToolCall(String tool, boolean write) {
+    Objects.requireNonNull(tool, "tool");
+    TaskLimit common = commonLimit();
+    if (common != null) {
+      return common;
+    }
+    if (toolCalls >= limits.maxToolCalls()) {
+      return TaskLimit.TOOL_CALLS;
+    }
+    if (write && writeActions >= limits.maxWriteActions()) {
+      return TaskLimit.WRITE_ACTIONS;
+    }
+    int streak = tool.equals(lastTool) ? sameToolStreak + 1 : 1;
+    if (streak > limits.maxSameToolCalls()) {
+      repeatedActions++;
+      return TaskLimit.SAME_TOOL_CALLS;
+    }
+    sameToolStreak = streak;
+    lastTool = tool;
+    toolCalls++;
+    if (write) {
+      writeActions++;
+    }
+    return null;
+  }
+
+  /** Adds spent cost (money or tokens, in the unit of {@code maxCost}). */
+  public synchronized void recordCost(double amount) {
+    if (!(amount >= 0.0) || Double.isInfinite(amount)) {
+      throw new IllegalArgumentException("cost must be a finite non-negative amount, was " + amount);
+    }
+    cost += amount;
+  }
+
+  /** The wall-time or cost limit the task has already passed, or {@code null}: for checks between calls. */
+  public synchronized TaskLimit check() {
+    return commonLimit();
+  }
+
+  private TaskLimit commonLimit() {
+    if (clock.nanoTime() - startNanos > maxWallNanos) {
+      return TaskLimit.WALL_TIME;
+    }
+    if (cost >= limits.maxCost()) {
+      return TaskLimit.COST;
+    }
+    return null;
+  }
+
+  /** The task's retry budget (B_t = {@code maxRetries}); the step budgets of its steps draw on it. */
+  public RetryBudget retryBudget() {
+    return retryBudget;
+  }
+
+  /** How often repeated-action detection fired. */
+  public synchronized int repeatedActions() {
+    return repeatedActions;
+  }
+
+  /** The limits enforced. */
+  public TaskLimits limits() {
+    return limits;
+  }
+
+  /** What the task has used so far, against its limits. */
+  public synchronized BudgetUsage usage() {
+    return new BudgetUsage(
+        turns, limits.maxTurns(),
+        toolCalls, limits.maxToolCalls(),
+        retryBudget.retriesUsed(), limits.maxRetries(),
+        writeActions, limits.maxWriteActions(),
+        cost, limits.maxCost(),
+        Math.max(0, clock.nanoTime() - startNanos), maxWallNanos,
+        repeatedActions);
+  }
+}

@@ -1,0 +1,30 @@
+package dev.hfr.runtime.config;
+
+/**
+ * The {@code hfr.circuit_breaker} section (paper §4.7, §5.2), also allowed per tool and per tenant.
+ *
+ * @param errorRateThreshold trip when errors / calls in the window exceed this (0, 1]
+ * @param rateLimitThreshold trip when 429s / calls in the window exceed this (0, 1]
+ * @param p95LatencyMs trip when the window's p95 latency exceeds this; 0 turns the latency trigger off
+ * @param consecutiveFailures trip after this many failures in a row
+ * @param cooldownMs how long the breaker stays open before half-open probes (jittered by the breaker)
+ * @param halfOpenProbes how many probes half-open lets through
+ * @param windowMs the sliding window rates are computed over
+ * @param minCalls calls needed in the window before rates can trip the breaker
+ */
+public record BreakerSettings(double errorRateThreshold, double rateLimitThreshold, long p95LatencyMs,
+    int consecutiveFailures, long cooldownMs, int halfOpenProbes, long windowMs, int minCalls) {
+
+  /** The paper's values, plus ours for what the paper leaves open (429 rate 0.5, 60 s window, 20 calls). */
+  public static final BreakerSettings DEFAULTS = new BreakerSettings(0.50, 0.50, 0, 5, 30_000, 2, 60_000, 20);
+
+  public BreakerSettings {
+    if (!(errorRateThreshold > 0 && errorRateThreshold <= 1) || !(rateLimitThreshold > 0 && rateLimitThreshold <= 1)) {
+      throw new IllegalArgumentException("rate thresholds must be in (0, 1]");
+    }
+    if (p95LatencyMs < 0 || cooldownMs < 0 || windowMs < 1 || consecutiveFailures < 1 || halfOpenProbes < 1
+        || minCalls < 1) {
+      throw new IllegalArgumentException("breaker counts must be >= 1 and durations >= 0");
+    }
+  }
+}

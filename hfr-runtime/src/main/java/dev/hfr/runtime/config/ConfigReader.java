@@ -1,0 +1,542 @@
+package dev.hfr.runtime.config;
+
+import com.fasterxml.jackson.core.JsonToken;
+import dev.hfr.annotations.Criticality;
+import dev.hfr.annotations.DegradeLevel;
+import dev.hfr.annotations.VerifyLevel;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.EnumMap;
+import java.util.EnumSet;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Set;
+
+/**
+ * Validates and binds the YAML tree: every key is checked against the keys its section allows, every
+ * value against its type and range; each problem is collected with its file, line, column and key.
+ */
+final class ConfigReader {
+
+  static final List<String> ROOT_KEYS = List.of("hfr");
+  static final List<String> HFR_KEYS = List.of("version", "retry", "degradation", "idempotency", "verification",
+      "circuit_breaker", "telemetry", "limits", "tools", "tenants");
+  static final List<String> RETRY_KEYS = List.of("base_delay_ms", "max_delay_ms", "jitter", "max_attempts_per_step",
+      "max_retries_per_task", "max_retries_per_tenant_per_min", "respect_retry_after", "retry_on", "never_retry_on");
+  static final List<String> TOOL_RETRY_KEYS = List.of("base_delay_ms", "max_delay_ms", "jitter", "max_attempts_per_step",
+      "respect_retry_after", "retry_on", "never_retry_on");
+  static final List<String> DEGRADATION_KEYS = List.of("ladder", "quality_floor", "allow_auto_degrade", "require_human_for");
+  static final List<String> TOOL_DEGRADATION_KEYS = List.of("quality_floor", "allow_auto_degrade");
+  static final List<String> CRITICALITY_KEYS = List.of("low", "medium", "high");
+  static final List<String> HUMAN_KEYS = List.of("low", "medium", "high", "irreversible");
+  static final List<String> IDEMPOTENCY_KEYS = List.of("enabled", "key_fields", "ledger", "reconcile_timeout_ms");
+  static final List<String> VERIFICATION_KEYS = List.of("default_level", "levels", "human_spot_check_rate");
+  static final List<String> TOOL_VERIFICATION_KEYS = List.of("level", "human_spot_check_rate");
+  static final List<String> BREAKER_KEYS = List.of("error_rate_threshold", "rate_limit_threshold", "p95_latency_ms",
+      "consecutive_failures", "cooldown_ms", "half_open_probes", "window_ms", "min_calls");
+  static final List<String> TELEMETRY_KEYS = List.of("sample_rate", "redact_pii", "emit_decision_events");
+  static final List<String> LIMITS_KEYS = List.of("max_turns", "max_tool_calls", "max_same_tool_calls", "max_wall_time_ms",
+      "max_cost", "max_write_actions");
+  static final List<String> TOOL_KEYS = List.of("retry", "criticality", "verification", "circuit_breaker", "degradation");
+  static final List<String> TENANT_KEYS = List.of("retry", "limits", "circuit_breaker", "tools");
+
+  private static final long MAX_DELAY = 3_600_000L;
+
+  private final String source;
+  private final List<HfrConfigException.Problem> problems;
+
+  ConfigReader(String source, List<HfrConfigException.Problem> problems) {
+    this.source = source;
+    this.problems = problems;
+  }
+
+  // ---- problems ------------------------------------------------------------------------------------
+
+  void problem(YamlNode at, String why) {
+    problems.add(new HfrConfigException.Problem(source, at.line, at.column, at.path, why));
+  }
+
+  private void keyProblem(YamlNode at, String why) {
+    problems.add(new HfrConfigException.Problem(source, at.keyLine, at.keyColumn, at.path, why));
+  }
+
+  /** Reports every key of {@code map} that is not in {@code known}, with a "did you mean". */
+  void checkKeys(YamlNode map, List<String> known) {
+    for (Map.Entry<String, YamlNode> e : map.entries().entrySet()) {
+      if (!known.contains(e.getKey())) {
+        String suggestion = Suggestions.closest(e.getKey(), known);
+        String elsewhere = suggestion == null ? Suggestions.whereElse(e.getKey()) : null;
+        keyProblem(e.getValue(), "unknown key"
+            + (suggestion != null ? "; did you mean `" + suggestion + "`?" : "")
+            + (elsewhere != null ? "; `" + e.getKey() + "` belongs in " + elsewhere : "")
+            + " (allowed here: " + String.join(", ", known) + ")");
+      }
+    }
+  }
+
+  // ---- typed values --------------------------------------------------------------------------------
+
+  /** A sub-mapping, or {@code null} when absent or empty ({@code retry:} with nothing under it). */
+  YamlNode section(YamlNode map, String key) {
+    YamlNode n = map.get(key);
+    if (n == null || n.isNull()) {
+      return null;
+    }
+    if (n.kind != YamlNode.Kind.MAP) {
+      problem(n, "must be a mapping of keys to values, was " + n.describe());
+      return null;
+    }
+    return n;
+  }
+
+  /** An integer in [min, max], or {@code null} when absent or invalid (then a problem is recorded). */
+  Long integer(YamlNode map, String key, long min, long max, String meaning) {
+    YamlNode n = map.get(key);
+    if (n == null) {
+      return null;
+    }
+    if (n.kind != YamlNode.Kind.SCALAR || n.token != JsonToken.VALUE_NUMBER_INT) {
+      problem(n, "must be a whole number" + (meaning.isEmpty() ? "" : " (" + meaning + ")") + ", was " + n.describe());
+      return null;
+    }
+    long v;
+    try {
+      v = Long.parseLong(n.text.replace("_", ""));
+    } catch (NumberFormatException e) {
+      problem(n, "must be a whole number between " + min + " and " + max + ", was " + n.describe());
+      return null;
+    }
+    if (v < min) {
+      problem(n, "must be >= " + min + (meaning.isEmpty() ? "" : " (" + meaning + ")") + ", was " + v);
+      return null;
+    }
+    if (v > max) {
+      problem(n, "must be <= " + max + (meaning.isEmpty() ? "" : " (" + meaning + ")") + ", was " + v);
+      return null;
+    }
+    return v;
+  }
+
+  /** A number in [min, max], or {@code null}. */
+  Double decimal(YamlNode map, String key, double min, double max, String meaning) {
+    YamlNode n = map.get(key);
+    if (n == null) {
+      return null;
+    }
+    if (n.kind != YamlNode.Kind.SCALAR
+        || n.token != JsonToken.VALUE_NUMBER_INT && n.token != JsonToken.VALUE_NUMBER_FLOAT) {
+      problem(n, "must be a number" + (meaning.isEmpty() ? "" : " (" + meaning + ")") + ", was " + n.describe());
+      return null;
+    }
+    double v;
+    try {
+      v = Double.parseDouble(n.text);
+    } catch (NumberFormatException e) {
+      problem(n, "must be a number, was " + n.describe());
+      return null;
+    }
+    if (!(v >= min && v <= max)) {
+      problem(n, "must be between " + min + " and " + max + (meaning.isEmpty() ? "" : " (" + meaning + ")") + ", was " + v);
+      return null;
+    }
+    return v;
+  }
+
+  /** {@code true}/{@code false}, or {@code null}. */
+  Boolean bool(YamlNode map, String key) {
+    YamlNode n = map.get(key);
+    if (n == null) {
+      return null;
+    }
+    if (n.token == JsonToken.VALUE_TRUE) {
+      return true;
+    }
+    if (n.token == JsonToken.VALUE_FALSE) {
+      return false;
+    }
+    problem(n, "must be true or false, was " + n.describe());
+    return null;
+  }
+
+  /** One of {@code allowed} (case-insensitive), answered in the allowed spelling, or {@code null}. */
+  String choice(YamlNode n, List<String> allowed) {
+    if (n.kind != YamlNode.Kind.SCALAR || n.isNull()) {
+      problem(n, "must be one of " + String.join(", ", allowed) + ", was " + n.describe());
+      return null;
+    }
+    for (String a : allowed) {
+      if (a.equalsIgnoreCase(n.text.trim())) {
+        return a;
+      }
+    }
+    String suggestion = Suggestions.closest(n.text, allowed);
+    problem(n, "must be one of " + String.join(", ", allowed) + ", was " + n.describe()
+        + (suggestion != null ? "; did you mean " + suggestion + "?" : ""));
+    return null;
+  }
+
+  String choice(YamlNode map, String key, List<String> allowed) {
+    YamlNode n = map.get(key);
+    return n == null ? null : choice(n, allowed);
+  }
+
+  /** The items of a list value; a single scalar is read as a list of one. {@code null} when absent. */
+  List<YamlNode> list(YamlNode map, String key) {
+    YamlNode n = map.get(key);
+    if (n == null) {
+      return null;
+    }
+    if (n.kind == YamlNode.Kind.LIST) {
+      return n.items();
+    }
+    if (n.isNull()) {
+      return List.of();
+    }
+    if (n.kind == YamlNode.Kind.SCALAR) {
+      return List.of(n);
+    }
+    problem(n, "must be a list such as [a, b], was " + n.describe());
+    return null;
+  }
+
+  static final List<String> LEVEL_NAMES = names(DegradeLevel.values());
+  static final List<String> VERIFY_NAMES = names(VerifyLevel.values());
+  static final List<String> CRITICALITY_NAMES = List.of("low", "medium", "high");
+
+  private static List<String> names(Enum<?>[] values) {
+    List<String> names = new ArrayList<>();
+    for (Enum<?> e : values) {
+      names.add(e.name());
+    }
+    return List.copyOf(names);
+  }
+
+  /** A list of degradation levels, or {@code null}. */
+  EnumSet<DegradeLevel> levels(YamlNode map, String key) {
+    List<YamlNode> items = list(map, key);
+    if (items == null) {
+      return null;
+    }
+    EnumSet<DegradeLevel> levels = EnumSet.noneOf(DegradeLevel.class);
+    for (YamlNode item : items) {
+      String name = choice(item, LEVEL_NAMES);
+      if (name != null) {
+        levels.add(DegradeLevel.valueOf(name));
+      }
+    }
+    return levels;
+  }
+
+  Criticality.Level criticality(YamlNode map, String key) {
+    String c = choice(map, key, CRITICALITY_NAMES);
+    return c == null ? null : Criticality.Level.valueOf(c.toUpperCase(Locale.ROOT));
+  }
+
+  VerifyLevel verifyLevel(YamlNode map, String key) {
+    String v = choice(map, key, VERIFY_NAMES);
+    return v == null ? null : VerifyLevel.valueOf(v);
+  }
+
+  // ---- sections ------------------------------------------------------------------------------------
+
+  /** Reads a retry section into {@code d}; tool sections may not hold the task and tenant budgets. */
+  void readRetry(YamlNode s, RetryDraft d, boolean toolLevel) {
+    checkKeys(s, toolLevel ? TOOL_RETRY_KEYS : RETRY_KEYS);
+    Long base = integer(s, "base_delay_ms", 0, MAX_DELAY, "the backoff's base delay d0, in milliseconds");
+    if (base != null) {
+      d.baseDelayMs = base;
+      d.baseDelayAt = s.get("base_delay_ms");
+      d.baseDelaySetByConfig = true;
+    }
+    Long max = integer(s, "max_delay_ms", 0, MAX_DELAY, "the backoff's cap, in milliseconds");
+    if (max != null) {
+      d.maxDelayMs = max;
+      d.maxDelayAt = s.get("max_delay_ms");
+      d.maxDelaySetByConfig = true;
+    }
+    String jitter = choice(s, "jitter", List.of("full", "none"));
+    if (jitter != null) {
+      d.jitter = Jitter.valueOf(jitter.toUpperCase(Locale.ROOT));
+    }
+    Long attempts = integer(s, "max_attempts_per_step", 1, 100,
+        "it counts attempts, the first included: 1 means no retry, 4 means 1 + 3 retries");
+    if (attempts != null) {
+      d.maxAttemptsPerStep = attempts.intValue();
+      d.attemptsSetByConfig = true;
+    }
+    if (!toolLevel) {
+      Long perTask = integer(s, "max_retries_per_task", 0, 1_000_000, "extra attempts one task may spend; 0 = none");
+      if (perTask != null) {
+        d.maxRetriesPerTask = perTask.intValue();
+      }
+      Long perTenant = integer(s, "max_retries_per_tenant_per_min", 0, 100_000_000,
+          "retries one tenant may spend per minute; 0 = none");
+      if (perTenant != null) {
+        d.maxRetriesPerTenantPerMinute = perTenant.intValue();
+      }
+    }
+    Boolean respect = bool(s, "respect_retry_after");
+    if (respect != null) {
+      d.respectRetryAfter = respect;
+    }
+    EnumSet<RetryCondition> on = conditions(s, "retry_on", true);
+    EnumSet<RetryCondition> never = conditions(s, "never_retry_on", false);
+    if (on != null) {
+      d.retryOn = on;
+      d.retryOnSetByConfig = true;
+    }
+    if (never != null) {
+      d.neverRetryOn = never;
+    }
+    d.neverRetryOn.add(RetryCondition.T7);
+    d.neverRetryOn.add(RetryCondition.T8);
+    if (on != null || never != null) {
+      for (RetryCondition c : d.retryOn) {
+        if (d.neverRetryOn.contains(c)) {
+          problem(s.get(on != null ? "retry_on" : "never_retry_on"),
+              c.yamlName() + " is listed in both retry_on and never_retry_on; remove it from one of them");
+        }
+      }
+    }
+  }
+
+  /** Checks base <= max after a layer was applied; reported at the key the layer set. */
+  void checkDelays(RetryDraft d, YamlNode section) {
+    if (d.baseDelayMs > d.maxDelayMs) {
+      YamlNode at = d.maxDelayAt != null ? d.maxDelayAt : d.baseDelayAt != null ? d.baseDelayAt : section;
+      problem(at, "base_delay_ms (" + d.baseDelayMs + ") must not exceed max_delay_ms (" + d.maxDelayMs
+          + "); raise max_delay_ms or lower base_delay_ms");
+    }
+  }
+
+  private EnumSet<RetryCondition> conditions(YamlNode s, String key, boolean retryOn) {
+    List<YamlNode> items = list(s, key);
+    if (items == null) {
+      return null;
+    }
+    EnumSet<RetryCondition> set = EnumSet.noneOf(RetryCondition.class);
+    List<String> allowed = new ArrayList<>();
+    for (RetryCondition c : RetryCondition.values()) {
+      if (!retryOn || retryable(c)) {
+        allowed.add(c.yamlName());
+      }
+    }
+    for (YamlNode item : items) {
+      RetryCondition c = item.kind == YamlNode.Kind.SCALAR ? RetryCondition.fromYaml(item.text) : null;
+      if (c == null) {
+        String suggestion = item.kind == YamlNode.Kind.SCALAR ? Suggestions.closest(item.text, allowed) : null;
+        problem(item, "unknown fault class " + item.describe() + "; expected one of " + String.join(", ", allowed)
+            + (suggestion != null ? " (did you mean " + suggestion + "?)" : ""));
+      } else if (retryOn && (c == RetryCondition.T7 || c == RetryCondition.T8)) {
+        problem(item, c.yamlName() + " is never retried ("
+            + (c == RetryCondition.T7 ? "a permanent input or permission error fails the same way again"
+                : "a safety or policy refusal must be escalated, never retried or routed around")
+            + "); remove it from retry_on");
+      } else if (retryOn && c == RetryCondition.T3_WRITE_WITHOUT_IDEMPOTENCY) {
+        problem(item, "T3_write_without_idempotency only makes sense in never_retry_on; use T3 or T3_readonly here");
+      } else {
+        set.add(c);
+      }
+    }
+    return set;
+  }
+
+  private static boolean retryable(RetryCondition c) {
+    return c != RetryCondition.T7 && c != RetryCondition.T8 && c != RetryCondition.T3_WRITE_WITHOUT_IDEMPOTENCY;
+  }
+
+  DegradationSettings readDegradation(YamlNode s, DegradationSettings base) {
+    checkKeys(s, DEGRADATION_KEYS);
+    List<DegradeLevel> ladder = base.ladder();
+    List<YamlNode> ladderItems = list(s, "ladder");
+    if (ladderItems != null) {
+      List<DegradeLevel> read = new ArrayList<>();
+      for (YamlNode item : ladderItems) {
+        String name = choice(item, LEVEL_NAMES);
+        if (name != null) {
+          DegradeLevel l = DegradeLevel.valueOf(name);
+          if (!read.isEmpty() && l.ordinal() <= read.get(read.size() - 1).ordinal()) {
+            problem(item, "the ladder must climb: " + l + " after " + read.get(read.size() - 1)
+                + "; list levels in ascending order without repeats, e.g. [L0, L1, L2, L3, L4]");
+          } else {
+            read.add(l);
+          }
+        }
+      }
+      if (read.isEmpty() || read.get(0) != DegradeLevel.L0) {
+        problem(s.get("ladder"), "the ladder must start with L0 (the normal path)");
+      } else {
+        ladder = read;
+      }
+    }
+    Map<Criticality.Level, Double> floors = new EnumMap<>(base.qualityFloor());
+    YamlNode floorNode = section(s, "quality_floor");
+    if (floorNode != null) {
+      checkKeys(floorNode, CRITICALITY_KEYS);
+      for (Criticality.Level level : Criticality.Level.values()) {
+        Double v = decimal(floorNode, lower(level), 0, 1,
+            "the task owner's minimum quality for a degraded result, not a model confidence");
+        if (v != null) {
+          floors.put(level, v);
+        }
+      }
+      if (floors.get(Criticality.Level.LOW) > floors.get(Criticality.Level.MEDIUM)
+          || floors.get(Criticality.Level.MEDIUM) > floors.get(Criticality.Level.HIGH)) {
+        problem(floorNode, "quality floors must not decrease with criticality (low <= medium <= high), were "
+            + floors.get(Criticality.Level.LOW) + ", " + floors.get(Criticality.Level.MEDIUM) + ", "
+            + floors.get(Criticality.Level.HIGH));
+      }
+    }
+    Map<Criticality.Level, Set<DegradeLevel>> auto = new EnumMap<>(base.allowAutoDegrade());
+    YamlNode autoNode = section(s, "allow_auto_degrade");
+    if (autoNode != null) {
+      checkKeys(autoNode, CRITICALITY_KEYS);
+      for (Criticality.Level level : Criticality.Level.values()) {
+        EnumSet<DegradeLevel> levels = levels(autoNode, lower(level));
+        if (levels != null) {
+          checkAutoLevels(autoNode.get(lower(level)), level, levels);
+          auto.put(level, levels);
+        }
+      }
+    }
+    Map<Criticality.Level, Set<DegradeLevel>> human = new EnumMap<>(base.requireHumanFor());
+    Set<DegradeLevel> irreversible = base.requireHumanForIrreversible();
+    YamlNode humanNode = section(s, "require_human_for");
+    if (humanNode != null) {
+      checkKeys(humanNode, HUMAN_KEYS);
+      for (Criticality.Level level : Criticality.Level.values()) {
+        EnumSet<DegradeLevel> levels = levels(humanNode, lower(level));
+        if (levels != null) {
+          human.put(level, levels);
+        }
+      }
+      EnumSet<DegradeLevel> irr = levels(humanNode, "irreversible");
+      if (irr != null) {
+        irreversible = irr;
+      }
+    }
+    try {
+      return new DegradationSettings(ladder, floors, auto, human, irreversible);
+    } catch (IllegalArgumentException e) {
+      problem(s, e.getMessage());
+      return base;
+    }
+  }
+
+  /** HIGH criticality may not degrade to L3/L4 without a human (Table 5); L0 is not a degradation. */
+  void checkAutoLevels(YamlNode at, Criticality.Level level, EnumSet<DegradeLevel> levels) {
+    if (levels.remove(DegradeLevel.L0)) {
+      problem(at, "L0 is the normal path, not a degradation; remove it");
+    }
+    if (level == Criticality.Level.HIGH && (levels.contains(DegradeLevel.L3) || levels.contains(DegradeLevel.L4))) {
+      problem(at, "HIGH criticality may degrade automatically only to L1 and L2 (paper Table 5); "
+          + "remove L3/L4 here (they need a human: require_human_for.high)");
+      levels.remove(DegradeLevel.L3);
+      levels.remove(DegradeLevel.L4);
+    }
+  }
+
+  IdempotencySettings readIdempotency(YamlNode s, IdempotencySettings base) {
+    checkKeys(s, IDEMPOTENCY_KEYS);
+    Boolean enabled = bool(s, "enabled");
+    List<YamlNode> fields = list(s, "key_fields");
+    if (fields != null) {
+      Set<String> read = new LinkedHashSet<>();
+      for (YamlNode f : fields) {
+        String name = choice(f, IdempotencySettings.KEY_FIELDS);
+        if (name != null) {
+          read.add(name);
+        }
+      }
+      if (!read.containsAll(IdempotencySettings.KEY_FIELDS)) {
+        List<String> missing = new ArrayList<>(IdempotencySettings.KEY_FIELDS);
+        missing.removeAll(read);
+        problem(s.get("key_fields"), "the ledger key always hashes all of " + IdempotencySettings.KEY_FIELDS
+            + " (leaving one out would merge different calls into one); missing " + missing);
+      }
+    }
+    String ledger = choice(s, "ledger", IdempotencySettings.LEDGERS);
+    Long timeout = integer(s, "reconcile_timeout_ms", 1, 600_000, "how long one reconcile call may take");
+    return new IdempotencySettings(enabled != null ? enabled : base.enabled(), IdempotencySettings.KEY_FIELDS,
+        ledger != null ? ledger : base.ledger(), timeout != null ? timeout : base.reconcileTimeoutMs());
+  }
+
+  VerificationSettings readVerification(YamlNode s, VerificationSettings base) {
+    checkKeys(s, VERIFICATION_KEYS);
+    VerifyLevel def = verifyLevel(s, "default_level");
+    Map<Criticality.Level, VerifyLevel> levels = new EnumMap<>(base.levels());
+    YamlNode levelsNode = section(s, "levels");
+    if (levelsNode != null) {
+      checkKeys(levelsNode, CRITICALITY_KEYS);
+      for (Criticality.Level level : Criticality.Level.values()) {
+        VerifyLevel v = verifyLevel(levelsNode, lower(level));
+        if (v != null) {
+          levels.put(level, v);
+        }
+      }
+    }
+    Double rate = decimal(s, "human_spot_check_rate", 0, 1, "the share of accepted results a human samples");
+    return new VerificationSettings(def != null ? def : base.defaultLevel(), levels,
+        rate != null ? rate : base.humanSpotCheckRate());
+  }
+
+  BreakerSettings readBreaker(YamlNode s, BreakerSettings base) {
+    checkKeys(s, BREAKER_KEYS);
+    Double errorRate = decimal(s, "error_rate_threshold", 0.01, 1, "share of failed calls that trips the breaker");
+    Double rateLimit = decimal(s, "rate_limit_threshold", 0.01, 1, "share of 429s that trips the breaker");
+    Long p95 = integer(s, "p95_latency_ms", 0, MAX_DELAY, "0 turns the latency trigger off");
+    Long consecutive = integer(s, "consecutive_failures", 1, 10_000, "failures in a row that trip the breaker");
+    Long cooldown = integer(s, "cooldown_ms", 0, MAX_DELAY, "how long the breaker stays open");
+    Long probes = integer(s, "half_open_probes", 1, 1000, "calls let through while half-open");
+    Long window = integer(s, "window_ms", 1, MAX_DELAY, "the window rates are computed over");
+    Long minCalls = integer(s, "min_calls", 1, 1_000_000, "calls needed before rates can trip");
+    return new BreakerSettings(errorRate != null ? errorRate : base.errorRateThreshold(),
+        rateLimit != null ? rateLimit : base.rateLimitThreshold(), p95 != null ? p95 : base.p95LatencyMs(),
+        consecutive != null ? consecutive.intValue() : base.consecutiveFailures(),
+        cooldown != null ? cooldown : base.cooldownMs(), probes != null ? probes.intValue() : base.halfOpenProbes(),
+        window != null ? window : base.windowMs(), minCalls != null ? minCalls.intValue() : base.minCalls());
+  }
+
+  TelemetrySettings readTelemetry(YamlNode s, TelemetrySettings base) {
+    checkKeys(s, TELEMETRY_KEYS);
+    Double rate = decimal(s, "sample_rate", 0, 1, "the share of decision events written");
+    Boolean redact = bool(s, "redact_pii");
+    Boolean emit = bool(s, "emit_decision_events");
+    return new TelemetrySettings(rate != null ? rate : base.sampleRate(), redact != null ? redact : base.redactPii(),
+        emit != null ? emit : base.emitDecisionEvents());
+  }
+
+  TaskLimitSettings readLimits(YamlNode s, TaskLimitSettings base) {
+    checkKeys(s, LIMITS_KEYS);
+    Long turns = integer(s, "max_turns", 1, 1_000_000, "model turns per task");
+    Long calls = integer(s, "max_tool_calls", 1, 10_000_000, "tool calls per task");
+    Long same = integer(s, "max_same_tool_calls", 1, 1_000_000, "calls of one tool in a row before it is a repeated action");
+    Long wall = integer(s, "max_wall_time_ms", 1, 30L * 86_400_000L, "wall time per task");
+    double cost = base.maxCost();
+    YamlNode costNode = s.get("max_cost");
+    if (costNode != null && !costNode.isNull()) {
+      Double c = decimal(s, "max_cost", 0, Double.MAX_VALUE, "cost units per task; leave out or null for no limit");
+      if (c != null) {
+        cost = c;
+      }
+    } else if (costNode != null) {
+      cost = Double.POSITIVE_INFINITY;
+    }
+    Long writes = integer(s, "max_write_actions", 0, 10_000_000, "side-effecting calls per task");
+    return new TaskLimitSettings(turns != null ? turns.intValue() : base.maxTurns(),
+        calls != null ? calls.intValue() : base.maxToolCalls(), same != null ? same.intValue() : base.maxSameToolCalls(),
+        wall != null ? wall : base.maxWallTimeMs(), cost, writes != null ? writes.intValue() : base.maxWriteActions());
+  }
+
+  static String lower(Criticality.Level level) {
+    return level.name().toLowerCase(Locale.ROOT);
+  }
+
+  static List<String> join(List<String> a, String... more) {
+    List<String> all = new ArrayList<>(a);
+    all.addAll(Arrays.asList(more));
+    return all;
+  }
+}

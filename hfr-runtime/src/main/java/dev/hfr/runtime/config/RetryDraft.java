@@ -1,0 +1,53 @@
+package dev.hfr.runtime.config;
+
+import java.util.EnumSet;
+
+/**
+ * Retry values being layered (global file, annotation, tenant, tool); remembers which node set the
+ * delays last, so a conflict between layers is reported at the key that caused it.
+ */
+final class RetryDraft {
+  long baseDelayMs;
+  long maxDelayMs;
+  Jitter jitter;
+  int maxAttemptsPerStep;
+  int maxRetriesPerTask;
+  int maxRetriesPerTenantPerMinute;
+  boolean respectRetryAfter;
+  EnumSet<RetryCondition> retryOn;
+  EnumSet<RetryCondition> neverRetryOn;
+  YamlNode baseDelayAt;
+  YamlNode maxDelayAt;
+  boolean attemptsSetByConfig;
+  boolean baseDelaySetByConfig;
+  boolean maxDelaySetByConfig;
+  boolean retryOnSetByConfig;
+
+  static RetryDraft of(RetrySettings s) {
+    RetryDraft d = new RetryDraft();
+    d.baseDelayMs = s.baseDelayMs();
+    d.maxDelayMs = s.maxDelayMs();
+    d.jitter = s.jitter();
+    d.maxAttemptsPerStep = s.maxAttemptsPerStep();
+    d.maxRetriesPerTask = s.maxRetriesPerTask();
+    d.maxRetriesPerTenantPerMinute = s.maxRetriesPerTenantPerMinute();
+    d.respectRetryAfter = s.respectRetryAfter();
+    d.retryOn = s.retryOn().isEmpty() ? EnumSet.noneOf(RetryCondition.class) : EnumSet.copyOf(s.retryOn());
+    d.neverRetryOn = s.neverRetryOn().isEmpty() ? EnumSet.noneOf(RetryCondition.class) : EnumSet.copyOf(s.neverRetryOn());
+    return d;
+  }
+
+  /** Forgets which layer set what: the next layer's settings count as "set by config" afresh. */
+  RetryDraft copy() {
+    RetryDraft d = of(settingsUnchecked());
+    d.baseDelayAt = baseDelayAt;
+    d.maxDelayAt = maxDelayAt;
+    return d;
+  }
+
+  /** The settings; the caller has made sure that base <= max. */
+  RetrySettings settingsUnchecked() {
+    return new RetrySettings(baseDelayMs, Math.max(baseDelayMs, maxDelayMs), jitter, maxAttemptsPerStep, maxRetriesPerTask,
+        maxRetriesPerTenantPerMinute, respectRetryAfter, retryOn, neverRetryOn);
+  }
+}

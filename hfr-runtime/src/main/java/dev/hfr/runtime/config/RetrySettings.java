@@ -1,0 +1,58 @@
+package dev.hfr.runtime.config;
+
+import java.util.Collections;
+import java.util.EnumSet;
+import java.util.Objects;
+import java.util.Set;
+
+/**
+ * The {@code hfr.retry} section (paper §5.2).
+ *
+ * @param baseDelayMs the backoff's base delay d0
+ * @param maxDelayMs the backoff's cap
+ * @param jitter how delays are drawn
+ * @param maxAttemptsPerStep total attempts of one step, the first included (4 = 1 + 3 retries)
+ * @param maxRetriesPerTask extra attempts a whole task may spend (B_t)
+ * @param maxRetriesPerTenantPerMinute retries one tenant may spend per minute (B_tenant)
+ * @param respectRetryAfter whether a server's Retry-After lengthens the delay
+ * @param retryOn the classes (and conditions) that may be retried
+ * @param neverRetryOn classes never retried; T7 and T8 are always among them
+ */
+public record RetrySettings(long baseDelayMs, long maxDelayMs, Jitter jitter, int maxAttemptsPerStep,
+    int maxRetriesPerTask, int maxRetriesPerTenantPerMinute, boolean respectRetryAfter,
+    Set<RetryCondition> retryOn, Set<RetryCondition> neverRetryOn) {
+
+  /** The paper's values. */
+  public static final RetrySettings DEFAULTS = new RetrySettings(200, 2000, Jitter.FULL, 4, 10, 600, true,
+      EnumSet.of(RetryCondition.T1, RetryCondition.T2, RetryCondition.T3_READONLY, RetryCondition.T6_AFTER_COMPRESS),
+      EnumSet.of(RetryCondition.T7, RetryCondition.T8, RetryCondition.T3_WRITE_WITHOUT_IDEMPOTENCY));
+
+  public RetrySettings {
+    if (maxAttemptsPerStep < 1) {
+      throw new IllegalArgumentException("maxAttemptsPerStep must be >= 1 (it counts attempts, the first included), was "
+          + maxAttemptsPerStep);
+    }
+    if (baseDelayMs < 0 || maxDelayMs < baseDelayMs) {
+      throw new IllegalArgumentException("need 0 <= baseDelayMs <= maxDelayMs, was " + baseDelayMs + " and " + maxDelayMs);
+    }
+    if (maxRetriesPerTask < 0 || maxRetriesPerTenantPerMinute < 0) {
+      throw new IllegalArgumentException("retry budgets must be >= 0");
+    }
+    Objects.requireNonNull(jitter, "jitter");
+    EnumSet<RetryCondition> on = copy(retryOn);
+    if (on.contains(RetryCondition.T7) || on.contains(RetryCondition.T8)
+        || on.contains(RetryCondition.T3_WRITE_WITHOUT_IDEMPOTENCY)) {
+      throw new IllegalArgumentException("retryOn may not contain T7, T8 or T3_write_without_idempotency: " + on);
+    }
+    EnumSet<RetryCondition> never = copy(neverRetryOn);
+    never.add(RetryCondition.T7);
+    never.add(RetryCondition.T8);
+    retryOn = Collections.unmodifiableSet(on);
+    neverRetryOn = Collections.unmodifiableSet(never);
+  }
+
+  private static EnumSet<RetryCondition> copy(Set<RetryCondition> s) {
+    Objects.requireNonNull(s, "conditions");
+    return s.isEmpty() ? EnumSet.noneOf(RetryCondition.class) : EnumSet.copyOf(s);
+  }
+}

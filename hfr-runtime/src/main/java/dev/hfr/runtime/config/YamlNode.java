@@ -1,0 +1,147 @@
+package dev.hfr.runtime.config;
+
+import com.fasterxml.jackson.core.JsonLocation;
+import com.fasterxml.jackson.core.JsonParser;
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.core.JsonToken;
+import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
+import java.io.IOException;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * A YAML document as a tree that remembers where every key and value was (Jackson's {@link JsonLocation}),
+ * so that validation can point at the line and column of the bad value. Jackson's own {@code JsonNode}
+ * forgets locations, hence this small tree. Immutable once read.
+ */
+final class YamlNode {
+
+  enum Kind { MAP, LIST, SCALAR }
+
+  private static final YAMLFactory FACTORY = new YAMLFactory();
+
+  final Kind kind;
+  final String path;
+  final int line;
+  final int column;
+  /** Where the key of this node was, for "unknown key" errors; the node's own place for list items. */
+  final int keyLine;
+  final int keyColumn;
+  private final Map<String, YamlNode> entries;
+  private final List<YamlNode> items;
+  final JsonToken token;
+  final String text;
+
+  private YamlNode(Kind kind, String path, JsonLocation at, JsonLocation keyAt, Map<String, YamlNode> entries,
+      List<YamlNode> items, JsonToken token, String text) {
+    this.kind = kind;
+    this.path = path;
+    this.line = at.getLineNr();
+    this.column = at.getColumnNr();
+    this.keyLine = keyAt.getLineNr();
+    this.keyColumn = keyAt.getColumnNr();
+    this.entries = entries;
+    this.items = items;
+    this.token = token;
+    this.text = text;
+  }
+
+  /** Entries of a map, in file order. */
+  Map<String, YamlNode> entries() {
+    return entries == null ? Map.of() : Collections.unmodifiableMap(entries);
+  }
+
+  /** A map entry, or {@code null}. */
+  YamlNode get(String key) {
+    return entries == null ? null : entries.get(key);
+  }
+
+  /** Items of a list. */
+  List<YamlNode> items() {
+    return items == null ? List.of() : Collections.unmodifiableList(items);
+  }
+
+  boolean isNull() {
+    return kind == Kind.SCALAR && token == JsonToken.VALUE_NULL;
+  }
+
+  /** How a value looks in an error message. */
+  String describe() {
+    switch (kind) {
+      case MAP:
+        return "a mapping";
+      case LIST:
+        return "a list";
+      default:
+        return token == JsonToken.VALUE_STRING ? '"' + text + '"' : text;
+    }
+  }
+
+  /** The dotted path of a child key; keys that are not plain words are quoted: {@code tools["A.b"]}. */
+  static String child(String path, String key) {
+    boolean plain = !key.isEmpty() && key.chars().allMatch(c -> Character.isLetterOrDigit(c) || c == '_' || c == '-');
+    if (!plain) {
+      return path + "[\"" + key + "\"]";
+    }
+    return path.isEmpty() ? key : path + "." + key;
+  }
+
+  /**
+   * Reads a document; syntax errors and duplicate keys become problems. Returns {@code null} when the
+   * document could not be read at all.
+   */
+  static YamlNode read(String yaml, String source, List<HfrConfigException.Problem> problems) {
+    try (JsonParser p = FACTORY.createParser(yaml)) {
+      JsonToken first = p.nextToken();
+      if (first == null) {
+        problems.add(new HfrConfigException.Problem(source, 1, 1, "hfr",
+            "the file is empty; it needs a top-level `hfr:` mapping (see docs/CONFIG.md)"));
+        return null;
+      }
+      return readValue(p, "", p.currentTokenLocation(), source, problems);
+    } catch (JsonProcessingException e) {
+      JsonLocation at = e.getLocation();
+      problems.add(new HfrConfigException.Problem(source, at != null ? at.getLineNr() : 0, at != null ? at.getColumnNr() : 0,
+          "(syntax)", "not valid YAML: " + e.getOriginalMessage()));
+      return null;
+    } catch (IOException e) {
+      problems.add(new HfrConfigException.Problem(source, 0, 0, "(syntax)", "could not be read: " + e.getMessage()));
+      return null;
+    }
+  }
+
+  private static YamlNode readValue(JsonParser p, String path, JsonLocation keyAt, String source,
+      List<HfrConfigException.Problem> problems) throws IOException {
+    JsonLocation at = p.currentTokenLocation();
+    JsonToken t = p.currentToken();
+    if (t == JsonToken.START_OBJECT) {
+      Map<String, YamlNode> entries = new LinkedHashMap<>();
+      while (p.nextToken() == JsonToken.FIELD_NAME) {
+        String key = p.currentName();
+        JsonLocation childKeyAt = p.currentTokenLocation();
+        p.nextToken();
+        String childPath = child(path, key);
+        YamlNode value = readValue(p, childPath, childKeyAt, source, problems);
+        if (entries.containsKey(key)) {
+          problems.add(new HfrConfigException.Problem(source, childKeyAt.getLineNr(), childKeyAt.getColumnNr(), childPath,
+              "duplicate key (first at line " + entries.get(key).keyLine + "); keep one of them"));
+        } else {
+          entries.put(key, value);
+        }
+      }
+      return new YamlNode(Kind.MAP, path, at, keyAt, entries, null, null, null);
+    }
+    if (t == JsonToken.START_ARRAY) {
+      List<YamlNode> items = new ArrayList<>();
+      int i = 0;
+      while (p.nextToken() != JsonToken.END_ARRAY) {
+        items.add(readValue(p, path + "[" + i++ + "]", p.currentTokenLocation(), source, problems));
+      }
+      return new YamlNode(Kind.LIST, path, at, keyAt, null, items, null, null);
+    }
+    return new YamlNode(Kind.SCALAR, path, at, keyAt, null, null, t, t == JsonToken.VALUE_NULL ? "null" : p.getText());
+  }
+}

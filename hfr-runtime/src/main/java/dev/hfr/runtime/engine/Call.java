@@ -1,0 +1,140 @@
+package dev.hfr.runtime.engine;
+
+import dev.hfr.annotations.Criticality;
+import dev.hfr.annotations.DegradeLevel;
+import dev.hfr.annotations.Fault;
+import dev.hfr.annotations.Risk;
+import dev.hfr.runtime.ToolDescriptor;
+import dev.hfr.runtime.ToolInvocation;
+import dev.hfr.runtime.action.Action;
+import dev.hfr.runtime.action.Reason;
+import dev.hfr.runtime.budget.RetryBudget;
+import dev.hfr.runtime.classify.Classification;
+import dev.hfr.runtime.ledger.LedgerState;
+import dev.hfr.runtime.ledger.Lease;
+import dev.hfr.runtime.retry.AttemptHistory;
+import dev.hfr.runtime.telemetry.DecisionEvent;
+import dev.hfr.runtime.verify.Verdict;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * The mutable state of one logical call while the controller runs it: one object per call, used by the
+ * calling thread only. Parts that only failures need (history, step budget, decisions) are created on the
+ * first failure, so a clean call allocates nothing else.
+ */
+final class Call<R> {
+
+  final ToolRuntime rt;
+  final ToolDescriptor tool;
+  final ToolInvocation<R> invocation;
+  final TaskState task;
+  final CallPolicy policy;
+  /** The tenant's breakers of the method and each rung, or {@code null} when breakers are off. */
+  final dev.hfr.runtime.breaker.CircuitBreaker[] breakers;
+  final Risk risk;
+  final Criticality.Level criticality;
+  final long step;
+  final long startNanos;
+
+  ControllerState state = ControllerState.INIT;
+  /** The ladder rung the next attempt runs on; -1 is the method itself. */
+  int rung = -1;
+  /** The rung {@link ControllerState#DEGRADE} moves to. */
+  int nextRung = -1;
+  int attempts;
+  int compressRounds;
+
+  R result;
+  boolean hasResult;
+  boolean resultFromReconcile;
+  Exception error;
+  long lastLatencyNanos;
+  long verifyNanos;
+  Classification classification;
+  Fault fault;
+  Verdict lastRejection;
+  boolean verificationRequired;
+  double quality = 1.0;
+
+  /** Set when the call could not even be attempted (breaker open, bulkhead full). */
+  Reason blocked;
+  Action action;
+  Reason reason;
+  long delayNanos;
+  String suggestion;
+
+  // Writes
+  String key;
+  String argsHash;
+  Lease lease;
+  LedgerState ledgerState;
+  boolean alreadyCommitted;
+
+  private AttemptHistory history;
+  private RetryBudget.Step budgetStep;
+  private List<DecisionEvent> decisions;
+
+  Call(ToolRuntime rt, ToolInvocation<R> invocation, TaskState task, ToolRuntime.TenantView view, CallPolicy policy,
+      long step, long startNanos) {
+    this.rt = rt;
+    this.breakers = view.breakers;
+    this.tool = rt.tool;
+    this.invocation = invocation;
+    this.task = task;
+    this.policy = policy;
+    this.risk = rt.tool.risk();
+    this.criticality = policy.criticality();
+    this.step = step;
+    this.startNanos = startNanos;
+  }
+
+  AttemptHistory history() {
+    if (history == null) {
+      history = new AttemptHistory();
+    }
+    return history;
+  }
+
+  /** A fresh history for a new target (a ladder rung): streaks against the old target do not carry over. */
+  void resetHistory() {
+    history = new AttemptHistory();
+  }
+
+  /** The step's attempt counter against the task budget, opened on first need (its first attempt is made). */
+  RetryBudget.Step budgetStep() {
+    if (budgetStep == null) {
+      budgetStep = task.retryBudget().openStep(policy.retry().maxAttempts());
+    }
+    return budgetStep;
+  }
+
+  /** The step's counter if a failure opened it, else {@code null}. */
+  RetryBudget.Step budgetStepIfOpened() {
+    return budgetStep;
+  }
+
+  void addDecision(DecisionEvent event) {
+    if (decisions == null) {
+      decisions = new ArrayList<>(4);
+    }
+    decisions.add(event);
+  }
+
+  List<DecisionEvent> decisions() {
+    return decisions == null ? List.of() : decisions;
+  }
+
+  boolean write() {
+    return risk != Risk.R0;
+  }
+
+  /** The breaker of the current rung, or {@code null} when breakers are off. */
+  dev.hfr.runtime.breaker.CircuitBreaker breaker() {
+    return breakers == null ? null : breakers[rung + 1];
+  }
+
+  DegradeLevel rungLevel() {
+    return rung < 0 ? DegradeLevel.L0 : tool.degradeLadder().get(rung).level();
+  }
+}

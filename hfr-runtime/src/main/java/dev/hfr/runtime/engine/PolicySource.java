@@ -1,0 +1,18 @@
+package dev.hfr.runtime.engine;
+
+import dev.hfr.annotations.Criticality;
+import dev.hfr.runtime.ToolDescriptor;
+import dev.hfr.runtime.budget.TaskLimits;
+
+/**
+ * Where the engine gets its effective policies: the annotation defaults with the configuration's
+ * per-tenant and per-tool overrides applied.
+ */
+public interface PolicySource {
+
+  /** The policy of {@code tool} for {@code tenant} when the call runs at {@code criticality}. */
+  CallPolicy policy(String tenant, ToolDescriptor tool, Criticality.Level criticality);
+
+  /** The task limits of {@code tenant} (B_t is {@link TaskLimits#maxRetries()}). */
+  TaskLimits taskLimits(String tenant);
+}

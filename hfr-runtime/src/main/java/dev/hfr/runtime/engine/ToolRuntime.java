@@ -1,0 +1,103 @@
+package dev.hfr.runtime.engine;
+
+import dev.hfr.annotations.Criticality;
+import dev.hfr.runtime.DegradeStep;
+import dev.hfr.runtime.ToolDescriptor;
+import dev.hfr.runtime.breaker.Bulkhead;
+import dev.hfr.runtime.breaker.Bulkheads;
+import dev.hfr.runtime.breaker.CircuitBreaker;
+import dev.hfr.runtime.breaker.CircuitBreakers;
+import dev.hfr.runtime.breaker.TargetKind;
+import dev.hfr.runtime.telemetry.HfrMeters;
+import dev.hfr.runtime.telemetry.ToolMeters;
+import java.util.List;
+import java.util.concurrent.ConcurrentHashMap;
+
+/**
+ * Everything the engine resolves once per tool descriptor rather than per call: its meters, the targets
+ * of the method and of each ladder rung, their bulkheads, and per tenant the effective policies and the
+ * breakers. Breakers are per tenant and target: one tenant's rate limits (its own API key's quota) must
+ * not open the circuit for every other tenant.
+ */
+final class ToolRuntime {
+
+  private static final Criticality.Level[] LEVELS = Criticality.Level.values();
+
+  final ToolDescriptor tool;
+  final ToolMeters meters;
+  /** Index 0: the method itself; index i + 1: rung i. */
+  private final String[] targets;
+  private final Bulkhead[] bulkheads;
+  private final HfrMeters allMeters;
+  private final CircuitBreakers breakerFactory;
+  private final PolicySource policies;
+  private final ConcurrentHashMap<String, TenantView> tenants = new ConcurrentHashMap<>();
+
+  /** What one tenant sees of this tool. */
+  static final class TenantView {
+    final CallPolicy[] policies = new CallPolicy[LEVELS.length];
+    /** {@code null} when breakers are off. */
+    final CircuitBreaker[] breakers;
+
+    TenantView(CircuitBreaker[] breakers) {
+      this.breakers = breakers;
+    }
+  }
+
+  ToolRuntime(ToolDescriptor tool, HfrMeters meters, CircuitBreakers breakers, Bulkheads bulkheads, PolicySource policies) {
+    this.tool = tool;
+    this.meters = meters.forTool(tool);
+    this.allMeters = meters;
+    this.breakerFactory = breakers;
+    this.policies = policies;
+    List<DegradeStep> ladder = tool.degradeLadder();
+    this.targets = new String[ladder.size() + 1];
+    this.bulkheads = new Bulkhead[ladder.size() + 1];
+    for (int i = 0; i <= ladder.size(); i++) {
+      targets[i] = i == 0 ? tool.name() : rungTarget(tool, ladder.get(i - 1));
+      if (bulkheads != null) {
+        this.bulkheads[i] = bulkheads.forTarget(TargetKind.TOOL, targets[i]);
+      }
+    }
+  }
+
+  /** The target name of a rung: {@code SimpleClass.targetMethod}. */
+  static String rungTarget(ToolDescriptor tool, DegradeStep step) {
+    String cls = tool.toolClass();
+    return cls.substring(cls.lastIndexOf('.') + 1) + "." + step.target();
+  }
+
+  /** The view of {@code tenant}, created on the tenant's first call of this tool. */
+  TenantView tenant(String tenant) {
+    TenantView v = tenants.get(tenant);
+    return v != null ? v : tenants.computeIfAbsent(tenant, this::newView);
+  }
+
+  private TenantView newView(String tenant) {
+    if (breakerFactory == null) {
+      return new TenantView(null);
+    }
+    CircuitBreaker[] breakers = new CircuitBreaker[targets.length];
+    for (int i = 0; i < targets.length; i++) {
+      breakers[i] = breakerFactory.forTarget(TargetKind.TOOL, tenant + ":" + targets[i]);
+      allMeters.circuitState(targets[i], tenant, breakers[i], b -> b.state().gaugeValue());
+    }
+    return new TenantView(breakers);
+  }
+
+  /** The bulkhead of rung {@code rung} ({@code -1}: the method), or {@code null} when none is configured. */
+  Bulkhead bulkhead(int rung) {
+    return bulkheads[rung + 1];
+  }
+
+  /** The effective policy for the tenant of {@code view} at {@code criticality}, resolved once and cached. */
+  CallPolicy policy(String tenant, TenantView view, Criticality.Level criticality) {
+    CallPolicy p = view.policies[criticality.ordinal()];
+    if (p == null) {
+      // A benign race: two threads may resolve the same immutable policy.
+      p = policies.policy(tenant, tool, criticality);
+      view.policies[criticality.ordinal()] = p;
+    }
+    return p;
+  }
+}

@@ -1,0 +1,426 @@
+package dev.hfr.runtime.ledger;
+
+import dev.hfr.runtime.ledger.LedgerCorruptedException.Damage;
+import dev.hfr.runtime.ledger.internal.DirectoryLock;
+import dev.hfr.runtime.ledger.internal.JournalCodec;
+import dev.hfr.runtime.ledger.internal.JournalScanner;
+import dev.hfr.runtime.ledger.internal.JournalWriter;
+import dev.hfr.runtime.ledger.internal.LedgerTable;
+import dev.hfr.runtime.ledger.internal.RetentionSweep;
+import dev.hfr.runtime.ledger.internal.StoredEntry;
+import dev.hfr.runtime.time.Clock;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.nio.file.StandardOpenOption;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.function.Supplier;
+
+/**
+ * The default ledger: a file in a directory of the application, no server.
+ *
+ * <h2>Storage</h2>
+ *
+ * <p>{@code <dir>/ledger.journal} is an append-only journal of length-prefixed, CRC32C-checked frames, each
+ * holding a whole record (format: {@code JournalCodec}); an index of the latest frame per key lives in
+ * memory and is rebuilt by reading the journal on open. An operation is acknowledged (its method returns)
+ * only after its frame was written, and — under {@link ForcePolicy#EVERY_WRITE}, the default — forced to
+ * the device. A written frame survives {@code SIGKILL}, because it is in the kernel's page cache, not in
+ * the process; forcing makes it survive power loss and kernel crashes too (see {@link ForcePolicy}).
+ * Concurrent threads share forces (group commit).
+ *
+ * <p>Superseded frames are dropped by compaction (on open, and when they outnumber the live records):
+ * the live records are written to a new file, forced, and renamed over the journal atomically. Settled
+ * records older than the retention (default 24 h) are expired as writes happen.
+ *
+ * <h2>Crashes and corruption</h2>
+ *
+ * <p>On open the journal is checked frame by frame. A <b>torn tail</b> — the incomplete last write of a
+ * crashed process, never acknowledged — is cut off, its bytes saved beside the journal as {@code
+ * ledger.journal.torn-<offset>-<millis>}, and reported in {@link #openReport()} and the log. Any other
+ * unreadable bytes are <b>corruption</b>: open fails with a {@link LedgerCorruptedException} naming the
+ * file and every damaged region (record number, byte offset, length, reason) and changes nothing; {@link
+ * #repair} moves the damaged file aside and keeps every intact record, when an operator decides to.
+ *
+ * <h2>Ownership</h2>
+ *
+ * <p>One process owns the directory at a time, through an OS file lock on {@code ledger.lock}: a second
+ * process (or a second open in this JVM) fails with a {@link LedgerLockedException} naming the holder. The
+ * OS drops the lock when the owner dies. Thread-safe.
+ *
+ * <h2>Why a journal, not an embedded database</h2>
+ *
+ * <p>The ledger needs one table, point lookups by key and a durable append per state change. A journal
+ * does exactly that with one {@code write} (and one {@code fsync}) per operation, is readable by a short
+ * decoder, and lets the open-time check tell a crash's torn tail from corruption and name the damaged
+ * bytes — which an embedded engine's own recovery would hide or refuse wholesale.
+ */
+public final class EmbeddedFileLedger implements IdempotencyLedger {
+
+  /** The journal's file name inside the ledger directory. */
+  public static final String JOURNAL = "ledger.journal";
+  /** The lock file's name inside the ledger directory. */
+  public static final String LOCK = "ledger.lock";
+
+  private static final System.Logger LOG = System.getLogger(EmbeddedFileLedger.class.getName());
+  private static final long MIN_FRAMES_BEFORE_COMPACTION = 10_000;
+
+  /**
+   * What opening the journal found.
+   *
+   * @param journal the journal file
+   * @param framesRead intact frames read (superseded ones included)
+   * @param liveRecords records in the index after replay and expiry
+   * @param tornTailOffset the byte offset of a torn tail that was cut off, or -1 if there was none
+   * @param tornTailBytes how many bytes were cut off
+   * @param tornTailReason why they were considered a torn tail, or {@code null}
+   * @param tornTailSavedTo where the cut-off bytes were saved, or {@code null}
+   * @param expired settled records deleted on open because they outlived the retention
+   * @param compacted whether the journal was compacted on open
+   */
+  public record OpenReport(
+      Path journal, long framesRead, int liveRecords, long tornTailOffset, long tornTailBytes, String tornTailReason,
+      Path tornTailSavedTo, int expired, boolean compacted) {
+
+    public boolean hadTornTail() {
+      return tornTailOffset >= 0;
+    }
+  }
+
+  /**
+   * What {@link #repair} did.
+   *
+   * @param journal the new journal, holding the intact records
+   * @param movedAside where the damaged journal now is, or {@code null} if nothing needed repair
+   * @param recordsKept records in the new journal
+   * @param damages the damaged regions that were left behind in the moved file
+   */
+  public record RepairReport(Path journal, Path movedAside, int recordsKept, List<Damage> damages) {}
+
+  private final Path directory;
+  private final Path journal;
+  private final Clock clock;
+  private final DirectoryLock lock;
+  private final JournalWriter writer;
+  private final LedgerTable table;
+  private final RetentionSweep sweep;
+  private final OpenReport openReport;
+  private boolean closed;
+
+  private EmbeddedFileLedger(
+      Path directory, Clock clock, DirectoryLock lock, JournalWriter writer, LedgerTable table, RetentionSweep sweep, OpenReport report) {
+    this.directory = directory;
+    this.journal = directory.resolve(JOURNAL);
+    this.clock = clock;
+    this.lock = lock;
+    this.writer = writer;
+    this.table = table;
+    this.sweep = sweep;
+    this.openReport = report;
+  }
+
+  /** Opens (or creates) the ledger in {@code directory} with the default options. */
+  public static EmbeddedFileLedger open(Path directory) {
+    return open(directory, LedgerOptions.defaults());
+  }
+
+  /**
+   * Opens (or creates) the ledger in {@code directory}.
+   *
+   * @throws LedgerLockedException if another process has it open
+   * @throws LedgerCorruptedException if the journal holds damage other than a torn tail
+   * @throws LedgerStorageException on any other I/O failure
+   */
+  public static EmbeddedFileLedger open(Path directory, LedgerOptions options) {
+    Objects.requireNonNull(directory, "directory");
+    Objects.requireNonNull(options, "options");
+    Path dir = directory.toAbsolutePath();
+    DirectoryLock lock = null;
+    try {
+      Files.createDirectories(dir);
+      lock = DirectoryLock.acquire(dir.resolve(LOCK));
+      EmbeddedFileLedger ledger = openLocked(dir, options, lock);
+      lock = null; // owned by the ledger now
+      return ledger;
+    } catch (IOException e) {
+      throw new LedgerStorageException("cannot open the ledger in " + dir + ": " + e, e);
+    } finally {
+      if (lock != null) {
+        closeQuietly(lock);
+      }
+    }
+  }
+
+  private static EmbeddedFileLedger openLocked(Path dir, LedgerOptions options, DirectoryLock lock) throws IOException {
+    Path journal = dir.resolve(JOURNAL);
+    Files.deleteIfExists(journal.resolveSibling(JOURNAL + ".compact")); // an interrupted compaction; the journal is intact
+    if (!Files.exists(journal) || Files.size(journal) == 0) {
+      JournalWriter.writeFresh(journal, List.of()); // new, or created by a process killed before it wrote the header
+    }
+    byte[] data = Files.readAllBytes(journal);
+    JournalScanner.Result scan = JournalScanner.scan(data);
+    if (!scan.magicOk()) {
+      throw notAJournal(journal, data.length);
+    }
+    if (!scan.damages().isEmpty()) {
+      throw new LedgerCorruptedException(journal, scan.damages(), scan.frames().size());
+    }
+    long tornOffset = -1;
+    long tornBytes = 0;
+    String tornReason = null;
+    Path tornSaved = null;
+    if (scan.tornTail() != null) {
+      JournalScanner.TornTail t = scan.tornTail();
+      tornOffset = t.offset();
+      tornBytes = t.bytes();
+      tornReason = t.reason();
+      tornSaved = dir.resolve(JOURNAL + ".torn-" + t.offset() + "-" + System.currentTimeMillis());
+      Files.write(tornSaved, Arrays.copyOfRange(data, (int) t.offset(), data.length), StandardOpenOption.CREATE_NEW);
+      if (t.offset() < JournalCodec.MAGIC.length) {
+        JournalWriter.writeFresh(journal, List.of());
+      } else {
+        try (var ch = java.nio.channels.FileChannel.open(journal, StandardOpenOption.WRITE)) {
+          ch.truncate(t.offset());
+          ch.force(true);
+        }
+      }
+      LOG.log(System.Logger.Level.WARNING,
+          "ledger journal {0}: cut off a torn tail of {1} bytes at offset {2} ({3}), left by a crash; saved as {4}",
+          journal, tornBytes, tornOffset, tornReason, tornSaved);
+    }
+
+    long now = options.clock().epochMillis();
+    RetentionSweep sweep = new RetentionSweep(options.retention(), now);
+    JournalWriter writer = new JournalWriter(journal, options.forcePolicy(), scan.frames().size());
+    LedgerTable table = new LedgerTable(persisterFor(writer));
+    for (JournalScanner.Located f : scan.frames()) {
+      if (f.frame().isRemove()) {
+        table.unload(f.frame().removeTenant(), f.frame().removeKey());
+      } else {
+        table.load(f.frame().put());
+      }
+    }
+    int expired;
+    boolean compacted = false;
+    try {
+      expired = table.expire(sweep.cutoff(now));
+      if (writer.framesInFile() > 2L * table.size() + 1000 || expired > 0) {
+        writer.rewrite(table.entries());
+        compacted = true;
+      }
+      writer.syncUntil(writer.appended());
+    } catch (RuntimeException e) {
+      closeQuietly(writer);
+      throw e;
+    }
+    OpenReport report = new OpenReport(
+        journal, scan.frames().size(), table.size(), tornOffset, tornBytes, tornReason, tornSaved, expired, compacted);
+    return new EmbeddedFileLedger(dir, options.clock(), lock, writer, table, sweep, report);
+  }
+
+  private static LedgerTable.Persister persisterFor(JournalWriter writer) {
+    return new LedgerTable.Persister() {
+      @Override
+      public void put(StoredEntry entry) {
+        writer.append(JournalCodec.encodePut(entry));
+      }
+
+      @Override
+      public void remove(StoredEntry entry) {
+        writer.append(JournalCodec.encodeRemove(entry.tenant(), entry.key()));
+      }
+    };
+  }
+
+  private static LedgerCorruptedException notAJournal(Path journal, long size) {
+    return new LedgerCorruptedException(journal, List.of(new Damage(1, 0, size,
+        "the file does not start with " + new String(JournalCodec.MAGIC, java.nio.charset.StandardCharsets.US_ASCII)
+            + ": it is not an HFR ledger journal, or its header is damaged", null)), 0);
+  }
+
+  /**
+   * Moves a damaged journal aside (as {@code ledger.journal.corrupt-<millis>}) and writes a new one holding
+   * every intact record; a torn tail is dropped as on open. Run it only after reading the {@link
+   * LedgerCorruptedException}: records in the damaged regions are lost from the ledger (they stay in the
+   * moved file for inspection), and a lost record of a committed write means that write could run again.
+   *
+   * @throws LedgerLockedException if a process has the ledger open
+   */
+  public static RepairReport repair(Path directory) {
+    Path dir = directory.toAbsolutePath();
+    Path journal = dir.resolve(JOURNAL);
+    try (DirectoryLock lock = DirectoryLock.acquire(dir.resolve(LOCK))) {
+      if (!Files.exists(journal)) {
+        return new RepairReport(journal, null, 0, List.of());
+      }
+      byte[] data = Files.readAllBytes(journal);
+      JournalScanner.Result scan = JournalScanner.scan(data);
+      List<Damage> damages = scan.magicOk() ? scan.damages() : notAJournal(journal, data.length).damages();
+      if (damages.isEmpty() && scan.tornTail() == null) {
+        return new RepairReport(journal, null, countLive(scan), List.of());
+      }
+      Path aside = dir.resolve(JOURNAL + ".corrupt-" + System.currentTimeMillis());
+      Files.move(journal, aside, StandardCopyOption.ATOMIC_MOVE);
+      LedgerTable table = new LedgerTable(null);
+      for (JournalScanner.Located f : scan.frames()) {
+        if (f.frame().isRemove()) {
+          table.unload(f.frame().removeTenant(), f.frame().removeKey());
+        } else {
+          table.load(f.frame().put());
+        }
+      }
+      JournalWriter.writeFresh(journal, new ArrayList<>(table.entries()));
+      LOG.log(System.Logger.Level.WARNING, "ledger journal {0} repaired: damaged file moved to {1}; kept {2} records; lost regions: {3}",
+          journal, aside, table.size(), damages);
+      return new RepairReport(journal, aside, table.size(), damages);
+    } catch (IOException e) {
+      throw new LedgerStorageException("cannot repair the ledger in " + dir + ": " + e, e);
+    }
+  }
+
+  private static int countLive(JournalScanner.Result scan) {
+    LedgerTable table = new LedgerTable(null);
+    for (JournalScanner.Located f : scan.frames()) {
+      if (f.frame().isRemove()) {
+        table.unload(f.frame().removeTenant(), f.frame().removeKey());
+      } else {
+        table.load(f.frame().put());
+      }
+    }
+    return table.size();
+  }
+
+  /** What opening the journal found (torn tail, expiry, compaction). */
+  public OpenReport openReport() {
+    return openReport;
+  }
+
+  /** The ledger's directory. */
+  public Path directory() {
+    return directory;
+  }
+
+  /** The journal file. */
+  public Path journal() {
+    return journal;
+  }
+
+  @Override
+  public LedgerRecord prepare(String tenant, String key, String tool, String argsHash) {
+    return durably(() -> {
+      long now = clock.epochMillis();
+      long cutoff = sweep.dueCutoff(now);
+      if (cutoff >= 0) {
+        table.expire(cutoff);
+      }
+      return table.prepare(tenant, key, tool, argsHash, now);
+    });
+  }
+
+  @Override
+  public LedgerRecord transition(
+      String tenant, String key, LedgerState expected, LedgerState target, String resultHash, long fencingToken) {
+    return durably(() -> table.transition(tenant, key, expected, target, resultHash, fencingToken, clock.epochMillis()));
+  }
+
+  @Override
+  public Optional<LedgerRecord> find(String tenant, String key) {
+    return durably(() -> table.find(tenant, key));
+  }
+
+  @Override
+  public Optional<Lease> acquireLease(String tenant, String key, String owner, Duration ttl) {
+    return durably(() -> table.acquireLease(tenant, key, owner, ttl, clock.epochMillis()));
+  }
+
+  @Override
+  public void releaseLease(Lease lease) {
+    Objects.requireNonNull(lease, "lease");
+    durably(() -> {
+      table.releaseLease(lease);
+      return null;
+    });
+  }
+
+  @Override
+  public List<LedgerRecord> pending() {
+    return durably(table::pending);
+  }
+
+  @Override
+  public int expire(Instant cutoff) {
+    Objects.requireNonNull(cutoff, "cutoff");
+    return durably(() -> table.expire(cutoff.toEpochMilli()));
+  }
+
+  /** Rewrites the journal with just the live records. Runs by itself when superseded frames pile up. */
+  public synchronized void compact() {
+    checkOpen();
+    writer.rewrite(table.entries());
+  }
+
+  /** Number of live records (all tenants). */
+  public synchronized int size() {
+    return table.size();
+  }
+
+  /**
+   * Runs {@code op} under the lock, then waits until everything it wrote — and everything it read, which
+   * another thread may have written a moment before — is durable. Only then is the result handed out.
+   */
+  private <T> T durably(Supplier<T> op) {
+    T result;
+    long upTo;
+    synchronized (this) {
+      checkOpen();
+      result = op.get();
+      upTo = writer.appended();
+      if (writer.framesInFile() > Math.max(MIN_FRAMES_BEFORE_COMPACTION, 4L * table.size())) {
+        writer.rewrite(table.entries());
+      }
+    }
+    writer.syncUntil(upTo);
+    return result;
+  }
+
+  private void checkOpen() {
+    if (closed) {
+      throw new IllegalStateException("the ledger in " + directory + " is closed");
+    }
+  }
+
+  @Override
+  public synchronized void close() {
+    if (closed) {
+      return;
+    }
+    closed = true;
+    try {
+      writer.close();
+    } catch (IOException e) {
+      throw new LedgerStorageException("closing the ledger journal " + journal + " failed: " + e, e);
+    } finally {
+      closeQuietly(lock);
+    }
+  }
+
+  private static void closeQuietly(AutoCloseable c) {
+    try {
+      c.close();
+    } catch (Exception ignored) {
+      // closing after a failure; the first failure is the one reported
+    }
+  }
+
+  @Override
+  public String toString() {
+    return "EmbeddedFileLedger[" + directory + "]";
+  }
+}

@@ -1,0 +1,369 @@
+package dev.hfr.runtime.ledger;
+
+import dev.hfr.runtime.ledger.internal.LedgerRules;
+import dev.hfr.runtime.ledger.internal.RetentionSweep;
+import dev.hfr.runtime.ledger.internal.StoredEntry;
+import dev.hfr.runtime.time.Clock;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Objects;
+import java.util.Optional;
+import javax.sql.DataSource;
+
+/**
+ * The ledger in PostgreSQL, for several JVMs sharing one ledger.
+ *
+ * <p><b>Schema.</b> {@link #create} creates or migrates the schema: the table {@code hfr_ledger} (one row
+ * per tenant and key) and {@code hfr_ledger_schema} (the applied versions). Migrations run in one
+ * transaction under an advisory lock, so JVMs starting together migrate once.
+ *
+ * <p><b>Concurrency.</b> Every operation is one statement on one row, so the row lock is all the locking
+ * there is: the primary key {@code (tenant, key)} makes the first {@code prepare} win
+ * ({@code INSERT ... ON CONFLICT DO NOTHING}); a transition is a conditional update ({@code UPDATE ... WHERE
+ * state = expected AND fencing_token <= caller's token}), so of two racing writers exactly one moves the
+ * record and the other is told why it did not (the row is read back to explain: unknown key, stale token
+ * or another state). A lease increments the row's {@code fencing_token} in the same statement that checks
+ * the current lease has expired, so tokens on a key only grow.
+ *
+ * <p><b>Time.</b> Timestamps and lease expiries come from the injected {@link Clock} as epoch milliseconds.
+ * Hosts sharing a ledger should keep their clocks in sync (NTP), but safety does not depend on it: a lease
+ * that expires early on a skewed host only lets a second recoverer in, and the fencing token then refuses
+ * the first one's writes.
+ *
+ * <p>The PostgreSQL JDBC driver is an optional dependency of hfr-runtime: add {@code org.postgresql:postgresql}
+ * to use this backend. The ledger borrows connections from the {@link DataSource} per operation and works
+ * with auto-commit on or off. Thread-safe.
+ */
+public final class PostgresLedger implements IdempotencyLedger {
+
+  /** The schema version this code creates and expects. */
+  public static final int SCHEMA_VERSION = 1;
+
+  private static final long MIGRATION_LOCK_ID = 0x4846524C45444752L; // "HFRLEDGR"
+  private static final String COLUMNS =
+      "tenant, key, tool, args_hash, state, attempts, result_hash, fencing_token, lease_owner, lease_expires_at_ms, created_at_ms, updated_at_ms";
+  private static final String NEEDS_RECONCILE = "('PREPARED', 'UNKNOWN')";
+
+  private static final String[] MIGRATIONS = {
+    // 1: the ledger
+    """
+    CREATE TABLE hfr_ledger (
+      tenant              TEXT    NOT NULL,
+      key                 TEXT    NOT NULL,
+      tool                TEXT    NOT NULL,
+      args_hash           TEXT    NOT NULL,
+      state               TEXT    NOT NULL CHECK (state IN ('PREPARED', 'COMMITTED', 'FAILED', 'UNKNOWN',
+                                                           'RECONCILED_COMMITTED', 'RECONCILED_ABSENT', 'COMPENSATED')),
+      attempts            INTEGER NOT NULL,
+      result_hash         TEXT,
+      fencing_token       BIGINT  NOT NULL,
+      lease_owner         TEXT,
+      lease_expires_at_ms BIGINT  NOT NULL,
+      created_at_ms       BIGINT  NOT NULL,
+      updated_at_ms       BIGINT  NOT NULL,
+      PRIMARY KEY (tenant, key)
+    );
+    CREATE INDEX hfr_ledger_pending ON hfr_ledger (created_at_ms) WHERE state IN ('PREPARED', 'UNKNOWN');
+    CREATE INDEX hfr_ledger_settled ON hfr_ledger (updated_at_ms) WHERE state NOT IN ('PREPARED', 'UNKNOWN');
+    """,
+  };
+
+  private final DataSource dataSource;
+  private final Clock clock;
+  private final RetentionSweep sweep;
+  private volatile boolean closed;
+
+  private PostgresLedger(DataSource dataSource, LedgerOptions options) {
+    this.dataSource = dataSource;
+    this.clock = options.clock();
+    this.sweep = new RetentionSweep(options.retention(), clock.epochMillis());
+  }
+
+  /** A ledger on {@code dataSource} with the default options; creates or migrates the schema. */
+  public static PostgresLedger create(DataSource dataSource) {
+    return create(dataSource, LedgerOptions.defaults());
+  }
+
+  /**
+   * A ledger on {@code dataSource}; creates or migrates the schema, then deletes records that outlived the
+   * retention.
+   *
+   * @throws LedgerStorageException if the database cannot be reached or migrated, or its schema is newer
+   *     than this code
+   */
+  public static PostgresLedger create(DataSource dataSource, LedgerOptions options) {
+    Objects.requireNonNull(dataSource, "dataSource");
+    Objects.requireNonNull(options, "options");
+    PostgresLedger ledger = new PostgresLedger(dataSource, options);
+    ledger.migrate();
+    ledger.expire(Instant.ofEpochMilli(ledger.sweep.cutoff(ledger.clock.epochMillis())));
+    return ledger;
+  }
+
+  /** The schema version in the database. */
+  public int schemaVersion() {
+    return call("reading the schema version", c -> currentVersion(c));
+  }
+
+  private void migrate() {
+    call("creating or migrating the ledger schema", c -> {
+      boolean autoCommit = c.getAutoCommit();
+      c.setAutoCommit(false);
+      try (Statement s = c.createStatement()) {
+        s.execute("SELECT pg_advisory_xact_lock(" + MIGRATION_LOCK_ID + ")");
+        s.execute("CREATE TABLE IF NOT EXISTS hfr_ledger_schema (version INTEGER PRIMARY KEY, "
+            + "applied_at TIMESTAMPTZ NOT NULL DEFAULT now(), description TEXT NOT NULL)");
+        int current = currentVersion(c);
+        if (current > SCHEMA_VERSION) {
+          throw new LedgerStorageException("the ledger schema in the database is version " + current
+              + ", newer than this HFR's version " + SCHEMA_VERSION + "; upgrade HFR");
+        }
+        for (int v = current + 1; v <= SCHEMA_VERSION; v++) {
+          s.execute(MIGRATIONS[v - 1]);
+          try (PreparedStatement ins = c.prepareStatement("INSERT INTO hfr_ledger_schema (version, description) VALUES (?, ?)")) {
+            ins.setInt(1, v);
+            ins.setString(2, v == 1 ? "create hfr_ledger" : "migration " + v);
+            ins.executeUpdate();
+          }
+        }
+        c.commit();
+      } catch (SQLException | RuntimeException e) {
+        c.rollback();
+        throw e;
+      } finally {
+        c.setAutoCommit(autoCommit);
+      }
+      return null;
+    });
+  }
+
+  private static int currentVersion(Connection c) throws SQLException {
+    try (Statement s = c.createStatement();
+        ResultSet rs = s.executeQuery("SELECT COALESCE(MAX(version), 0) FROM hfr_ledger_schema")) {
+      rs.next();
+      return rs.getInt(1);
+    }
+  }
+
+  @Override
+  public LedgerRecord prepare(String tenant, String key, String tool, String argsHash) {
+    LedgerRules.checkPrepare(tenant, key, tool, argsHash);
+    checkOpen();
+    long now = clock.epochMillis();
+    long cutoff = sweep.dueCutoff(now);
+    if (cutoff >= 0) {
+      expire(Instant.ofEpochMilli(cutoff));
+    }
+    return call("preparing key " + key, c -> {
+      for (int round = 0; round < 3; round++) {
+        try (PreparedStatement ps = c.prepareStatement(
+            "INSERT INTO hfr_ledger (" + COLUMNS + ") VALUES (?, ?, ?, ?, 'PREPARED', 0, NULL, 0, NULL, 0, ?, ?) "
+                + "ON CONFLICT (tenant, key) DO NOTHING")) {
+          ps.setString(1, tenant);
+          ps.setString(2, key);
+          ps.setString(3, tool);
+          ps.setString(4, argsHash);
+          ps.setLong(5, now);
+          ps.setLong(6, now);
+          if (ps.executeUpdate() == 1) {
+            return LedgerRules.newEntry(tenant, key, tool, argsHash, now).record();
+          }
+        }
+        StoredEntry existing = select(c, tenant, key);
+        if (existing != null) {
+          LedgerRules.checkSameIntent(existing.record(), tool, argsHash);
+          return existing.record();
+        }
+        // the conflicting row expired between the two statements: insert again
+      }
+      throw new LedgerStorageException("key " + key + " of tenant " + tenant + " kept appearing and disappearing while preparing it");
+    });
+  }
+
+  @Override
+  public LedgerRecord transition(
+      String tenant, String key, LedgerState expected, LedgerState target, String resultHash, long fencingToken) {
+    LedgerRules.checkTransition(tenant, key, expected, target, resultHash);
+    checkOpen();
+    long now = clock.epochMillis();
+    return call("moving key " + key + " from " + expected + " to " + target, c -> {
+      for (int round = 0; round < 3; round++) {
+        try (PreparedStatement ps = c.prepareStatement(
+            "UPDATE hfr_ledger SET state = ?, attempts = attempts + ?, result_hash = COALESCE(?, result_hash), updated_at_ms = ? "
+                + "WHERE tenant = ? AND key = ? AND state = ? AND fencing_token <= ? RETURNING " + COLUMNS)) {
+          ps.setString(1, target.name());
+          ps.setInt(2, expected == LedgerState.PREPARED ? 1 : 0);
+          ps.setString(3, resultHash);
+          ps.setLong(4, now);
+          ps.setString(5, tenant);
+          ps.setString(6, key);
+          ps.setString(7, expected.name());
+          ps.setLong(8, fencingToken);
+          try (ResultSet rs = ps.executeQuery()) {
+            if (rs.next()) {
+              return read(rs).record();
+            }
+          }
+        }
+        // Refused: read the row back and let the shared rules say why (they throw). If they would have
+        // allowed it, the row changed between the two statements; try again.
+        LedgerRules.applyTransition(select(c, tenant, key), tenant, key, expected, target, resultHash, fencingToken, now);
+      }
+      throw new LedgerStorageException("key " + key + " of tenant " + tenant + " kept changing while moving it to " + target);
+    });
+  }
+
+  @Override
+  public Optional<LedgerRecord> find(String tenant, String key) {
+    LedgerRules.checkTenantKey(tenant, key);
+    checkOpen();
+    return call("reading key " + key, c -> {
+      StoredEntry e = select(c, tenant, key);
+      return e == null ? Optional.<LedgerRecord>empty() : Optional.of(e.record());
+    });
+  }
+
+  @Override
+  public Optional<Lease> acquireLease(String tenant, String key, String owner, Duration ttl) {
+    LedgerRules.checkLease(tenant, key, owner, ttl);
+    checkOpen();
+    long now = clock.epochMillis();
+    long expiresAt = now + ttl.toMillis();
+    return call("leasing key " + key, c -> {
+      try (PreparedStatement ps = c.prepareStatement(
+          "UPDATE hfr_ledger SET fencing_token = fencing_token + 1, lease_owner = ?, lease_expires_at_ms = ? "
+              + "WHERE tenant = ? AND key = ? AND (lease_owner IS NULL OR lease_expires_at_ms <= ? OR lease_owner = ?) "
+              + "RETURNING fencing_token")) {
+        ps.setString(1, owner);
+        ps.setLong(2, expiresAt);
+        ps.setString(3, tenant);
+        ps.setString(4, key);
+        ps.setLong(5, now);
+        ps.setString(6, owner);
+        try (ResultSet rs = ps.executeQuery()) {
+          if (rs.next()) {
+            return Optional.of(new Lease(tenant, key, owner, rs.getLong(1), Instant.ofEpochMilli(expiresAt)));
+          }
+        }
+      }
+      if (select(c, tenant, key) == null) {
+        throw LedgerRules.unknown(tenant, key);
+      }
+      return Optional.<Lease>empty();
+    });
+  }
+
+  @Override
+  public void releaseLease(Lease lease) {
+    Objects.requireNonNull(lease, "lease");
+    checkOpen();
+    call("releasing the lease on key " + lease.key(), c -> {
+      try (PreparedStatement ps = c.prepareStatement(
+          "UPDATE hfr_ledger SET lease_owner = NULL, lease_expires_at_ms = 0 "
+              + "WHERE tenant = ? AND key = ? AND lease_owner = ? AND fencing_token = ?")) {
+        ps.setString(1, lease.tenant());
+        ps.setString(2, lease.key());
+        ps.setString(3, lease.owner());
+        ps.setLong(4, lease.fencingToken());
+        ps.executeUpdate();
+      }
+      return null;
+    });
+  }
+
+  @Override
+  public List<LedgerRecord> pending() {
+    checkOpen();
+    return call("listing pending keys", c -> {
+      List<LedgerRecord> out = new ArrayList<>();
+      try (PreparedStatement ps = c.prepareStatement(
+          "SELECT " + COLUMNS + " FROM hfr_ledger WHERE state IN " + NEEDS_RECONCILE + " ORDER BY created_at_ms, tenant, key");
+          ResultSet rs = ps.executeQuery()) {
+        while (rs.next()) {
+          out.add(read(rs).record());
+        }
+      }
+      return out;
+    });
+  }
+
+  @Override
+  public int expire(Instant cutoff) {
+    Objects.requireNonNull(cutoff, "cutoff");
+    checkOpen();
+    return call("expiring settled keys", c -> {
+      try (PreparedStatement ps = c.prepareStatement(
+          "DELETE FROM hfr_ledger WHERE state NOT IN " + NEEDS_RECONCILE + " AND updated_at_ms < ?")) {
+        ps.setLong(1, cutoff.toEpochMilli());
+        return ps.executeUpdate();
+      }
+    });
+  }
+
+  @Override
+  public void close() {
+    closed = true; // the DataSource belongs to the caller
+  }
+
+  private void checkOpen() {
+    if (closed) {
+      throw new IllegalStateException("the ledger is closed");
+    }
+  }
+
+  private static StoredEntry select(Connection c, String tenant, String key) throws SQLException {
+    try (PreparedStatement ps = c.prepareStatement("SELECT " + COLUMNS + " FROM hfr_ledger WHERE tenant = ? AND key = ?")) {
+      ps.setString(1, tenant);
+      ps.setString(2, key);
+      try (ResultSet rs = ps.executeQuery()) {
+        return rs.next() ? read(rs) : null;
+      }
+    }
+  }
+
+  private static StoredEntry read(ResultSet rs) throws SQLException {
+    LedgerRecord r = new LedgerRecord(
+        rs.getString(1), rs.getString(2), rs.getString(3), rs.getString(4), LedgerState.valueOf(rs.getString(5)), rs.getInt(6),
+        rs.getString(7), rs.getLong(8), Instant.ofEpochMilli(rs.getLong(11)), Instant.ofEpochMilli(rs.getLong(12)));
+    return new StoredEntry(r, rs.getString(9), rs.getLong(10));
+  }
+
+  /** One unit of work on a borrowed connection. */
+  @FunctionalInterface
+  private interface Work<T> {
+    T run(Connection c) throws SQLException;
+  }
+
+  /** Runs {@code work} on a borrowed connection, committing it if the pool hands out non-auto-commit ones. */
+  private <T> T call(String what, Work<T> work) {
+    try (Connection c = dataSource.getConnection()) {
+      boolean manual = !c.getAutoCommit();
+      try {
+        T result = work.run(c);
+        if (manual && !c.getAutoCommit()) {
+          c.commit();
+        }
+        return result;
+      } catch (SQLException | RuntimeException e) {
+        if (manual && !c.getAutoCommit()) {
+          c.rollback();
+        }
+        throw e;
+      }
+    } catch (SQLException e) {
+      throw new LedgerStorageException("PostgreSQL ledger: " + what + " failed: " + e.getMessage(), e);
+    }
+  }
+
+  @Override
+  public String toString() {
+    return "PostgresLedger[" + dataSource + "]";
+  }
+}

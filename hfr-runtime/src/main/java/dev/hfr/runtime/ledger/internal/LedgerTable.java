@@ -1,0 +1,129 @@
+package dev.hfr.runtime.ledger.internal;
+
+import dev.hfr.runtime.ledger.Lease;
+import dev.hfr.runtime.ledger.LedgerRecord;
+import dev.hfr.runtime.ledger.LedgerState;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.Comparator;
+import java.util.HashMap;
+import java.util.Iterator;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+
+/**
+ * The ledger's records in memory, keyed by (tenant, key), applying {@link LedgerRules}. Every change is
+ * first handed to the {@link Persister}; only when it returns is the change applied in memory, so a
+ * failed write changes nothing. Not thread-safe: the owning backend serialises calls.
+ */
+public final class LedgerTable {
+
+  /** Makes a change durable (or at least ordered) before it is applied in memory. */
+  public interface Persister {
+    void put(StoredEntry entry);
+
+    void remove(StoredEntry entry);
+  }
+
+  private record TenantKey(String tenant, String key) {}
+
+  private final Map<TenantKey, StoredEntry> entries = new HashMap<>();
+  private final Persister persister;
+
+  public LedgerTable(Persister persister) {
+    this.persister = persister;
+  }
+
+  public LedgerRecord prepare(String tenant, String key, String tool, String argsHash, long nowMillis) {
+    LedgerRules.checkPrepare(tenant, key, tool, argsHash);
+    StoredEntry existing = entries.get(new TenantKey(tenant, key));
+    if (existing != null) {
+      LedgerRules.checkSameIntent(existing.record(), tool, argsHash);
+      return existing.record();
+    }
+    StoredEntry fresh = LedgerRules.newEntry(tenant, key, tool, argsHash, nowMillis);
+    store(fresh);
+    return fresh.record();
+  }
+
+  public LedgerRecord transition(
+      String tenant, String key, LedgerState expected, LedgerState target, String resultHash, long fencingToken, long nowMillis) {
+    LedgerRules.checkTransition(tenant, key, expected, target, resultHash);
+    StoredEntry next = LedgerRules.applyTransition(
+        entries.get(new TenantKey(tenant, key)), tenant, key, expected, target, resultHash, fencingToken, nowMillis);
+    store(next);
+    return next.record();
+  }
+
+  public Optional<LedgerRecord> find(String tenant, String key) {
+    LedgerRules.checkTenantKey(tenant, key);
+    StoredEntry e = entries.get(new TenantKey(tenant, key));
+    return e == null ? Optional.empty() : Optional.of(e.record());
+  }
+
+  public Optional<Lease> acquireLease(String tenant, String key, String owner, Duration ttl, long nowMillis) {
+    LedgerRules.checkLease(tenant, key, owner, ttl);
+    StoredEntry next = LedgerRules.applyLease(entries.get(new TenantKey(tenant, key)), tenant, key, owner, ttl, nowMillis);
+    if (next == null) {
+      return Optional.empty();
+    }
+    store(next);
+    return Optional.of(LedgerRules.leaseOf(next));
+  }
+
+  public void releaseLease(Lease lease) {
+    StoredEntry next = LedgerRules.applyRelease(entries.get(new TenantKey(lease.tenant(), lease.key())), lease);
+    if (next != null) {
+      store(next);
+    }
+  }
+
+  public List<LedgerRecord> pending() {
+    List<LedgerRecord> out = new ArrayList<>();
+    for (StoredEntry e : entries.values()) {
+      if (e.record().state().needsReconcile()) {
+        out.add(e.record());
+      }
+    }
+    out.sort(Comparator.comparing(LedgerRecord::createdAt).thenComparing(LedgerRecord::tenant).thenComparing(LedgerRecord::key));
+    return out;
+  }
+
+  public int expire(long cutoffMillis) {
+    int removed = 0;
+    for (Iterator<StoredEntry> it = entries.values().iterator(); it.hasNext(); ) {
+      StoredEntry e = it.next();
+      if (LedgerRules.expiredBy(e, cutoffMillis)) {
+        persister.remove(e);
+        it.remove();
+        removed++;
+      }
+    }
+    return removed;
+  }
+
+  /** Loads an entry read back from storage, without persisting it again. */
+  public void load(StoredEntry e) {
+    entries.put(new TenantKey(e.tenant(), e.key()), e);
+  }
+
+  /** Drops an entry whose deletion was read back from storage. */
+  public void unload(String tenant, String key) {
+    entries.remove(new TenantKey(tenant, key));
+  }
+
+  public Collection<StoredEntry> entries() {
+    return entries.values();
+  }
+
+  public int size() {
+    return entries.size();
+  }
+
+  private void store(StoredEntry e) {
+    persister.put(e);
+    entries.put(new TenantKey(e.tenant(), e.key()), e);
+  }
+}

@@ -1,0 +1,63 @@
+package dev.hfr.runtime.telemetry;
+
+import com.fasterxml.jackson.annotation.JsonInclude;
+import dev.hfr.annotations.DegradeLevel;
+import dev.hfr.annotations.Fault;
+import dev.hfr.annotations.Risk;
+import dev.hfr.runtime.action.Action;
+import dev.hfr.runtime.action.Reason;
+
+/**
+ * One decision of the engine (§5.5: the log is organised around decisions, not exceptions): what was
+ * seen, how it was classified, what was decided and why, with the budgets left. Arguments and results
+ * appear only as SHA-256 hashes; nothing raw from a call is ever written here.
+ *
+ * @param epochMillis when the decision was taken (the engine's clock)
+ * @param mode {@code enforce} or {@code shadow} (shadow: decided and recorded, not acted on)
+ * @param tenant the task's tenant
+ * @param taskId the task's id
+ * @param step the logical step of the call within its task
+ * @param tool the tool's name ({@code SimpleClass.method})
+ * @param risk the tool's side-effect risk
+ * @param attempt the physical attempt the decision follows (1 = the first)
+ * @param rung the degradation rung the attempt ran on ({@code L0} = the method itself)
+ * @param fault the F2D-9 class of the failure, or {@code null} when the attempt succeeded
+ * @param confidence the classifier's confidence (0 when nothing was classified)
+ * @param rule the classifier rule or the verification level that decided the class
+ * @param action the decided action
+ * @param reason why
+ * @param delayMillis the backoff before the next attempt (0 unless retrying)
+ * @param latencyMillis how long the attempt took
+ * @param stepRetriesLeft retries left in the step budget after this decision
+ * @param taskRetriesLeft retries left in the task budget after this decision
+ * @param verifierReason a verifier's stable rejection reason, or {@code null}
+ * @param argsHash SHA-256 of the canonical arguments
+ * @param resultHash SHA-256 of the result, or {@code null}
+ * @param ledgerKey the write's idempotency key (itself a hash), or {@code null} for reads
+ * @param ledgerState the write's ledger state after the decision, or {@code null}
+ */
+@JsonInclude(JsonInclude.Include.NON_NULL)
+public record DecisionEvent(
+    long epochMillis,
+    String mode,
+    String tenant,
+    String taskId,
+    long step,
+    String tool,
+    Risk risk,
+    int attempt,
+    DegradeLevel rung,
+    Fault fault,
+    double confidence,
+    String rule,
+    Action action,
+    Reason reason,
+    long delayMillis,
+    long latencyMillis,
+    int stepRetriesLeft,
+    int taskRetriesLeft,
+    String verifierReason,
+    String argsHash,
+    String resultHash,
+    String ledgerKey,
+    String ledgerState) {}

@@ -1,0 +1,272 @@
+package dev.hfr.runtime.telemetry;
+
+import dev.hfr.annotations.DegradeLevel;
+import dev.hfr.annotations.Fault;
+import dev.hfr.annotations.VerifyLevel;
+import dev.hfr.runtime.ToolOutcome;
+import dev.hfr.runtime.action.Action;
+import dev.hfr.runtime.action.Reason;
+import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.DistributionSummary;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.Timer;
+import java.util.Locale;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicReferenceArray;
+
+/**
+ * The meters of one tool. Each tag combination is registered the first time it occurs and then kept in
+ * a slot, so recording is an array read and an increment: no tag lists, no strings, no lookups per call.
+ */
+public final class ToolMeters {
+
+  private static final Fault[] FAULTS = Fault.values();
+  private static final int NO_FAULT = FAULTS.length;
+  private static final Action[] ACTIONS = Action.values();
+  private static final Reason[] REASONS = Reason.values();
+  private static final DegradeLevel[] LEVELS = DegradeLevel.values();
+  private static final VerifyLevel[] VERIFY_LEVELS = VerifyLevel.values();
+  private static final ToolOutcome.Status[] STATUSES = ToolOutcome.Status.values();
+
+  /** Bounded reasons of verification failures (a verifier's own reason text is never a tag value). */
+  public enum VerificationFailure {
+    REJECTED, NULL_RESULT, WRONG_TYPE, VERIFIER_ERROR, BELOW_QUALITY_FLOOR;
+
+    final String tag = name().toLowerCase(Locale.ROOT);
+
+    /** The bounded tag for a verdict's reason. */
+    public static VerificationFailure of(String verdictReason) {
+      switch (verdictReason) {
+        case "null_result": return NULL_RESULT;
+        case "wrong_type": return WRONG_TYPE;
+        case "verifier_error":
+        case "verifier_returned_null": return VERIFIER_ERROR;
+        default: return REJECTED;
+      }
+    }
+  }
+
+  /** Reconcile outcomes. */
+  public enum ReconcileOutcome {
+    COMMITTED, ABSENT, UNKNOWN;
+
+    final String tag = name().toLowerCase(Locale.ROOT);
+  }
+
+  private final MeterRegistry registry;
+  private final String tool;
+
+  private final AtomicReferenceArray<Counter> attempts = new AtomicReferenceArray<>((FAULTS.length + 1) * 2);
+  private final AtomicReferenceArray<Counter> decisions = new AtomicReferenceArray<>(ACTIONS.length * 2);
+  private final AtomicReferenceArray<Counter> budgetExhausted = new AtomicReferenceArray<>(REASONS.length);
+  private final AtomicReferenceArray<Counter> degradations = new AtomicReferenceArray<>(LEVELS.length * (FAULTS.length + 1));
+  private final AtomicReferenceArray<DistributionSummary> qualityDelta = new AtomicReferenceArray<>(LEVELS.length);
+  private final AtomicReferenceArray<Counter> reconciles = new AtomicReferenceArray<>(3);
+  private final AtomicReferenceArray<Counter> verificationFailures =
+      new AtomicReferenceArray<>(VERIFY_LEVELS.length * VerificationFailure.values().length);
+  private final AtomicReferenceArray<Counter> escalations = new AtomicReferenceArray<>(REASONS.length);
+  private final AtomicReferenceArray<Counter> approvals = new AtomicReferenceArray<>(2);
+  private final AtomicReferenceArray<Timer> durations = new AtomicReferenceArray<>(STATUSES.length * 2);
+  private final AtomicReferenceArray<Counter> controllerFailures = new AtomicReferenceArray<>(2);
+  private final Counter duplicates;
+  private final DistributionSummary amplification;
+
+  ToolMeters(MeterRegistry registry, String tool) {
+    this.registry = registry;
+    this.tool = tool;
+    this.duplicates = Counter.builder(HfrMeters.DUPLICATE_SIDE_EFFECTS)
+        .tag("tool", tool)
+        .description("Side effects committed more than once for one logical action; should stay 0")
+        .baseUnit("side_effects")
+        .register(registry);
+    this.amplification = DistributionSummary.builder(HfrMeters.RETRY_AMPLIFICATION)
+        .tag("tool", tool)
+        .description("Physical attempts per logical call (retries and degradation rungs included)")
+        .baseUnit("attempts")
+        .register(registry);
+  }
+
+  /** One physical attempt ended: successfully ({@code fault == null}) or with {@code fault}. */
+  public void attempt(Fault fault, boolean success) {
+    int f = fault == null ? NO_FAULT : fault.ordinal();
+    int slot = f * 2 + (success ? 0 : 1);
+    Counter c = attempts.get(slot);
+    if (c == null) {
+      c = Counter.builder(HfrMeters.ATTEMPTS)
+          .tag("tool", tool)
+          .tag("class", fault == null ? "none" : fault.name())
+          .tag("outcome", success ? "success" : "failure")
+          .description("Physical attempts of tool calls, by fault class and outcome")
+          .baseUnit("attempts")
+          .register(registry);
+      attempts.set(slot, c);
+    }
+    c.increment();
+  }
+
+  /** One decision was taken ({@code shadow}: recorded only, not acted on). */
+  public void decision(Action action, boolean shadow) {
+    int slot = action.ordinal() * 2 + (shadow ? 1 : 0);
+    Counter c = decisions.get(slot);
+    if (c == null) {
+      c = Counter.builder(HfrMeters.DECISIONS)
+          .tag("tool", tool)
+          .tag("action", action.tag())
+          .tag("mode", shadow ? "shadow" : "enforce")
+          .description("Recovery decisions, by action; shadow decisions were recorded but not acted on")
+          .baseUnit("decisions")
+          .register(registry);
+      decisions.set(slot, c);
+    }
+    c.increment();
+  }
+
+  /** A retry was refused because {@code budget} (a step, task, tenant or task-limit reason) ran out. */
+  public void retryBudgetExhausted(Reason budget) {
+    Counter c = budgetExhausted.get(budget.ordinal());
+    if (c == null) {
+      c = Counter.builder(HfrMeters.RETRY_BUDGET_EXHAUSTED)
+          .tag("tool", tool)
+          .tag("budget", budget.code())
+          .description("Retries refused because a retry budget or task limit was exhausted")
+          .baseUnit("retries")
+          .register(registry);
+      budgetExhausted.set(budget.ordinal(), c);
+    }
+    c.increment();
+  }
+
+  /** The call moved to a rung of {@code level} after {@code fault}. */
+  public void degradation(DegradeLevel level, Fault fault) {
+    int f = fault == null ? NO_FAULT : fault.ordinal();
+    int slot = level.ordinal() * (FAULTS.length + 1) + f;
+    Counter c = degradations.get(slot);
+    if (c == null) {
+      c = Counter.builder(HfrMeters.DEGRADATION)
+          .tag("tool", tool)
+          .tag("level", level.name())
+          .tag("reason", fault == null ? "none" : fault.name())
+          .description("Moves along the degradation ladder, by level and the fault that caused them")
+          .baseUnit("degradations")
+          .register(registry);
+      degradations.set(slot, c);
+    }
+    c.increment();
+  }
+
+  /** The verified quality of a degraded result fell short of full quality by {@code delta}. */
+  public void degradationQualityDelta(DegradeLevel level, double delta) {
+    DistributionSummary s = qualityDelta.get(level.ordinal());
+    if (s == null) {
+      s = DistributionSummary.builder(HfrMeters.DEGRADATION_QUALITY_DELTA)
+          .tag("tool", tool)
+          .tag("level", level.name())
+          .description("Quality lost by degraded results: 1 minus the verified quality")
+          .baseUnit("quality")
+          .register(registry);
+      qualityDelta.set(level.ordinal(), s);
+    }
+    s.record(delta);
+  }
+
+  /** A reconciliation ended with {@code outcome}. */
+  public void reconcile(ReconcileOutcome outcome) {
+    Counter c = reconciles.get(outcome.ordinal());
+    if (c == null) {
+      c = Counter.builder(HfrMeters.RECONCILE)
+          .tag("tool", tool)
+          .tag("outcome", outcome.tag)
+          .description("Reconciliations of writes with unknown outcome, by what they found")
+          .baseUnit("reconciliations")
+          .register(registry);
+      reconciles.set(outcome.ordinal(), c);
+    }
+    c.increment();
+  }
+
+  /** Verification at {@code level} rejected a result for {@code reason}. */
+  public void verificationFailure(VerifyLevel level, VerificationFailure reason) {
+    int slot = level.ordinal() * VerificationFailure.values().length + reason.ordinal();
+    Counter c = verificationFailures.get(slot);
+    if (c == null) {
+      c = Counter.builder(HfrMeters.VERIFICATION_FAILURES)
+          .tag("tool", tool)
+          .tag("level", level.name())
+          .tag("reason", reason.tag)
+          .description("Results rejected by verification, by level and reason")
+          .baseUnit("results")
+          .register(registry);
+      verificationFailures.set(slot, c);
+    }
+    c.increment();
+  }
+
+  /** A call was escalated for {@code reason}. */
+  public void escalation(Reason reason) {
+    Counter c = escalations.get(reason.ordinal());
+    if (c == null) {
+      c = Counter.builder(HfrMeters.ESCALATIONS)
+          .tag("tool", tool)
+          .tag("reason", reason.code())
+          .description("Calls handed to a human or upstream system with an evidence bundle")
+          .baseUnit("escalations")
+          .register(registry);
+      escalations.set(reason.ordinal(), c);
+    }
+    c.increment();
+  }
+
+  /** The approval gate answered. */
+  public void approval(boolean approved) {
+    int slot = approved ? 0 : 1;
+    Counter c = approvals.get(slot);
+    if (c == null) {
+      c = Counter.builder(HfrMeters.APPROVALS)
+          .tag("tool", tool)
+          .tag("outcome", approved ? "approved" : "denied")
+          .description("Approval gate answers for tools that require approval")
+          .baseUnit("approvals")
+          .register(registry);
+      approvals.set(slot, c);
+    }
+    c.increment();
+  }
+
+  /** A side effect was committed more than once for one logical action. */
+  public void duplicateSideEffect() {
+    duplicates.increment();
+  }
+
+  /** A logical call ended with {@code status} after {@code nanos} and {@code attempts} physical attempts. */
+  public void call(ToolOutcome.Status status, boolean degraded, long nanos, int attempts) {
+    int slot = status.ordinal() * 2 + (degraded ? 1 : 0);
+    Timer t = durations.get(slot);
+    if (t == null) {
+      t = Timer.builder(HfrMeters.CALL_DURATION)
+          .tag("tool", tool)
+          .tag("status", status.name().toLowerCase(Locale.ROOT))
+          .tag("degraded", degraded ? "true" : "false")
+          .description("Duration of logical tool calls, backoffs and recovery included")
+          .register(registry);
+      durations.set(slot, t);
+    }
+    t.record(nanos, TimeUnit.NANOSECONDS);
+    amplification.record(attempts);
+  }
+
+  /** The engine itself failed on a call and fell back open (reads) or closed (writes). */
+  public void controllerFailure(boolean failedOpen) {
+    int slot = failedOpen ? 0 : 1;
+    Counter c = controllerFailures.get(slot);
+    if (c == null) {
+      c = Counter.builder(HfrMeters.CONTROLLER_FAILURES)
+          .tag("tool", tool)
+          .tag("fallback", failedOpen ? "open" : "closed")
+          .description("Calls on which the engine itself failed: reads fail open, writes fail closed")
+          .baseUnit("calls")
+          .register(registry);
+      controllerFailures.set(slot, c);
+    }
+    c.increment();
+  }
+}

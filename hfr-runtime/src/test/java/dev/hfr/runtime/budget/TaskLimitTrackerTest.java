@@ -1,0 +1,100 @@
+package dev.hfr.runtime.budget;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dev.hfr.runtime.time.VirtualTime;
+import java.time.Duration;
+import java.util.Map;
+import org.junit.jupiter.api.DisplayName;
+import org.junit.jupiter.api.Test;
+
+@DisplayName("TaskLimitTracker: the article's task limits, and budget_usage")
+class TaskLimitTrackerTest {
+
+  private final VirtualTime time = new VirtualTime();
+
+  @Test
+  @DisplayName("the same tool called more than max_same_tool_calls times in a row is a repeated action")
+  void repeatedActionDetection() {
+    TaskLimitTracker tracker = new TaskLimitTracker(TaskLimits.builder().maxSameToolCalls(5).build(), time);
+    for (int i = 0; i < 5; i++) {
+      assertThat(tracker.beforeToolCall("Search.query", false)).isNull();
+    }
+    assertThat(tracker.beforeToolCall("Search.query", false)).isEqualTo(TaskLimit.SAME_TOOL_CALLS);
+    assertThat(tracker.repeatedActions()).isEqualTo(1);
+    assertThat(tracker.beforeToolCall("Orders.find", false)).isNull();
+    assertThat(tracker.beforeToolCall("Search.query", false)).isNull();
+    assertThat(tracker.usage().toolCalls()).isEqualTo(7);
+  }
+
+  @Test
+  @DisplayName("turns, tool calls and write actions stop at their limits; refused ones are not counted")
+  void countLimits() {
+    TaskLimitTracker tracker = new TaskLimitTracker(
+        TaskLimits.builder().maxTurns(2).maxToolCalls(3).maxWriteActions(1).build(), time);
+    assertThat(tracker.onTurn()).isNull();
+    assertThat(tracker.onTurn()).isNull();
+    assertThat(tracker.onTurn()).isEqualTo(TaskLimit.TURNS);
+    assertThat(tracker.beforeToolCall("Orders.create", true)).isNull();
+    assertThat(tracker.beforeToolCall("Orders.cancel", true)).isEqualTo(TaskLimit.WRITE_ACTIONS);
+    assertThat(tracker.beforeToolCall("Orders.find", false)).isNull();
+    assertThat(tracker.beforeToolCall("Search.query", false)).isNull();
+    assertThat(tracker.beforeToolCall("Search.other", false)).isEqualTo(TaskLimit.TOOL_CALLS);
+    BudgetUsage usage = tracker.usage();
+    assertThat(usage.turns()).isEqualTo(2);
+    assertThat(usage.toolCalls()).isEqualTo(3);
+    assertThat(usage.writeActions()).isEqualTo(1);
+  }
+
+  @Test
+  @DisplayName("wall time and cost are checked on the injected clock")
+  void wallTimeAndCost() {
+    TaskLimitTracker tracker = new TaskLimitTracker(
+        TaskLimits.builder().maxWallTime(Duration.ofSeconds(10)).maxCost(1.0).build(), time);
+    tracker.recordCost(0.4);
+    assertThat(tracker.check()).isNull();
+    time.advance(Duration.ofSeconds(11).toNanos());
+    assertThat(tracker.beforeToolCall("x", false)).isEqualTo(TaskLimit.WALL_TIME);
+
+    TaskLimitTracker spender = new TaskLimitTracker(TaskLimits.builder().maxCost(1.0).build(), time);
+    spender.recordCost(0.6);
+    spender.recordCost(0.4);
+    assertThat(spender.onTurn()).isEqualTo(TaskLimit.COST);
+    assertThatThrownBy(() -> spender.recordCost(-1)).hasMessageContaining("cost");
+  }
+
+  @Test
+  @DisplayName("the tracker owns the task's retry budget, and usage reports it with every limit")
+  void usageReport() {
+    TaskLimitTracker tracker = new TaskLimitTracker(TaskLimits.defaults().toBuilder().maxTurns(20).build(), time);
+    RetryBudget.Step step = tracker.retryBudget().openStep(4);
+    step.tryChargeRetry();
+    tracker.onTurn();
+    tracker.beforeToolCall("Orders.find", false);
+    time.advance(Duration.ofMillis(1_500).toNanos());
+    Map<String, Number> map = tracker.usage().toMap();
+    assertThat(map)
+        .containsEntry("turns", 1)
+        .containsEntry("turns_limit", 20)
+        .containsEntry("tool_calls", 1)
+        .containsEntry("retries", 1)
+        .containsEntry("retries_limit", 10)
+        .containsEntry("wall_time_ms", 1_500L)
+        .containsEntry("repeated_actions", 0)
+        .doesNotContainKey("tool_calls_limit")
+        .doesNotContainKey("cost_limit");
+  }
+
+  @Test
+  @DisplayName("the builder names the bad limit")
+  void builderChecks() {
+    assertThatThrownBy(() -> TaskLimits.builder().maxTurns(0)).hasMessageContaining("maxTurns");
+    assertThatThrownBy(() -> TaskLimits.builder().maxSameToolCalls(0)).hasMessageContaining("maxSameToolCalls");
+    assertThatThrownBy(() -> TaskLimits.builder().maxRetries(-1)).hasMessageContaining("maxRetries");
+    assertThatThrownBy(() -> TaskLimits.builder().maxWallTime(Duration.ZERO)).hasMessageContaining("maxWallTime");
+    assertThatThrownBy(() -> TaskLimits.builder().maxCost(Double.NaN)).hasMessageContaining("maxCost");
+    assertThat(TaskLimits.defaults().maxRetries()).isEqualTo(10);
+    assertThat(TaskLimits.unlimited().maxTurns()).isEqualTo(TaskLimits.UNLIMITED);
+  }
+}

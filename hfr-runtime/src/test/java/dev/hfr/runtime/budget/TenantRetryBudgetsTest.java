@@ -1,0 +1,113 @@
+package dev.hfr.runtime.budget;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dev.hfr.runtime.time.VirtualTime;
+import java.time.Duration;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.junit.jupiter.api.DisplayName;
+import org.junit.jupiter.api.Test;
+
+@DisplayName("TenantRetryBudgets: a token bucket of retries per tenant and window")
+class TenantRetryBudgetsTest {
+
+  private final VirtualTime time = new VirtualTime();
+
+  @Test
+  @DisplayName("a tenant gets its limit per window, then nothing until time refills the bucket")
+  void limitPerWindowThenRefill() {
+    TenantRetryBudgets budgets = TenantRetryBudgets.builder(time).retriesPerWindow(600).window(Duration.ofMinutes(1)).build();
+    int granted = 0;
+    while (budgets.tryAcquire("acme")) {
+      granted++;
+    }
+    assertThat(granted).isEqualTo(600);
+    assertThat(budgets.available("acme")).isZero();
+    time.advance(Duration.ofMillis(100).toNanos()); // one token per 100 ms
+    assertThat(budgets.tryAcquire("acme")).isTrue();
+    assertThat(budgets.tryAcquire("acme")).isFalse();
+    time.advance(Duration.ofMinutes(5).toNanos());
+    assertThat(budgets.available("acme")).isEqualTo(600); // never more than one window's worth
+  }
+
+  @Test
+  @DisplayName("one tenant's storm leaves another tenant's budget untouched")
+  void tenantsAreIsolated() {
+    TenantRetryBudgets budgets = TenantRetryBudgets.builder(time).retriesPerWindow(10).build();
+    for (int i = 0; i < 1_000; i++) {
+      budgets.tryAcquire("stormy");
+    }
+    assertThat(budgets.available("stormy")).isZero();
+    assertThat(budgets.available("calm")).isEqualTo(10);
+    assertThat(budgets.tryAcquire("calm")).isTrue();
+  }
+
+  @Test
+  @DisplayName("per-tenant overrides, including zero (no retries at all)")
+  void overrides() {
+    TenantRetryBudgets budgets = TenantRetryBudgets.builder(time).retriesPerWindow(5).tenant("vip", 50).tenant("frozen", 0).build();
+    assertThat(budgets.limit("vip")).isEqualTo(50);
+    assertThat(budgets.limit("other")).isEqualTo(5);
+    assertThat(budgets.tryAcquire("frozen")).isFalse();
+    time.advance(Duration.ofHours(1).toNanos());
+    assertThat(budgets.tryAcquire("frozen")).isFalse();
+  }
+
+  @Test
+  @DisplayName("a refund returns a token, never beyond capacity")
+  void refund() {
+    TenantRetryBudgets budgets = TenantRetryBudgets.builder(time).retriesPerWindow(2).build();
+    budgets.tryAcquire("a");
+    budgets.tryAcquire("a");
+    budgets.refund("a");
+    assertThat(budgets.available("a")).isEqualTo(1);
+    budgets.refund("a");
+    budgets.refund("a");
+    assertThat(budgets.available("a")).isEqualTo(2);
+  }
+
+  @Test
+  @DisplayName("the builder names the bad argument")
+  void builderChecks() {
+    assertThatThrownBy(() -> TenantRetryBudgets.builder(time).retriesPerWindow(-1)).hasMessageContaining("retriesPerWindow");
+    assertThatThrownBy(() -> TenantRetryBudgets.builder(time).window(Duration.ZERO)).hasMessageContaining("window");
+    assertThatThrownBy(() -> TenantRetryBudgets.builder(time).tenant(" ", 1)).hasMessageContaining("tenant");
+    assertThatThrownBy(() -> TenantRetryBudgets.builder(null)).hasMessageContaining("clock");
+  }
+
+  @Test
+  @DisplayName("8 threads storming two tenants: each tenant gets exactly its limit, no more, no less")
+  void contention() throws Exception {
+    TenantRetryBudgets budgets = TenantRetryBudgets.builder(time).retriesPerWindow(5_000).build();
+    AtomicInteger stormy = new AtomicInteger();
+    AtomicInteger calm = new AtomicInteger();
+    ExecutorService pool = Executors.newFixedThreadPool(8);
+    CountDownLatch start = new CountDownLatch(1);
+    Future<?>[] futures = new Future<?>[8];
+    for (int t = 0; t < 8; t++) {
+      boolean isStormy = t < 6;
+      futures[t] = pool.submit(() -> {
+        start.await();
+        for (int i = 0; i < 20_000; i++) {
+          if (isStormy ? budgets.tryAcquire("stormy") : budgets.tryAcquire("calm")) {
+            (isStormy ? stormy : calm).incrementAndGet();
+          }
+        }
+        return null;
+      });
+    }
+    start.countDown();
+    for (Future<?> f : futures) {
+      f.get(30, TimeUnit.SECONDS);
+    }
+    pool.shutdown();
+    assertThat(stormy.get()).isEqualTo(5_000);
+    assertThat(calm.get()).isEqualTo(5_000);
+  }
+}

@@ -1,0 +1,295 @@
+package dev.hfr.runtime.ledger;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.nio.ByteBuffer;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.DisplayName;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+@DisplayName("EmbeddedFileLedger passes the ledger contract and survives crashes and damage")
+class EmbeddedFileLedgerTest extends IdempotencyLedgerContract {
+
+  @TempDir Path tmp;
+  private final AtomicInteger opened = new AtomicInteger();
+
+  @Override
+  protected IdempotencyLedger open(LedgerOptions options) {
+    return EmbeddedFileLedger.open(tmp.resolve("ledger-" + opened.incrementAndGet()), options);
+  }
+
+  @Override
+  protected boolean persistent() {
+    return true;
+  }
+
+  @Override
+  protected IdempotencyLedger reopen(IdempotencyLedger old, LedgerOptions options) {
+    Path dir = ((EmbeddedFileLedger) old).directory();
+    old.close();
+    return EmbeddedFileLedger.open(dir, options);
+  }
+
+  private EmbeddedFileLedger embedded() {
+    return (EmbeddedFileLedger) ledger;
+  }
+
+  /** Prepares keys 0..n-1 and commits the even ones; returns the journal. */
+  private Path writeRecords(int n) {
+    for (int i = 0; i < n; i++) {
+      ledger.prepare(TENANT, key(i), "Orders.create", args(i));
+      if (i % 2 == 0) {
+        ledger.transition(TENANT, key(i), LedgerState.PREPARED, LedgerState.COMMITTED, result(i), 0);
+      }
+    }
+    Path journal = embedded().journal();
+    ledger.close();
+    ledger = null;
+    return journal;
+  }
+
+  /** Byte offsets of the frames in a journal. */
+  private static List<Long> frameOffsets(Path journal) throws Exception {
+    byte[] data = Files.readAllBytes(journal);
+    List<Long> offsets = new java.util.ArrayList<>();
+    int pos = 8;
+    while (pos < data.length) {
+      offsets.add((long) pos);
+      pos += 8 + ByteBuffer.wrap(data, pos, 4).getInt();
+    }
+    return offsets;
+  }
+
+  @Test
+  @DisplayName("a torn tail (an incomplete last write) is cut off, saved aside and reported; every acknowledged record survives")
+  void tornTailIsCutOff() throws Exception {
+    Path journal = writeRecords(5);
+    long goodSize = Files.size(journal);
+    byte[] data = Files.readAllBytes(journal);
+    byte[] partialFrame = java.util.Arrays.copyOfRange(data, 8, 8 + 20);
+    Files.write(journal, partialFrame, StandardOpenOption.APPEND);
+
+    ledger = EmbeddedFileLedger.open(journal.getParent(), options());
+
+    EmbeddedFileLedger.OpenReport report = embedded().openReport();
+    assertThat(report.hadTornTail()).isTrue();
+    assertThat(report.tornTailOffset()).isEqualTo(goodSize);
+    assertThat(report.tornTailBytes()).isEqualTo(20);
+    assertThat(report.tornTailReason()).contains("incomplete last frame");
+    assertThat(report.tornTailSavedTo()).exists().hasBinaryContent(partialFrame);
+    assertThat(Files.size(journal)).isEqualTo(goodSize);
+    for (int i = 0; i < 5; i++) {
+      assertThat(ledger.find(TENANT, key(i)).orElseThrow().state())
+          .isEqualTo(i % 2 == 0 ? LedgerState.COMMITTED : LedgerState.PREPARED);
+    }
+  }
+
+  @Test
+  @DisplayName("a tail of zeros (a write the device never finished) is a torn tail too")
+  void zeroTailIsTorn() throws Exception {
+    Path journal = writeRecords(3);
+    Files.write(journal, new byte[100], StandardOpenOption.APPEND);
+
+    ledger = EmbeddedFileLedger.open(journal.getParent(), options());
+
+    assertThat(embedded().openReport().tornTailReason()).contains("zero bytes");
+    assertThat(ledger.pending()).hasSize(1);
+  }
+
+  @Test
+  @DisplayName("a damaged record in the middle fails open with the file, record number and offset; nothing is truncated")
+  void corruptionInTheMiddleIsReported() throws Exception {
+    Path journal = writeRecords(6);
+    List<Long> offsets = frameOffsets(journal);
+    long damaged = offsets.get(2);
+    byte[] data = Files.readAllBytes(journal);
+    data[(int) damaged + 30] ^= 0x5A;
+    Files.write(journal, data);
+
+    assertThatThrownBy(() -> EmbeddedFileLedger.open(journal.getParent(), options()))
+        .isInstanceOf(LedgerCorruptedException.class)
+        .hasMessageContaining(journal.toString())
+        .hasMessageContaining("record #3 at byte offset " + damaged)
+        .hasMessageContaining("CRC32C mismatch")
+        .hasMessageContaining("repair")
+        .satisfies(e -> {
+          LedgerCorruptedException c = (LedgerCorruptedException) e;
+          assertThat(c.file()).isEqualTo(journal);
+          assertThat(c.damages()).hasSize(1);
+          assertThat(c.damages().get(0).offset()).isEqualTo(damaged);
+          assertThat(c.damages().get(0).recordNumber()).isEqualTo(3);
+          assertThat(c.damages().get(0).length()).isEqualTo(offsets.get(3) - damaged);
+          assertThat(c.readableRecords()).isEqualTo(offsets.size() - 1);
+        });
+    assertThat(journal).as("nothing truncated or changed").hasBinaryContent(data);
+  }
+
+  @Test
+  @DisplayName("a damaged last record that is complete is corruption, not a torn tail")
+  void damagedCompleteLastRecordIsCorruption() throws Exception {
+    Path journal = writeRecords(3);
+    byte[] data = Files.readAllBytes(journal);
+    data[data.length - 3] ^= 0x01;
+    Files.write(journal, data);
+
+    assertThatThrownBy(() -> EmbeddedFileLedger.open(journal.getParent(), options()))
+        .isInstanceOf(LedgerCorruptedException.class)
+        .hasMessageContaining("CRC32C mismatch");
+    assertThat(journal).hasBinaryContent(data);
+  }
+
+  @Test
+  @DisplayName("a length field damaged to run past the end is corruption when intact records follow it")
+  void damagedLengthIsNotMistakenForATornTail() throws Exception {
+    Path journal = writeRecords(4);
+    List<Long> offsets = frameOffsets(journal);
+    byte[] data = Files.readAllBytes(journal);
+    ByteBuffer.wrap(data).putInt(offsets.get(1).intValue(), 60_000);
+    Files.write(journal, data);
+
+    assertThatThrownBy(() -> EmbeddedFileLedger.open(journal.getParent(), options()))
+        .isInstanceOf(LedgerCorruptedException.class)
+        .hasMessageContaining("record #2 at byte offset " + offsets.get(1))
+        .hasMessageContaining("intact records follow");
+  }
+
+  @Test
+  @DisplayName("repair moves the damaged file aside untouched and keeps every intact record")
+  void repairKeepsIntactRecords() throws Exception {
+    for (int i = 0; i < 4; i++) {
+      ledger.prepare(TENANT, key(i), "Orders.create", args(i));
+    }
+    Path journal = embedded().journal();
+    ledger.close();
+    ledger = null;
+    List<Long> offsets = frameOffsets(journal);
+    byte[] data = Files.readAllBytes(journal);
+    data[offsets.get(1).intValue() + 12] ^= 0x7F; // the record of key(1)
+    Files.write(journal, data);
+
+    EmbeddedFileLedger.RepairReport report = EmbeddedFileLedger.repair(journal.getParent());
+
+    assertThat(report.movedAside()).exists().hasBinaryContent(data);
+    assertThat(report.recordsKept()).isEqualTo(3);
+    assertThat(report.damages()).singleElement().satisfies(d -> assertThat(d.offset()).isEqualTo(offsets.get(1)));
+    ledger = EmbeddedFileLedger.open(journal.getParent(), options());
+    assertThat(ledger.find(TENANT, key(0))).isPresent();
+    assertThat(ledger.find(TENANT, key(1))).isEmpty();
+    assertThat(ledger.find(TENANT, key(2))).isPresent();
+    assertThat(ledger.find(TENANT, key(3))).isPresent();
+  }
+
+  @Test
+  @DisplayName("a file that is not a ledger journal is refused, not overwritten")
+  void notAJournal() throws Exception {
+    Path dir = tmp.resolve("foreign");
+    Files.createDirectories(dir);
+    Path journal = dir.resolve(EmbeddedFileLedger.JOURNAL);
+    Files.writeString(journal, "id,amount\n1,20\n");
+
+    assertThatThrownBy(() -> EmbeddedFileLedger.open(dir, options()))
+        .isInstanceOf(LedgerCorruptedException.class)
+        .hasMessageContaining("not an HFR ledger journal");
+    assertThat(journal).hasContent("id,amount\n1,20\n");
+  }
+
+  @Test
+  @DisplayName("one owner at a time: a second open in this JVM or another process is refused, naming the holder")
+  void singleOwner() throws Exception {
+    Path dir = embedded().directory();
+    assertThatThrownBy(() -> EmbeddedFileLedger.open(dir, options()))
+        .isInstanceOf(LedgerLockedException.class)
+        .hasMessageContaining("already open in this JVM");
+    ledger.close();
+    ledger = null;
+
+    Process holder = new ProcessBuilder(
+        Path.of(System.getProperty("java.home"), "bin", "java").toString(), "-cp", System.getProperty("java.class.path"),
+        LedgerHolder.class.getName(), dir.toString())
+        .redirectErrorStream(true).start();
+    try {
+      var out = new java.io.BufferedReader(new java.io.InputStreamReader(holder.getInputStream(), StandardCharsets.UTF_8));
+      assertThat(out.readLine()).isEqualTo("READY");
+      assertThatThrownBy(() -> EmbeddedFileLedger.open(dir, options()))
+          .isInstanceOf(LedgerLockedException.class)
+          .hasMessageContaining("another process (pid " + holder.pid());
+    } finally {
+      holder.destroyForcibly();
+      holder.waitFor(10, TimeUnit.SECONDS);
+    }
+    ledger = EmbeddedFileLedger.open(dir, options()); // the OS released the dead holder's lock
+    assertThat(ledger.find(TENANT, key(1))).isPresent();
+  }
+
+  /** A process that opens a ledger, writes one record and waits to be killed. */
+  public static final class LedgerHolder {
+    public static void main(String[] args) throws Exception {
+      EmbeddedFileLedger l = EmbeddedFileLedger.open(Path.of(args[0]));
+      l.prepare(TENANT, key(1), "Orders.create", args(1));
+      System.out.println("READY");
+      System.out.flush();
+      Thread.sleep(60_000);
+    }
+  }
+
+  @Test
+  @DisplayName("arguments are stored hashed: the journal never holds the raw value")
+  void argumentsStoredHashed() throws Exception {
+    ledger.prepare(TENANT, key(1), "Payments.charge", IdempotencyKeys.argsHash(List.of("card 4242-4242-4242-4242")));
+    byte[] data = Files.readAllBytes(embedded().journal());
+    assertThat(new String(data, StandardCharsets.ISO_8859_1)).doesNotContain("4242").contains(key(1));
+  }
+
+  @Test
+  @DisplayName("compaction drops superseded records and keeps the live ones, both when asked and on reopen")
+  void compaction() throws Exception {
+    ledger.close();
+    ledger = open(options().withForcePolicy(ForcePolicy.OS_BUFFERED));
+    for (int round = 0; round < 200; round++) {
+      for (int i = 0; i < 10; i++) {
+        ledger.prepare(TENANT, key(i), "Orders.create", args(key(i)));
+        ledger.transition(TENANT, key(i), LedgerState.PREPARED, LedgerState.FAILED, null, 0);
+        ledger.transition(TENANT, key(i), LedgerState.FAILED, LedgerState.PREPARED, null, 0);
+      }
+    }
+    long before = Files.size(embedded().journal());
+    embedded().compact();
+    long after = Files.size(embedded().journal());
+    assertThat(after).isLessThan(before / 100);
+    assertThat(ledger.find(TENANT, key(3)).orElseThrow().attempts()).isEqualTo(200);
+
+    ledger = reopen(ledger, options());
+    assertThat(ledger.pending()).hasSize(10);
+    try (Stream<Path> files = Files.list(embedded().directory())) {
+      assertThat(files.map(p -> p.getFileName().toString())).containsExactlyInAnyOrder("ledger.journal", "ledger.lock");
+    }
+  }
+
+  @Test
+  @DisplayName("OS_BUFFERED keeps the same semantics and durability across a clean close")
+  void osBuffered() {
+    ledger.close();
+    ledger = open(options().withForcePolicy(ForcePolicy.OS_BUFFERED));
+    ledger.prepare(TENANT, key(1), "Orders.create", args(1));
+    ledger = reopen(ledger, options());
+    assertThat(ledger.find(TENANT, key(1))).isPresent();
+    assertThat(ledger.acquireLease(TENANT, key(1), "w", Duration.ofSeconds(1))).isPresent();
+  }
+
+  @Test
+  @DisplayName("Ledgers.embeddedDefault() uses ./hfr-ledger in the working directory")
+  void defaultDirectory() {
+    assertThat(Ledgers.DEFAULT_DIRECTORY).isEqualTo(Path.of("hfr-ledger"));
+    assertThat(Ledgers.DEFAULT_DIRECTORY.isAbsolute()).isFalse();
+  }
+}
