@@ -61,10 +61,7 @@ public final class HttpCallRecorder implements HttpCallHooks {
     int status = JdkHttp.status(response);
     Decision decision = finish(call, status, JdkHttp.header(response, "Retry-After"),
         JdkHttp.header(response, "retry-after-ms"), status >= 400 ? JdkHttp.bufferedBody(response) : null, thrown);
-    if (enforcer == null) {
-      return false;
-    }
-    long delay = enforcer.retryDelayNanos(call.host, call.retryable, call.attempt, decision);
+    long delay = enforcer == null ? -1 : enforcer.retryDelayNanos(call.host, call.retryable, call.attempt, decision);
     if (delay < 0 || !sleep(delay)) {
       event(call, status, decision, thrown, false, 0);
       return false;

@@ -34,8 +34,8 @@ import org.apache.hc.core5.util.Timeout;
  * one line per request ({@code client scenario status=... body=...} or {@code ... error=ExceptionClass}).
  * The tests compare these lines with and without the agent.
  *
- * <p>Commands: {@code matrix BASE} (every client × every scenario); {@code attach-matrix BASE} (loads the
- * clients with one request each, prints {@code READY}, waits for a line on stdin, runs the matrix, prints
+ * <p>Commands: {@code matrix BASE} (one request per client to warm up, then every client × every scenario);
+ * {@code attach-matrix BASE} (the warm-up, then prints {@code READY}, waits for a line on stdin, runs the matrix, prints
  * {@code DONE} and waits for another line); {@code get BASE PATH}, {@code post BASE PATH [key]} (one JDK
  * HttpClient request).
  */
@@ -44,10 +44,10 @@ public final class ClientDriver {
   static final List<String> SCENARIOS =
       List.of("ok", "rate", "error", "unavailable", "overloaded", "context", "unauthorized", "forbidden", "hang");
   static final List<String> CLIENTS = List.of("jdk-send", "jdk-async", "url-connection", "okhttp", "okhttp-async", "apache5");
-  static final int TIMEOUT_MILLIS = 600;
+  static final int TIMEOUT_MILLIS = 2000;
 
   private final String base;
-  private final HttpClient jdk = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
+  private final HttpClient jdk = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(10)).build();
   private final OkHttpClient okhttp = new OkHttpClient.Builder().readTimeout(Duration.ofMillis(TIMEOUT_MILLIS)).build();
   private final CloseableHttpClient apache = HttpClients.custom()
       .setDefaultRequestConfig(RequestConfig.custom().setResponseTimeout(Timeout.ofMilliseconds(TIMEOUT_MILLIS)).build())
@@ -61,11 +61,12 @@ public final class ClientDriver {
     ClientDriver driver = new ClientDriver(args[1]);
     BufferedReader stdin = new BufferedReader(new InputStreamReader(System.in, StandardCharsets.UTF_8));
     switch (args[0]) {
-      case "matrix" -> driver.matrix();
+      case "matrix" -> {
+        driver.warmUp();
+        driver.matrix();
+      }
       case "attach-matrix" -> {
-        for (String client : CLIENTS) {
-          driver.request(client, "ok"); // loads (and so needs retransforming) every client class
-        }
+        driver.warmUp(); // loads every client class: the agent will have to retransform them
         System.out.println("READY");
         System.out.flush();
         stdin.readLine();
@@ -86,6 +87,16 @@ public final class ClientDriver {
     }
     System.out.flush();
     System.exit(0); // OkHttp's dispatcher threads would keep the JVM up for a minute
+  }
+
+  /**
+   * One unprinted request per client first: a client's first request loads its classes, which on a busy
+   * machine can take longer than the timeouts the scenarios test.
+   */
+  private void warmUp() {
+    for (String client : CLIENTS) {
+      request(client, "ok");
+    }
   }
 
   private void matrix() {
@@ -135,7 +146,7 @@ public final class ClientDriver {
 
   private String urlConnection(String url) throws IOException {
     HttpURLConnection c = (HttpURLConnection) new URL(url).openConnection();
-    c.setConnectTimeout(2000);
+    c.setConnectTimeout(10_000);
     c.setReadTimeout(TIMEOUT_MILLIS);
     int status = c.getResponseCode();
     try (InputStream body = status < 400 ? c.getInputStream() : c.getErrorStream()) {

@@ -19,7 +19,7 @@ import java.util.concurrent.atomic.AtomicInteger;
  * {@code /ok} 200, {@code /rate} 429 with {@code Retry-After: 1}, {@code /error} 500,
  * {@code /unavailable} 503, {@code /overloaded} 529 with an {@code overloaded_error} body,
  * {@code /context} 400 with {@code context_length_exceeded}, {@code /unauthorized} 401,
- * {@code /forbidden} 403, {@code /hang} no answer for 5 s (past every client's timeout);
+ * {@code /forbidden} 403, {@code /hang} no answer for 10 s (past every client's timeout);
  * {@code /flaky} 503 twice then 200, {@code /write} always 503. It counts the requests per path.
  */
 final class FaultServer implements AutoCloseable {
@@ -73,7 +73,7 @@ final class FaultServer implements AutoCloseable {
         case "/forbidden" -> respond(exchange, 403, "not for you");
         case "/hang" -> {
           try {
-            TimeUnit.SECONDS.sleep(5);
+            TimeUnit.SECONDS.sleep(10);
           } catch (InterruptedException e) {
             return; // the server is closing
           }
