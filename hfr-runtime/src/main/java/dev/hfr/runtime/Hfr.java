@@ -11,6 +11,8 @@ import dev.hfr.runtime.budget.TenantRetryBudgets;
 import dev.hfr.runtime.classify.DefaultFailureClassifier;
 import dev.hfr.runtime.classify.FailureClassifier;
 import dev.hfr.runtime.degrade.ContextCompressor;
+import dev.hfr.runtime.config.HfrConfig;
+import dev.hfr.runtime.engine.ConfigPolicies;
 import dev.hfr.runtime.engine.Controller;
 import dev.hfr.runtime.engine.DefaultPolicies;
 import dev.hfr.runtime.engine.CrashResume;
@@ -18,7 +20,8 @@ import dev.hfr.runtime.engine.PolicySource;
 import dev.hfr.runtime.engine.TaskState;
 import dev.hfr.runtime.escalate.EscalationHandler;
 import dev.hfr.runtime.ledger.IdempotencyLedger;
-import dev.hfr.runtime.ledger.InMemoryLedger;
+import dev.hfr.runtime.ledger.LedgerOptions;
+import dev.hfr.runtime.ledger.Ledgers;
 import dev.hfr.runtime.retry.Backoff;
 import dev.hfr.runtime.retry.FixedDelayBackoff;
 import dev.hfr.runtime.retry.FullJitterBackoff;
@@ -82,26 +85,31 @@ public final class Hfr implements RecoveryEngine, AutoCloseable {
   private final int implicitMaxRetries;
   private volatile HfrMode mode;
 
-  private Hfr(Builder b, List<AutoCloseable> owned) {
+  private Hfr(Builder b, IdempotencyLedger ledger, DecisionSink sink, List<AutoCloseable> owned) {
     this.owned = owned;
     this.features = b.features;
     this.clock = b.clock;
     this.mode = b.mode;
     this.owner = "hfr-" + UUID.randomUUID();
-    this.ledger = b.ledger;
+    this.ledger = ledger;
     this.meters = new HfrMeters(b.meterRegistry);
-    this.policies = b.policies != null ? b.policies : new DefaultPolicies(features.attemptsOverride());
+    ConfigPolicies configured = b.config != null ? new ConfigPolicies(b.config, features.attemptsOverride()) : null;
+    this.policies = b.policies != null ? b.policies
+        : configured != null ? configured : new DefaultPolicies(features.attemptsOverride());
     this.implicitMaxRetries = features.budgets() ? policies.taskLimits(DEFAULT_TENANT).maxRetries() : -1;
-    TenantRetryBudgets tenantBudgets = b.tenantBudgets != null ? b.tenantBudgets : TenantRetryBudgets.builder(clock).build();
+    TenantRetryBudgets tenantBudgets = b.tenantBudgets != null ? b.tenantBudgets
+        : configured != null ? configured.tenantBudgets(clock) : TenantRetryBudgets.builder(clock).build();
     RetryGate.Builder gate = RetryGate.builder().sameFaultLimit(b.sameFaultLimit);
     if (features.budgets()) {
       gate.tenantBudgets(tenantBudgets);
     }
     CircuitBreakers breakers = !features.circuitBreaker() ? null
-        : b.circuitBreakers != null ? b.circuitBreakers : CircuitBreakers.builder(clock).seed(b.seed).build();
+        : b.circuitBreakers != null ? b.circuitBreakers
+        : configured != null ? CircuitBreakers.builder(clock).defaults(configured.breakerDefaults()).seed(b.seed).build()
+        : CircuitBreakers.builder(clock).seed(b.seed).build();
     Bulkheads bulkheads = features.circuitBreaker() ? b.bulkheads : null;
     Backoff backoff = features.backoff() == HfrFeatures.Backoff.FIXED ? FixedDelayBackoff.INSTANCE : FullJitterBackoff.INSTANCE;
-    this.controller = new Controller(clock, b.sleeper, b.random, b.classifier, ledger, meters, b.decisionSink,
+    this.controller = new Controller(clock, b.sleeper, b.random, b.classifier, ledger, meters, sink,
         b.escalationHandler, b.approvalGate, features, gate.build(), backoff, b.compressor,
         new ResultVerification(b.hooks), b.leaseTtl, b.maxRetryAfter, owner, breakers, bulkheads, policies);
   }
@@ -224,7 +232,8 @@ public final class Hfr implements RecoveryEngine, AutoCloseable {
 
   /**
    * Builds an {@link Hfr}. Defaults: system time, a {@link SplittableRandom}, the
-   * {@link DefaultFailureClassifier}, an in-memory ledger, a {@link SimpleMeterRegistry}, decisions
+   * {@link DefaultFailureClassifier}, the embedded file ledger in {@code ./hfr-ledger/} ({@link
+   * Ledgers#DEFAULT_DIRECTORY}; one engine per directory at a time), a {@link SimpleMeterRegistry}, decisions
    * appended to {@code hfr-decisions.jsonl} in the working directory, escalations recorded only,
    * approvals denied (nothing that needs approval runs until a gate is set), mode ENFORCE, all features.
    */
@@ -242,6 +251,7 @@ public final class Hfr implements RecoveryEngine, AutoCloseable {
     private HfrMode mode = HfrMode.ENFORCE;
     private HfrFeatures features = HfrFeatures.all();
     private PolicySource policies;
+    private HfrConfig config;
     private TenantRetryBudgets tenantBudgets;
     private CircuitBreakers circuitBreakers;
     private Bulkheads bulkheads;
@@ -315,7 +325,17 @@ public final class Hfr implements RecoveryEngine, AutoCloseable {
       return this;
     }
 
-    /** Where effective policies and task limits come from (default: the annotations and §5.2 defaults). */
+    /**
+     * The configuration (the §5.2 YAML, from {@link dev.hfr.runtime.config.HfrConfigLoader}): per-tenant and
+     * per-tool policies, task limits, tenant retry budgets and breaker thresholds. Without one, the
+     * annotations decide, with the paper's §5.2 numbers where they say nothing.
+     */
+    public Builder config(HfrConfig config) {
+      this.config = Objects.requireNonNull(config, "config");
+      return this;
+    }
+
+    /** Where effective policies and task limits come from, overriding {@link #config} (for tests and the benchmark). */
     public Builder policies(PolicySource policies) {
       this.policies = Objects.requireNonNull(policies, "policies");
       return this;
@@ -388,6 +408,8 @@ public final class Hfr implements RecoveryEngine, AutoCloseable {
      * Builds the engine and runs {@link Hfr#resumePending()} on its ledger.
      *
      * @throws java.io.UncheckedIOException if the default decision log cannot be opened
+     * @throws dev.hfr.runtime.ledger.LedgerStorageException if the default ledger cannot be opened (for
+     *     example, another engine holds its directory)
      */
     public Hfr build() {
       List<AutoCloseable> owned = new ArrayList<>(2);
@@ -400,17 +422,30 @@ public final class Hfr implements RecoveryEngine, AutoCloseable {
       if (meterRegistry == null) {
         meterRegistry = new SimpleMeterRegistry();
       }
-      if (ledger == null) {
-        ledger = new InMemoryLedger(clock);
-        owned.add(ledger);
+      IdempotencyLedger ledgerToUse = ledger;
+      DecisionSink sinkToUse = decisionSink;
+      try {
+        if (ledgerToUse == null) {
+          ledgerToUse = Ledgers.embedded(Ledgers.DEFAULT_DIRECTORY, LedgerOptions.defaults().withClock(clock));
+          owned.add(ledgerToUse);
+        }
+        if (sinkToUse == null) {
+          sinkToUse = JsonLinesDecisionSink.open(Path.of(JsonLinesDecisionSink.DEFAULT_FILE));
+          owned.add(sinkToUse);
+        }
+        Hfr hfr = new Hfr(this, ledgerToUse, sinkToUse, owned);
+        hfr.resumePending();
+        return hfr;
+      } catch (RuntimeException e) {
+        for (AutoCloseable c : owned) {
+          try {
+            c.close();
+          } catch (Exception suppressed) {
+            e.addSuppressed(suppressed);
+          }
+        }
+        throw e;
       }
-      if (decisionSink == null) {
-        decisionSink = JsonLinesDecisionSink.open(Path.of(JsonLinesDecisionSink.DEFAULT_FILE));
-        owned.add(decisionSink);
-      }
-      Hfr hfr = new Hfr(this, owned);
-      hfr.resumePending();
-      return hfr;
     }
   }
 }

@@ -9,6 +9,7 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.SplittableRandom;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.BiFunction;
 import java.util.random.RandomGenerator;
 
 /**
@@ -24,6 +25,7 @@ public final class CircuitBreakers {
   private final Clock clock;
   private final CircuitBreakerConfig defaults;
   private final Map<TargetKind, Map<String, CircuitBreakerConfig>> overrides;
+  private final BiFunction<TargetKind, String, CircuitBreakerConfig> resolver;
   private final EnumMap<TargetKind, ConcurrentHashMap<String, CircuitBreaker>> breakers = new EnumMap<>(TargetKind.class);
   private final SplittableRandom seeds;
   private final CircuitBreakerListener listener;
@@ -34,6 +36,7 @@ public final class CircuitBreakers {
     EnumMap<TargetKind, Map<String, CircuitBreakerConfig>> copy = new EnumMap<>(TargetKind.class);
     b.overrides.forEach((kind, byName) -> copy.put(kind, Map.copyOf(byName)));
     this.overrides = copy;
+    this.resolver = b.resolver;
     this.seeds = new SplittableRandom(b.seed);
     this.listener = b.listener;
     for (TargetKind kind : TargetKind.values()) {
@@ -76,11 +79,15 @@ public final class CircuitBreakers {
     return all;
   }
 
-  /** The configuration a breaker of {@code kind:name} gets. */
+  /** The configuration a breaker of {@code kind:name} gets: its override, else the resolver's answer, else the defaults. */
   public CircuitBreakerConfig configFor(TargetKind kind, String name) {
     Map<String, CircuitBreakerConfig> byName = overrides.get(kind);
     CircuitBreakerConfig override = byName == null ? null : byName.get(name);
-    return override != null ? override : defaults;
+    if (override != null) {
+      return override;
+    }
+    CircuitBreakerConfig resolved = resolver == null ? null : resolver.apply(kind, name);
+    return resolved != null ? resolved : defaults;
   }
 
   private CircuitBreaker create(TargetKind kind, String name) {
@@ -98,6 +105,7 @@ public final class CircuitBreakers {
     private final Map<TargetKind, Map<String, CircuitBreakerConfig>> overrides = new EnumMap<>(TargetKind.class);
     private long seed = 0x5EEDL;
     private CircuitBreakerListener listener = CircuitBreakerListener.NONE;
+    private BiFunction<TargetKind, String, CircuitBreakerConfig> resolver;
 
     private Builder(Clock clock) {
       this.clock = Objects.requireNonNull(clock, "clock");
@@ -116,6 +124,15 @@ public final class CircuitBreakers {
         throw new IllegalArgumentException("name must not be blank");
       }
       overrides.computeIfAbsent(kind, k -> new HashMap<>()).put(name, Objects.requireNonNull(config, "config"));
+      return this;
+    }
+
+    /**
+     * Where the configuration of a target without an explicit override comes from, asked once per target
+     * when its breaker is created (e.g. from per-tool configuration); {@code null} answers mean the defaults.
+     */
+    public Builder configs(BiFunction<TargetKind, String, CircuitBreakerConfig> resolver) {
+      this.resolver = Objects.requireNonNull(resolver, "resolver");
       return this;
     }
 

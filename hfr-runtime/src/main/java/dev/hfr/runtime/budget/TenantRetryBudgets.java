@@ -6,6 +6,7 @@ import java.util.HashMap;
 import java.util.Map;
 import java.util.Objects;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.ToIntFunction;
 
 /**
  * The per-tenant retry budget B_tenant (paper §4.3): each tenant has its own {@link TokenBucket} of
@@ -21,6 +22,7 @@ public final class TenantRetryBudgets {
   private final int defaultRetriesPerWindow;
   private final Duration window;
   private final Map<String, Integer> overrides;
+  private final ToIntFunction<String> resolver;
   private final ConcurrentHashMap<String, TokenBucket> buckets = new ConcurrentHashMap<>();
 
   private TenantRetryBudgets(Builder b) {
@@ -28,6 +30,7 @@ public final class TenantRetryBudgets {
     this.defaultRetriesPerWindow = b.defaultRetriesPerWindow;
     this.window = b.window;
     this.overrides = Map.copyOf(b.overrides);
+    this.resolver = b.resolver;
   }
 
   /** Starts a set of tenant budgets on {@code clock}: 600 retries per minute each unless changed (§5.2). */
@@ -50,10 +53,21 @@ public final class TenantRetryBudgets {
     return bucket(tenant).available();
   }
 
-  /** The window's retry limit of {@code tenant}. */
+  /** The window's retry limit of {@code tenant}: its override, else the resolver's answer, else the default. */
   public int limit(String tenant) {
     Objects.requireNonNull(tenant, "tenant");
-    return overrides.getOrDefault(tenant, defaultRetriesPerWindow);
+    Integer override = overrides.get(tenant);
+    if (override != null) {
+      return override;
+    }
+    if (resolver == null) {
+      return defaultRetriesPerWindow;
+    }
+    int resolved = resolver.applyAsInt(tenant);
+    if (resolved < 0) {
+      throw new IllegalStateException("the limit resolver gave tenant " + tenant + " a negative limit: " + resolved);
+    }
+    return resolved;
   }
 
   /** The refill window. */
@@ -72,6 +86,7 @@ public final class TenantRetryBudgets {
     private int defaultRetriesPerWindow = 600;
     private Duration window = Duration.ofMinutes(1);
     private final Map<String, Integer> overrides = new HashMap<>();
+    private ToIntFunction<String> resolver;
 
     private Builder(Clock clock) {
       this.clock = Objects.requireNonNull(clock, "clock");
@@ -99,6 +114,15 @@ public final class TenantRetryBudgets {
         throw new IllegalArgumentException("tenant must not be blank");
       }
       overrides.put(tenant, requireNotNegative(retriesPerWindow, "retriesPerWindow of tenant " + tenant));
+      return this;
+    }
+
+    /**
+     * Where the limit of a tenant without an explicit override comes from, asked once per tenant on its
+     * first retry — e.g. {@code t -> config.tenant(t).maxRetriesPerTenantPerMinute()}.
+     */
+    public Builder limits(ToIntFunction<String> retriesPerWindowOfTenant) {
+      this.resolver = Objects.requireNonNull(retriesPerWindowOfTenant, "retriesPerWindowOfTenant");
       return this;
     }
 

@@ -157,16 +157,16 @@ public final class Controller {
    * @throws ToolCallException when no accepted result could be had safely
    */
   public <R> R execute(ToolDescriptor tool, ToolInvocation<R> invocation, TaskState task) {
-    ToolRuntime rt;
+    Call<R> c;
     try {
-      rt = runtime(tool);
+      ToolRuntime rt = runtime(tool);
+      Criticality.Level criticality = effectiveCriticality(task.criticality(), tool.criticality());
+      ToolRuntime.TenantView view = rt.tenant(task.tenant());
+      CallPolicy policy = rt.policy(task.tenant(), view, criticality);
+      c = new Call<>(rt, invocation, task, view, policy, task.nextStep(), clock.nanoTime());
     } catch (RuntimeException e) {
       return unavailable(tool, invocation, e);
     }
-    Criticality.Level criticality = effectiveCriticality(task.criticality(), rt.tool.criticality());
-    ToolRuntime.TenantView view = rt.tenant(task.tenant());
-    CallPolicy policy = rt.policy(task.tenant(), view, criticality);
-    Call<R> c = new Call<>(rt, invocation, task, view, policy, task.nextStep(), clock.nanoTime());
     try {
       return run(c);
     } catch (ToolCallException e) {
@@ -740,10 +740,10 @@ public final class Controller {
   }
 
   private static String recoveredReason(Call<?> c) {
-    if (c.resultFromReconcile) {
-      return Reason.RECONCILED_COMMITTED.code();
+    if (c.alreadyCommitted) {
+      return Reason.ALREADY_COMMITTED.code();
     }
-    return c.alreadyCommitted ? Reason.ALREADY_COMMITTED.code() : Reason.OK.code();
+    return c.resultFromReconcile ? Reason.RECONCILED_COMMITTED.code() : Reason.OK.code();
   }
 
   /** REPLAN, ESCALATE, FAIL: the structured failure (and the evidence bundle for an escalation). */
@@ -848,6 +848,11 @@ public final class Controller {
 
   /** The engine could not even set up for this tool: reads go straight through, writes are refused. */
   private <R> R unavailable(ToolDescriptor tool, ToolInvocation<R> invocation, RuntimeException failure) {
+    try {
+      meters.forTool(tool).controllerFailure(tool.risk() == Risk.R0);
+    } catch (RuntimeException ignored) {
+      // Counting is best effort here: the engine is already known to be broken.
+    }
     if (tool.risk() == Risk.R0) {
       try {
         return invocation.proceed(null);

@@ -46,6 +46,18 @@ class CircuitBreakersTest {
   }
 
   @Test
+  @DisplayName("a config resolver (e.g. per-tool configuration) decides targets without an override")
+  void resolver() {
+    CircuitBreakerConfig strict = CircuitBreakerConfig.builder().consecutiveFailures(1).build();
+    CircuitBreakerConfig pinned = CircuitBreakerConfig.builder().consecutiveFailures(9).build();
+    CircuitBreakers breakers = CircuitBreakers.builder(time).override(TargetKind.TOOL, "Pinned.call", pinned)
+        .configs((kind, name) -> kind == TargetKind.TOOL ? strict : null).build();
+    assertThat(breakers.forTarget(TargetKind.TOOL, "Pinned.call").config()).isSameAs(pinned);
+    assertThat(breakers.forTarget(TargetKind.TOOL, "Other.call").config()).isSameAs(strict);
+    assertThat(breakers.forTarget(TargetKind.MODEL, "m").config()).isSameAs(CircuitBreakerConfig.defaults());
+  }
+
+  @Test
   @DisplayName("one target tripping leaves the others closed")
   void targetsAreIsolated() {
     CircuitBreakers breakers = CircuitBreakers.builder(time)

@@ -1,7 +1,7 @@
 package dev.hfr.runtime.breaker;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assumptions.assumeThat;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import dev.hfr.runtime.budget.Deadline;
 import dev.hfr.runtime.budget.TaskLimitTracker;
@@ -21,7 +21,8 @@ import org.junit.jupiter.api.Test;
 class HotPathAllocationTest {
 
   private static final int WARMUP = 20_000;
-  private static final int MEASURED = 100_000;
+  private static final int MEASURED = 20_000;
+  private static final int ROUNDS = 5;
 
   private final VirtualTime time = new VirtualTime();
   private final CircuitBreakers breakers = CircuitBreakers.builder(time).build();
@@ -54,22 +55,26 @@ class HotPathAllocationTest {
   @Test
   void successfulCallsAllocateNothing() {
     java.lang.management.ThreadMXBean bean = ManagementFactory.getThreadMXBean();
-    assumeThat(bean).isInstanceOf(com.sun.management.ThreadMXBean.class);
+    assumeTrue(bean instanceof com.sun.management.ThreadMXBean, "needs the HotSpot ThreadMXBean");
     com.sun.management.ThreadMXBean threads = (com.sun.management.ThreadMXBean) bean;
-    assumeThat(threads.isThreadAllocatedMemorySupported()).isTrue();
+    assumeTrue(threads.isThreadAllocatedMemorySupported(), "needs per-thread allocation counting");
     threads.setThreadAllocatedMemoryEnabled(true);
 
     for (int i = 0; i < WARMUP; i++) {
       successfulCall("Orders.find", "orders-api");
     }
-    long before = threads.getCurrentThreadAllocatedBytes();
-    for (int i = 0; i < MEASURED; i++) {
-      successfulCall("Orders.find", "orders-api");
+    // Several rounds, keeping the smallest: one-off allocations of the JVM itself (class loading, a
+    // deoptimisation) may land in any round, an allocation per call lands in every one.
+    long fewest = Long.MAX_VALUE;
+    for (int round = 0; round < ROUNDS; round++) {
+      long before = threads.getCurrentThreadAllocatedBytes();
+      for (int i = 0; i < MEASURED; i++) {
+        successfulCall("Orders.find", "orders-api");
+      }
+      fewest = Math.min(fewest, threads.getCurrentThreadAllocatedBytes() - before);
     }
-    long allocated = threads.getCurrentThreadAllocatedBytes() - before;
-    // A single allocation per call would be at least 16 bytes x 100,000 calls = 1.6 MB; allow a little
-    // noise from the measurement itself.
-    assertThat(allocated).as("bytes allocated by %d successful calls", MEASURED).isLessThan(4_096);
+    // A single allocation per call would be at least 16 bytes x 20,000 calls = 320 KB.
+    assertThat(fewest).as("bytes allocated by %d successful calls", MEASURED).isLessThan(1_024);
     assertThat(sink).isPositive();
   }
 }

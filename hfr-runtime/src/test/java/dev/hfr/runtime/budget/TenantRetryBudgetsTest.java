@@ -60,6 +60,20 @@ class TenantRetryBudgetsTest {
   }
 
   @Test
+  @DisplayName("a limit resolver (e.g. the per-tenant configuration) decides tenants without an override")
+  void resolver() {
+    TenantRetryBudgets budgets = TenantRetryBudgets.builder(time).retriesPerWindow(5).tenant("vip", 50)
+        .limits(t -> t.startsWith("small") ? 1 : 7).build();
+    assertThat(budgets.limit("vip")).isEqualTo(50);
+    assertThat(budgets.limit("small-shop")).isEqualTo(1);
+    assertThat(budgets.limit("other")).isEqualTo(7);
+    assertThat(budgets.tryAcquire("small-shop")).isTrue();
+    assertThat(budgets.tryAcquire("small-shop")).isFalse();
+    TenantRetryBudgets broken = TenantRetryBudgets.builder(time).limits(t -> -3).build();
+    assertThatThrownBy(() -> broken.tryAcquire("x")).hasMessageContaining("negative limit");
+  }
+
+  @Test
   @DisplayName("a refund returns a token, never beyond capacity")
   void refund() {
     TenantRetryBudgets budgets = TenantRetryBudgets.builder(time).retriesPerWindow(2).build();

@@ -14,7 +14,7 @@ import java.util.concurrent.Callable;
  * (a value to return or an exception to throw); rungs and reconcile answer from their own scripts. It
  * records every key it was given, so tests can check that writes reuse one key.
  */
-final class ScriptedTool<R> extends ToolInvocation<R> {
+class ScriptedTool<R> extends ToolInvocation<R> {
 
   private final Deque<Callable<R>> method = new ArrayDeque<>();
   private final List<Deque<Callable<R>>> rungs = new ArrayList<>();

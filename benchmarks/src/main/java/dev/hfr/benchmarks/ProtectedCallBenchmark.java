@@ -1,0 +1,118 @@
+package dev.hfr.benchmarks;
+
+import dev.hfr.runtime.Hfr;
+import io.github.resilience4j.bulkhead.Bulkhead;
+import io.github.resilience4j.circuitbreaker.CircuitBreaker;
+import io.github.resilience4j.core.functions.CheckedSupplier;
+import io.github.resilience4j.retry.Retry;
+import java.util.concurrent.TimeUnit;
+import java.util.function.Supplier;
+import org.openjdk.jmh.annotations.Benchmark;
+import org.openjdk.jmh.annotations.BenchmarkMode;
+import org.openjdk.jmh.annotations.Fork;
+import org.openjdk.jmh.annotations.Level;
+import org.openjdk.jmh.annotations.Measurement;
+import org.openjdk.jmh.annotations.Mode;
+import org.openjdk.jmh.annotations.OutputTimeUnit;
+import org.openjdk.jmh.annotations.Scope;
+import org.openjdk.jmh.annotations.Setup;
+import org.openjdk.jmh.annotations.State;
+import org.openjdk.jmh.annotations.TearDown;
+import org.openjdk.jmh.annotations.Warmup;
+
+/**
+ * One protected tool call, four ways: direct, Resilience4j (Retry + CircuitBreaker + Bulkhead),
+ * Failsafe (RetryPolicy + CircuitBreaker + Bulkhead) and the HFR generated proxy. {@code happy*}: the call
+ * succeeds. {@code transient*}: the call fails once with a connection error (T1) and the retry succeeds,
+ * with zero backoff everywhere.
+ *
+ * <p>The other libraries decorate a lambda per call, which is how a call with arguments is written
+ * with them; the HFR proxy is a plain method call.
+ */
+@State(Scope.Benchmark)
+@BenchmarkMode(Mode.AverageTime)
+@OutputTimeUnit(TimeUnit.NANOSECONDS)
+@Warmup(iterations = 3, time = 1)
+@Measurement(iterations = 5, time = 1)
+@Fork(value = 2, jvmArgsAppend = {"-Xms1g", "-Xmx1g"})
+public class ProtectedCallBenchmark {
+
+  private static final String SKU = "sku-42";
+
+  private QuoteTools direct;
+  private Retry retry;
+  private CircuitBreaker breaker;
+  private Bulkhead bulkhead;
+  private dev.failsafe.FailsafeExecutor<Long> failsafe;
+  private Hfr hfr;
+  private QuoteTools proxy;
+
+  @Setup(Level.Trial)
+  public void setUp() {
+    direct = new QuoteTools();
+    retry = Protections.r4jRetry();
+    breaker = Protections.r4jBreaker();
+    bulkhead = Protections.r4jBulkhead();
+    failsafe = Protections.failsafe();
+    hfr = Protections.hfr(null);
+    proxy = QuoteTools_Recovering.create(hfr);
+  }
+
+  @TearDown(Level.Trial)
+  public void tearDown() {
+    hfr.close();
+  }
+
+  @Benchmark
+  public long happyDirect() {
+    return direct.quote(SKU);
+  }
+
+  @Benchmark
+  public long happyResilience4j() {
+    Supplier<Long> call = () -> direct.quote(SKU);
+    return Retry.decorateSupplier(retry,
+        CircuitBreaker.decorateSupplier(breaker, Bulkhead.decorateSupplier(bulkhead, call))).get();
+  }
+
+  @Benchmark
+  public long happyFailsafe() {
+    return failsafe.get(() -> direct.quote(SKU));
+  }
+
+  @Benchmark
+  public long happyHfr() {
+    return proxy.quote(SKU);
+  }
+
+  @Benchmark
+  public long transientDirect() {
+    // Direct has no retry: the caller's own loop, one retry.
+    try {
+      return direct.flakyQuote(SKU);
+    } catch (java.net.ConnectException first) {
+      try {
+        return direct.flakyQuote(SKU);
+      } catch (java.net.ConnectException second) {
+        throw new IllegalStateException(second);
+      }
+    }
+  }
+
+  @Benchmark
+  public long transientResilience4j() throws Throwable {
+    CheckedSupplier<Long> call = () -> direct.flakyQuote(SKU);
+    return Retry.decorateCheckedSupplier(retry,
+        CircuitBreaker.decorateCheckedSupplier(breaker, Bulkhead.decorateCheckedSupplier(bulkhead, call))).get();
+  }
+
+  @Benchmark
+  public long transientFailsafe() {
+    return failsafe.get(() -> direct.flakyQuote(SKU));
+  }
+
+  @Benchmark
+  public long transientHfr() throws java.net.ConnectException {
+    return proxy.flakyQuote(SKU);
+  }
+}

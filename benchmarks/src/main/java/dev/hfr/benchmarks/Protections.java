@@ -1,0 +1,96 @@
+package dev.hfr.benchmarks;
+
+import dev.hfr.runtime.Hfr;
+import dev.hfr.runtime.breaker.Bulkheads;
+import dev.hfr.runtime.budget.TenantRetryBudgets;
+import dev.hfr.runtime.breaker.CircuitBreakerConfig;
+import dev.hfr.runtime.breaker.CircuitBreakers;
+import dev.hfr.runtime.ledger.IdempotencyLedger;
+import dev.hfr.runtime.telemetry.DecisionSink;
+import dev.hfr.runtime.time.Clock;
+import io.github.resilience4j.bulkhead.BulkheadConfig;
+import io.github.resilience4j.circuitbreaker.CircuitBreakerConfig.SlidingWindowType;
+import io.github.resilience4j.retry.RetryConfig;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import java.net.ConnectException;
+import java.time.Duration;
+
+/**
+ * The same protection in each library: 3 attempts with zero backoff on a connection error, a circuit
+ * breaker over the last 100 calls that trips at 80 % failures (so the benchmark's alternating failures
+ * never trip it), and a bulkhead of 64 concurrent calls that never waits. HFR also keeps its Micrometer
+ * meters on a {@link SimpleMeterRegistry}, verifies at V0 and checks its per-task and per-tenant retry
+ * budgets; the other two record no metrics and have no budgets.
+ */
+final class Protections {
+
+  static final int ATTEMPTS = 3;
+  static final int CONCURRENT_CALLS = 64;
+  static final float FAILURE_RATE_PERCENT = 80f;
+  static final int WINDOW = 100;
+
+  private Protections() {}
+
+  /** The HFR engine: full features, meters on a SimpleMeterRegistry, decisions discarded. */
+  static Hfr hfr(IdempotencyLedger ledger) {
+    Hfr.Builder builder = Hfr.builder()
+        .meterRegistry(new SimpleMeterRegistry())
+        .decisionSink(DecisionSink.discarding())
+        .circuitBreakers(CircuitBreakers.builder(Clock.system())
+            .defaults(CircuitBreakerConfig.builder()
+                .windowSize(WINDOW)
+                .errorRateThreshold(FAILURE_RATE_PERCENT / 100.0)
+                .consecutiveFailures(Integer.MAX_VALUE)
+                .build())
+            .build())
+        .bulkheads(Bulkheads.builder().defaults(CONCURRENT_CALLS, 0).build())
+        // The per-tenant retry budget stays on, sized so that a benchmark's millions of retries a
+        // second do not exhaust it (the others have no such budget to exhaust).
+        .tenantBudgets(TenantRetryBudgets.builder(Clock.system())
+            .retriesPerWindow(Integer.MAX_VALUE / 2)
+            .window(Duration.ofSeconds(1))
+            .build());
+    if (ledger != null) {
+      builder.ledger(ledger);
+    }
+    return builder.build();
+  }
+
+  static io.github.resilience4j.retry.Retry r4jRetry() {
+    return io.github.resilience4j.retry.Retry.of("quote", RetryConfig.custom()
+        .maxAttempts(ATTEMPTS)
+        .waitDuration(Duration.ZERO)
+        .retryExceptions(ConnectException.class)
+        .build());
+  }
+
+  static io.github.resilience4j.circuitbreaker.CircuitBreaker r4jBreaker() {
+    return io.github.resilience4j.circuitbreaker.CircuitBreaker.of("quote",
+        io.github.resilience4j.circuitbreaker.CircuitBreakerConfig.custom()
+            .slidingWindowType(SlidingWindowType.COUNT_BASED)
+            .slidingWindowSize(WINDOW)
+            .failureRateThreshold(FAILURE_RATE_PERCENT)
+            .build());
+  }
+
+  static io.github.resilience4j.bulkhead.Bulkhead r4jBulkhead() {
+    return io.github.resilience4j.bulkhead.Bulkhead.of("quote", BulkheadConfig.custom()
+        .maxConcurrentCalls(CONCURRENT_CALLS)
+        .maxWaitDuration(Duration.ZERO)
+        .build());
+  }
+
+  static dev.failsafe.FailsafeExecutor<Long> failsafe() {
+    dev.failsafe.RetryPolicy<Long> retry = dev.failsafe.RetryPolicy.<Long>builder()
+        .handle(ConnectException.class)
+        .withMaxAttempts(ATTEMPTS) // Failsafe's default delay is zero (it refuses an explicit zero)
+        .build();
+    dev.failsafe.CircuitBreaker<Long> breaker = dev.failsafe.CircuitBreaker.<Long>builder()
+        .withFailureThreshold((int) (FAILURE_RATE_PERCENT * WINDOW / 100), WINDOW)
+        .withDelay(Duration.ofSeconds(30))
+        .build();
+    dev.failsafe.Bulkhead<Long> bulkhead = dev.failsafe.Bulkhead.<Long>builder(CONCURRENT_CALLS).build();
+    // Failsafe composes right to left: Retry(CircuitBreaker(Bulkhead(call))), the same order as the others.
+    return dev.failsafe.Failsafe.with(retry, breaker, bulkhead);
+  }
+}

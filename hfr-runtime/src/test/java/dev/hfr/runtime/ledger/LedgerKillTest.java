@@ -1,0 +1,135 @@
+package dev.hfr.runtime.ledger;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.zaxxer.hikari.HikariDataSource;
+import io.zonky.test.db.postgres.embedded.EmbeddedPostgres;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+import java.util.List;
+import java.util.Map;
+import java.util.Random;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.DisplayName;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * The ledger's promise under the worst crash there is: a forked JVM places orders through a real HTTP
+ * service that sometimes commits and then drops the connection; the test kills the JVM with SIGKILL at
+ * random moments and restarts it until it finishes. Every intended order must exist exactly once.
+ */
+@DisplayName("Kill test: SIGKILL at random moments loses no order and duplicates none")
+class LedgerKillTest {
+
+  static final int ORDERS = 1000;
+  static final int MAX_KILLS = 12;
+  static final long BUDGET_NANOS = TimeUnit.SECONDS.toNanos(85);
+
+  @TempDir Path tmp;
+
+  @Test
+  @DisplayName("embedded ledger: every intended order exists exactly once")
+  void embedded() throws Exception {
+    Path dir = tmp.resolve("ledger");
+    Outcome o = killAndRestart("embedded", dir.toString(), 11);
+    try (EmbeddedFileLedger ledger = EmbeddedFileLedger.open(dir)) {
+      assertAllSettled(ledger);
+    }
+    o.assertExactlyOnce();
+  }
+
+  @Test
+  @DisplayName("PostgreSQL ledger: every intended order exists exactly once")
+  void postgres() throws Exception {
+    try (EmbeddedPostgres pg = EmbeddedPostgres.builder().start();
+        HikariDataSource ds = PostgresLedgerTest.pool(pg.getJdbcUrl("postgres", "postgres"), 2)) {
+      Outcome o = killAndRestart("postgres", pg.getJdbcUrl("postgres", "postgres"), 12);
+      try (PostgresLedger ledger = PostgresLedger.create(ds)) {
+        assertAllSettled(ledger);
+      }
+      o.assertExactlyOnce();
+    }
+  }
+
+  private static void assertAllSettled(IdempotencyLedger ledger) {
+    assertThat(ledger.pending()).isEmpty();
+    for (int i = 0; i < ORDERS; i++) {
+      assertThat(ledger.find(OrderDriver.TENANT, OrderDriver.key(i)).orElseThrow().state().isCommitted())
+          .as("ledger record of order %d", i).isTrue();
+    }
+  }
+
+  record Outcome(
+      String backend, int writes, int drops, int kills, int runs, int resumed, int reconciledCommitted, int reconciledAbsent,
+      Map<String, Integer> orders) {
+    void assertExactlyOnce() {
+      long duplicates = orders.values().stream().filter(n -> n > 1).count();
+      long losses = 0;
+      for (int i = 0; i < ORDERS; i++) {
+        if (orders.getOrDefault(OrderDriver.ref(i), 0) == 0) {
+          losses++;
+        }
+      }
+      String summary = String.format(
+          "kill test [%s]: orders=%d writes=%d dropped-after-commit=%d kills=%d runs=%d resumed-prepared=%d "
+              + "reconciled-committed=%d reconciled-absent=%d duplicates=%d losses=%d",
+          backend, ORDERS, writes, drops, kills, runs, resumed, reconciledCommitted, reconciledAbsent, duplicates, losses);
+      System.out.println(summary);
+      try {
+        Files.writeString(Path.of("target", "ledger-kill-test-" + backend + ".txt"), summary + "\n",
+            StandardOpenOption.CREATE, StandardOpenOption.TRUNCATE_EXISTING);
+      } catch (Exception ignored) {
+        // the summary is also on stdout
+      }
+      assertThat(writes).as("writes").isGreaterThanOrEqualTo(ORDERS);
+      assertThat(kills).as("kills").isGreaterThanOrEqualTo(3);
+      assertThat(duplicates).as(summary).isZero();
+      assertThat(losses).as(summary).isZero();
+      assertThat(orders).hasSize(ORDERS);
+    }
+  }
+
+  private Outcome killAndRestart(String backend, String location, long seed) throws Exception {
+    Random random = new Random(seed);
+    long deadline = System.nanoTime() + BUDGET_NANOS;
+    try (OrderService service = new OrderService(seed, 0.05)) {
+      Path log = tmp.resolve(backend + "-driver.log");
+      int kills = 0;
+      int runs = 0;
+      while (true) {
+        assertThat(System.nanoTime()).as("within the time budget; driver log: %s", log).isLessThan(deadline);
+        Process driver = ForkedJvm.start(OrderDriver.class, log, backend, location, String.valueOf(service.port()), String.valueOf(ORDERS));
+        runs++;
+        if (kills < MAX_KILLS) {
+          // Kill once the driver is writing: wait for progress, then a random moment (0-300 ms) into it.
+          int before = service.writes();
+          long waitUntil = System.nanoTime() + TimeUnit.SECONDS.toNanos(20);
+          while (driver.isAlive() && service.writes() == before && System.nanoTime() < waitUntil) {
+            Thread.sleep(2);
+          }
+          Thread.sleep(random.nextInt(300));
+          if (driver.isAlive()) {
+            driver.destroyForcibly(); // SIGKILL on Linux
+            driver.waitFor(10, TimeUnit.SECONDS);
+            kills++;
+            service.awaitQuiet();
+            continue;
+          }
+        }
+        assertThat(driver.waitFor(Math.max(1, deadline - System.nanoTime()), TimeUnit.NANOSECONDS))
+            .as("driver finished; log: %s", log).isTrue();
+        assertThat(driver.exitValue()).as(Files.readString(log)).isZero();
+        List<String> lines = Files.readAllLines(log);
+        assertThat(lines).anyMatch(l -> l.startsWith("DONE"));
+        lines.stream().filter(l -> l.startsWith("RESUMED") || l.startsWith("DONE")).forEach(l -> System.out.println(backend + ": " + l));
+        return new Outcome(backend, service.writes(), service.drops(), kills, runs,
+            lines.stream().filter(l -> l.startsWith("RESUMED")).mapToInt(l -> Integer.parseInt(l.split(" ")[1])).sum(),
+            (int) lines.stream().filter(l -> l.startsWith("RECONCILED") && l.endsWith(" RECONCILED_COMMITTED")).count(),
+            (int) lines.stream().filter(l -> l.startsWith("RECONCILED") && l.endsWith(" RECONCILED_ABSENT")).count(),
+            service.orders());
+      }
+    }
+  }
+}
