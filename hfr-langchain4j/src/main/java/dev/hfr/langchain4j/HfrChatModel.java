@@ -6,6 +6,7 @@ import dev.hfr.annotations.Fault;
 import dev.hfr.runtime.RetrySpec;
 import dev.hfr.runtime.ToolOutcome;
 import dev.hfr.runtime.classify.FailureClassifier;
+import dev.hfr.runtime.retry.FullJitterBackoff;
 import dev.hfr.runtime.time.Clock;
 import dev.hfr.runtime.time.Sleeper;
 import dev.langchain4j.data.message.ChatMessage;
@@ -162,7 +163,7 @@ public final class HfrChatModel implements ChatModel {
             record(rung, attempt, fault, rule, "ESCALATE", 0, "policy refusal: not retried, not degraded around");
             ModelRefusalException refusal = new ModelRefusalException(
                 rung.name() + " refused the request (T8, " + rule + "); escalated, not degraded around", decisions, error);
-            escalationHandler.accept(refusal);
+            escalate(refusal);
             throw refusal;
           }
           if (fault == Fault.T7 && !failure.quotaExhausted()) {
@@ -210,9 +211,18 @@ public final class HfrChatModel implements ChatModel {
       ModelCallFailedException failed = new ModelCallFailedException(status, fault,
           "no model of the ladder gave an acceptable answer (last: " + fault + ")", decisions, last);
       if (status == ToolOutcome.Status.ESCALATED) {
-        escalationHandler.accept(failed);
+        escalate(failed);
       }
       throw failed;
+    }
+
+    /** Hands an escalation over; a failing handler is attached to the escalation, never replaces it. */
+    private void escalate(ModelCallFailedException escalation) {
+      try {
+        escalationHandler.accept(escalation);
+      } catch (RuntimeException handlerFailure) {
+        escalation.addSuppressed(handlerFailure);
+      }
     }
 
     /** The wait before retrying on the same rung, or -1 when this rung should be left. */
@@ -226,15 +236,9 @@ public final class HfrChatModel implements ChatModel {
       if (attempt >= maxAttempts) {
         return -1;
       }
-      long delay = fullJitterNanos(attempt, failure.classification().retryAfterMillis());
-      return waitedNanos + delay <= maxWaitNanos ? delay : -1;
-    }
-
-    private long fullJitterNanos(int retryNumber, long retryAfterMillis) {
       // U(0, min(cap, base * 2^(k-1))), never sooner than the server's Retry-After (paper §4.3).
-      long capMillis = Math.min(retry.maxDelayMs(), retry.baseDelayMs() << Math.min(retryNumber - 1, 30));
-      long drawn = capMillis <= 0 ? 0 : (long) (random.nextDouble() * capMillis * 1_000_000L);
-      return Math.max(drawn, retryAfterMillis > 0 ? retryAfterMillis * 1_000_000L : 0);
+      long delay = FullJitterBackoff.INSTANCE.delayNanos(attempt, retry, failure.classification().retryAfterMillis(), random);
+      return waitedNanos + delay <= maxWaitNanos ? delay : -1;
     }
 
     private String retryReason(ModelFailure failure) {

@@ -1,0 +1,78 @@
+package dev.hfr.langchain4j;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.catchThrowable;
+
+import dev.hfr.annotations.Criticality;
+import dev.hfr.annotations.DegradeLevel;
+import dev.hfr.annotations.Fault;
+import dev.hfr.junit.HfrFaults;
+import dev.hfr.junit.openai.Reply;
+import dev.hfr.junit.openai.ScriptedOpenAiServer;
+import dev.hfr.runtime.RecoveryEngine;
+import dev.hfr.runtime.classify.DefaultFailureClassifier;
+import dev.hfr.runtime.time.VirtualTime;
+import dev.langchain4j.service.AiServices;
+import java.util.ArrayList;
+import java.util.List;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.DisplayName;
+import org.junit.jupiter.api.Test;
+
+@HfrFaults
+@DisplayName("An AiServices agent on HfrChatModel and HfrTools, end to end")
+class AgentEndToEndTest {
+
+  interface Clerk {
+    String chat(String message);
+  }
+
+  ScriptedOpenAiServer server;
+  final List<ModelDecision> decisions = new ArrayList<>();
+
+  @BeforeEach
+  void start() {
+    server = ScriptedOpenAiServer.start();
+  }
+
+  @AfterEach
+  void stop() {
+    server.close();
+  }
+
+  Clerk clerk(RecoveryEngine engine, VirtualTime time) {
+    HfrChatModel model = HfrChatModel.builder()
+        .primary("gpt-4o", ModelFixtures.openAi(server, "gpt-4o"))
+        .fallback(DegradeLevel.L2, "gpt-4o@backup", ModelFixtures.openAi(server, "gpt-4o-backup"))
+        .criticality(Criticality.Level.MEDIUM)
+        .classifier(new DefaultFailureClassifier())
+        .time(time, time)
+        .listener(decisions::add)
+        .build();
+    return HfrTools.wrap(AiServices.builder(Clerk.class), OrderDesk_Recovering.create(engine)).chatModel(model).build();
+  }
+
+  @Test
+  @DisplayName("an overloaded model mid-conversation degrades to the backup, and the tool loop goes on")
+  void overloadMidConversation(RecoveryEngine engine, VirtualTime time) {
+    server.script("gpt-4o", Reply.rateLimited(1), Reply.toolCall("c1", "checkStock", "{\"sku\":\"SKU-42\"}"), Reply.overloaded());
+    server.script("gpt-4o-backup", Reply.from(r -> Reply.text("stock is " + r.toolResults().get(0))));
+
+    assertThat(clerk(engine, time).chat("stock?")).isEqualTo("stock is 17");
+    assertThat(decisions).extracting(ModelDecision::action).containsExactly("RETRY", "ACCEPT", "DEGRADE_MODEL", "ACCEPT");
+  }
+
+  @Test
+  @DisplayName("a refusal escalates out of the agent; the backup model is never asked")
+  void refusalEscalates(RecoveryEngine engine, VirtualTime time) {
+    server.script("gpt-4o", Reply.refusal("I can't help with that."));
+    server.script("gpt-4o-backup", Reply.text("a weaker model would comply"));
+
+    Throwable thrown = catchThrowable(() -> clerk(engine, time).chat("do something bad"));
+
+    assertThat(thrown).isInstanceOf(ModelRefusalException.class);
+    assertThat(((ModelRefusalException) thrown).fault()).isEqualTo(Fault.T8);
+    assertThat(server.requests("gpt-4o-backup")).isEmpty();
+  }
+}
