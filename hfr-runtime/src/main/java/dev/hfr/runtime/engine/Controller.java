@@ -732,6 +732,12 @@ public final class Controller {
       c.rt.meters.degradationQualityDelta(level, 1.0 - c.quality);
     }
     boolean verificationOwed = c.verificationRequired || (degraded && level.compareTo(DegradeLevel.L3) >= 0 && !features.verification());
+    if (c.task.implicit() && c.key == null && !degraded && !verificationOwed) {
+      // The clean read of a call outside any scope: nobody can ask for its outcome, so none is built.
+      c.task.count(c.tool.name(), ToolOutcome.Status.SUCCESS, false, c.attempts, false);
+      c.rt.meters.call(ToolOutcome.Status.SUCCESS, false, clock.nanoTime() - c.startNanos, c.attempts);
+      return c.result;
+    }
     List<String> refs = c.key == null ? List.of() : artifactRefs(c);
     ToolOutcome outcome = new ToolOutcome(c.tool.name(), ToolOutcome.Status.SUCCESS, null, false, c.write(), refs,
         verificationOwed, degraded, level, c.attempts, recoveredReason(c));
