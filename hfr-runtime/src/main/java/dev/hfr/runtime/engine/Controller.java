@@ -514,8 +514,10 @@ public final class Controller {
     if (f == Fault.T8) {
       return settle(c, Action.ESCALATE, why == Reason.APPROVAL_DENIED ? why : Reason.POLICY_REFUSAL);
     }
+    // A write whose last attempt may have been applied is never sent elsewhere (a rung has no key).
+    boolean ambiguous = f != null && f != Fault.V1 && !ActionTable.provesNotApplied(f);
     boolean unknownWrite = c.ledgerState == LedgerState.UNKNOWN
-        || (c.write() && !features.idempotency() && f != null && !ActionTable.provesNotApplied(f) && !c.hasResult);
+        || (c.write() && !c.hasResult && ambiguous && !c.history().reconciledAbsent());
     boolean committedWrite = c.write() && c.hasResult;
     if (features.degradation() && !unknownWrite && !committedWrite && f != Fault.T7) {
       int next = DegradationLadder.next(c.tool, c.rung, f, c.policy.allowedAutomatic());
