@@ -6,6 +6,7 @@ import dev.hfr.bench.workload.StepKind;
 import dev.hfr.bench.workload.Tier;
 import dev.hfr.bench.workload.WorkloadParameters;
 import dev.hfr.runtime.ToolInvocation;
+import dev.hfr.runtime.degrade.Compressible;
 import java.util.List;
 import java.util.Map;
 
@@ -14,9 +15,10 @@ import java.util.Map;
  * whose attempts draw their outcome from the run's counter-based random numbers. A fault is thrown the
  * way a real client would throw it ({@link FaultSignals}), so the real classifier classifies it; a write
  * counts its committed effects in the task's state; the degradation rungs are the backup and cheap
- * models, or the alternative tool and the cache.
+ * models, or the alternative tool and the cache; a model step's context can be compressed once after a
+ * context overflow (the overflow itself is not sticky: the next attempt draws afresh).
  */
-public final class SimulatedStep extends ToolInvocation<SimResult> {
+public final class SimulatedStep extends ToolInvocation<SimResult> implements Compressible {
 
   private static final long PURPOSE_FAULT = 21;
   private static final long PURPOSE_FAULT_CLASS = 22;
@@ -49,6 +51,12 @@ public final class SimulatedStep extends ToolInvocation<SimResult> {
       throw new IndexOutOfBoundsException("no degradation rung " + index + " for a " + kind + " step");
     }
     return attempt(index + 1, null);
+  }
+
+  /** A model step's context can be summarised once; tools have no context to shrink. */
+  @Override
+  public boolean compressContext(int round) {
+    return kind == StepKind.MODEL && round == 0;
   }
 
   @Override

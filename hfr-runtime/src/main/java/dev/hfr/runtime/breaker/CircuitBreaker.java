@@ -38,9 +38,10 @@ public final class CircuitBreaker {
 
   private volatile CircuitState state = CircuitState.CLOSED;
   private volatile TripReason lastTripReason;
+  /** Written under lock; volatile so a refused call during the cooldown needs no lock. */
+  private volatile long openUntilNanos;
   // The fields below are guarded by lock.
   private int consecutiveFailures;
-  private long openUntilNanos;
   private int reopenCount;
   private long halfOpenSinceNanos;
   private int probesIssued;
@@ -78,8 +79,13 @@ public final class CircuitBreaker {
    * open (or its probes are all out); do not call it and do not retry it.
    */
   public boolean tryAcquire() {
-    if (state == CircuitState.CLOSED) {
+    CircuitState seen = state;
+    if (seen == CircuitState.CLOSED) {
       return true;
+    }
+    if (seen == CircuitState.OPEN && clock.nanoTime() - openUntilNanos < 0) {
+      // Cooling down: refuse without touching the lock, so a storm against an open target stays cheap.
+      return false;
     }
     boolean granted;
     boolean movedToHalfOpen = false;
@@ -282,12 +288,7 @@ public final class CircuitBreaker {
 
   /** When the open state ends, on the clock's time line; meaningful only while OPEN. */
   public long openUntilNanos() {
-    lock.lock();
-    try {
-      return openUntilNanos;
-    } finally {
-      lock.unlock();
-    }
+    return openUntilNanos;
   }
 
   public TargetKind kind() {

@@ -174,7 +174,7 @@ public final class DefaultFailureClassifier implements FailureClassifier {
   private static final Classification[] BODY_RULES = textRules("body.", 0.7);
 
   private final Clock clock;
-  private final long slowCallNanos;
+  private final Duration slowCall;
   private final LongAdder errors = new LongAdder();
   private volatile Throwable lastError;
 
@@ -197,7 +197,7 @@ public final class DefaultFailureClassifier implements FailureClassifier {
     if (slowCall == null || slowCall.isNegative()) {
       throw new IllegalArgumentException("slowCall must be a non-negative duration, was " + slowCall);
     }
-    this.slowCallNanos = slowCall.toNanos();
+    this.slowCall = slowCall;
   }
 
   /** How many classifications ended in {@value #RULE_CLASSIFIER_ERROR} because a rule failed. */
@@ -245,7 +245,7 @@ public final class DefaultFailureClassifier implements FailureClassifier {
       Throwable t = exception;
       for (int depth = 0; t != null && depth < MAX_CAUSE_DEPTH; depth++) {
         if (inner == null && t instanceof ObservableFailure) {
-          inner = ((ObservableFailure) t).observation();
+          inner = ((ObservableFailure) t).observation(); // null from a broken implementation: ignored
         }
         ExceptionKind k = ExceptionKind.of(t.getClass());
         if (k.strength > 0 && k.strength >= kind.strength) {
@@ -533,7 +533,7 @@ public final class DefaultFailureClassifier implements FailureClassifier {
     }
     if (o.bodyExpected()) {
       Duration latency = o.latency();
-      return latency != null && latency.toNanos() >= slowCallNanos ? EMPTY_2XX_SLOW : EMPTY_2XX;
+      return latency != null && latency.compareTo(slowCall) >= 0 ? EMPTY_2XX_SLOW : EMPTY_2XX;
     }
     return status != 0 ? Classification.success() : NO_SIGNAL;
   }

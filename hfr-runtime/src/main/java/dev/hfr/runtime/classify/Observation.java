@@ -37,6 +37,18 @@ public final class Observation {
     return new Builder();
   }
 
+  /**
+   * An observation of a response of the JDK's {@code HttpClient}: status, headers, and the body when it was
+   * read as a {@code String}.
+   *
+   * @param latency how long the call took, or {@code null}
+   */
+  public static Observation fromHttpResponse(java.net.http.HttpResponse<?> response, Duration latency) {
+    Object body = response.body();
+    return builder().httpStatus(response.statusCode()).headers(response.headers().map())
+        .body(body instanceof String ? (String) body : null).latency(latency).build();
+  }
+
   /** An observation of just an exception. */
   public static Observation of(Throwable exception) {
     return builder().exception(exception).build();

@@ -311,6 +311,38 @@ class CircuitBreakerTest {
   }
 
   @Test
+  @DisplayName("8 threads racing for probes of a half-open breaker get exactly the configured number")
+  void halfOpenProbesUnderContention() throws Exception {
+    for (int round = 0; round < 20; round++) {
+      CircuitBreaker b = breaker(quiet().consecutiveFailures(1).halfOpenProbes(3).build());
+      call(b, Fault.T1, MS);
+      time.advance(b.openUntilNanos() - time.nanoTime());
+      AtomicInteger granted = new AtomicInteger();
+      ExecutorService pool = Executors.newFixedThreadPool(8);
+      CountDownLatch start = new CountDownLatch(1);
+      Future<?>[] futures = new Future<?>[8];
+      for (int t = 0; t < 8; t++) {
+        futures[t] = pool.submit(() -> {
+          start.await();
+          for (int i = 0; i < 100; i++) {
+            if (b.tryAcquire()) {
+              granted.incrementAndGet();
+            }
+          }
+          return null;
+        });
+      }
+      start.countDown();
+      for (Future<?> f : futures) {
+        f.get(30, TimeUnit.SECONDS);
+      }
+      pool.shutdown();
+      assertThat(granted.get()).isEqualTo(3);
+      assertThat(b.state()).isEqualTo(CircuitState.HALF_OPEN);
+    }
+  }
+
+  @Test
   @DisplayName("the config builder names the bad argument")
   void configChecks() {
     assertThatThrownBy(() -> CircuitBreakerConfig.builder().windowSize(0)).hasMessageContaining("windowSize");

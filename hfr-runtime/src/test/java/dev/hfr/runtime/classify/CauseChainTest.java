@@ -63,6 +63,16 @@ class CauseChainTest {
   }
 
   @Test
+  @DisplayName("the JDK HttpClient's refused connect (ConnectException over ClosedChannelException) stays T1")
+  void connectPhaseBeatsTheDeeperChannelClose() {
+    ConnectException outer = new ConnectException();
+    ConnectException inner = new ConnectException();
+    inner.initCause(new java.nio.channels.ClosedChannelException());
+    outer.initCause(inner);
+    assertThat(classify(outer).rule()).isEqualTo("exception.connect-refused");
+  }
+
+  @Test
   void tlsHandshakeFailuresArePermanent() {
     assertThat(classify(new SSLHandshakeException("PKIX path building failed")).fault()).isEqualTo(Fault.T7);
     assertThat(classify(new SSLHandshakeException("Remote host terminated the handshake")).fault()).isEqualTo(Fault.T1);

@@ -67,6 +67,11 @@ public final class LedgerBenchmark {
         HikariDataSource durablePool = pool(pg, 8, "on");
         HikariDataSource asyncPool = pool(pg, 8, "off")) {
       createRawTable(durablePool);
+      try (Connection c = durablePool.getConnection(); Statement s = c.createStatement();
+          java.sql.ResultSet rs = s.executeQuery("SELECT current_setting('fsync'), current_setting('wal_sync_method'), version()")) {
+        rs.next();
+        System.err.printf("PostgreSQL: fsync=%s wal_sync_method=%s %s%n", rs.getString(1), rs.getString(2), rs.getString(3));
+      }
       for (int threads : new int[] {1, 4}) {
         rows.add(measure("IdempotencyKeys.key (derivation only)", threads, seconds, (t, seq) ->
             IdempotencyKeys.key("bench", "task-" + t, seq, "Orders.create", List.of("sku-1", seq, 2))).row());

@@ -128,8 +128,19 @@ public final class LiveServices implements AutoCloseable {
 
   @Override
   public void close() {
+    // HttpServer.stop waits for its dispatcher thread (up to a second on JDK 17): stop them all at once
+    List<Thread> stopping = new ArrayList<>();
     for (HttpServer server : servers) {
-      server.stop(0);
+      Thread t = new Thread(() -> server.stop(0), "hfr-bench-service-stop");
+      t.start();
+      stopping.add(t);
+    }
+    for (Thread t : stopping) {
+      try {
+        t.join();
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+      }
     }
     executor.shutdownNow();
     try {

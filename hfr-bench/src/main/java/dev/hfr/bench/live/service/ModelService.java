@@ -49,7 +49,9 @@ final class ModelService implements HttpHandler {
       msg.put("id", id);
       msg.put("type", "message");
       msg.put("model", primary ? "bench-large" : "bench-small");
-      if (fault != WireFault.SCHEMA_MISMATCH) {
+      if (fault == WireFault.SCHEMA_MISMATCH) {
+        ledger.wrong(id); // a message without content: a malformed answer
+      } else {
         boolean wrong = fault == WireFault.WRONG_BUT_PLAUSIBLE;
         msg.put("content", (wrong ? "A confident answer to a different question" : "Answer to: " + prompt));
         msg.put("answer_of", wrong ? digest(prompt + "#stale") : digest(prompt));

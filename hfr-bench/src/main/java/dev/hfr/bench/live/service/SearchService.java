@@ -48,7 +48,9 @@ final class SearchService implements HttpHandler {
       if (wrong) {
         ledger.wrong(id);
       }
-      if (fault != WireFault.SCHEMA_MISMATCH) {
+      if (fault == WireFault.SCHEMA_MISMATCH) {
+        ledger.wrong(id); // the results field is missing
+      } else {
         body.putArray("results").add("doc-" + Math.abs(query.hashCode() % 1000)).add("doc-" + Math.abs((query + "2").hashCode() % 1000));
       }
       body.put("stale", cache);

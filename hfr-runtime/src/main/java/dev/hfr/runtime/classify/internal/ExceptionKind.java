@@ -25,13 +25,15 @@ import javax.net.ssl.SSLPeerUnverifiedException;
  * What an exception's type alone says about a failure. Computed once per exception class and cached
  * (a {@link ClassValue}), so the hot path does no {@code instanceof} chains and no name inspection.
  *
- * <p>{@link #strength} orders kinds found at different depths of one cause chain: a JDK transport type
- * beats a programming-error type, which beats a hint taken from a class name; at equal strength the
+ * <p>{@link #strength} orders kinds found at different depths of one cause chain: a connect-phase type
+ * (the request never left) beats any other transport type — the JDK HttpClient reports a refused
+ * connection as a ConnectException caused by a ClosedChannelException, and the connect is what matters —
+ * which beats a programming-error type, which beats a hint taken from a class name; at equal strength the
  * deeper (closer to the root cause) wins.
  */
 public enum ExceptionKind {
   /** HttpConnectTimeoutException: the connection was never made, so the request never left. */
-  CONNECT_TIMEOUT(3),
+  CONNECT_TIMEOUT(4),
   /** HttpTimeoutException, java.util.concurrent.TimeoutException: no answer in time. */
   TIMEOUT(3),
   /** SocketTimeoutException: a connect or a read timeout, told apart by the message. */
@@ -39,11 +41,11 @@ public enum ExceptionKind {
   /** Other InterruptedIOException: an I/O wait that ended without an answer. */
   INTERRUPTED_IO(3),
   /** ConnectException ("Connection refused"): the request never left. */
-  CONNECT(3),
+  CONNECT(4),
   /** NoRouteToHostException, PortUnreachableException: the request never left. */
-  NO_ROUTE(3),
+  NO_ROUTE(4),
   /** UnknownHostException: DNS failed, usually transiently. */
-  UNKNOWN_HOST(3),
+  UNKNOWN_HOST(4),
   /** SSLHandshakeException, SSLPeerUnverifiedException, CertificateException: a deterministic TLS problem. */
   TLS_HANDSHAKE(3),
   /** Other SSLException: the TLS connection broke. */

@@ -47,36 +47,36 @@ public final class TextSignals {
 
   private static final String[][] PHRASES = {
       // CONTENT
-      {"content_filter", "content_policy", "content policy", "content management policy",
-          "responsibleaipolicyviolation", "safety system", "usage policy", "usage policies", "usage_policy",
+      {"content_filter", "content_policy", "content policy", "content management",
+          "responsibleaipolicy", "safety system", "usage policy", "usage policies", "usage_policy",
           "policy_violation", "prohibited_content", "refusal"},
       // QUOTA
-      {"insufficient_quota", "exceeded your current quota", "spend_limit", "spend limit", "billing_hard_limit",
-          "billing_not_active", "credit balance is too low"},
+      {"insufficient_quota", "your current quota", "spend_limit", "spend limit", "billing_hard_limit",
+          "billing_not_active", "credit balance"},
       // AUTH
-      {"invalid_api_key", "invalid api key", "incorrect api key", "authentication_error", "authentication failed",
+      {"invalid_api_key", "invalid api key", "incorrect api key", "authentication",
           "permission_error", "permission denied", "unauthorized", "forbidden", "access denied", "access_denied"},
       // CONTEXT
-      {"context_length_exceeded", "prompt is too long", "maximum context length", "context window",
+      {"context_length", "prompt is too long", "maximum context", "context window", "request too large",
           "context_window", "input is too long", "request_too_large"},
       // TOOL
       {"unknown tool", "unknown_tool", "tool not found", "tool_not_found", "no such tool", "tool_use_failed",
-          "schema mismatch", "schema_mismatch", "does not match schema", "missing field", "missing_field",
+          "schema mismatch", "schema_mismatch", "not match schema", "missing field", "missing_field",
           "unknown field", "unknown_field", "invalid field", "function not found", "unknown function",
           "model_not_found", "not_found_error"},
       // TIMEOUT
       {"timed out", "timeout", "deadline exceeded", "deadline_exceeded"},
       // RESET
       {"connection reset", "broken pipe", "connection abort", "stream was reset", "goaway",
-          "header parser received no bytes", "end of stream", "premature eof", "unexpected eof", "closed"},
+          "received no bytes", "end of stream", "premature eof", "unexpected eof", "closed"},
       // OVERLOADED
       {"overloaded", "at capacity", "server is busy"},
       // RATE
       {"rate_limit", "rate limit", "ratelimit", "too many requests", "throttl", "resource_exhausted", "slow down"},
       // REFUSED
-      {"connection refused", "refused_stream", "no route to host", "network is unreachable"},
+      {"connection refused", "refused_stream", "no route to host", "network unreachable", "is unreachable"},
       // SERVER
-      {"internal server error", "internal_server_error", "bad gateway", "service unavailable",
+      {"internal server", "internal_server", "bad gateway", "service unavailable",
           "service_unavailable", "server_error", "api_error"},
       // INVALID
       {"invalid_request", "invalid request", "bad request", "bad_request", "invalid_argument", "invalid argument"},
@@ -97,7 +97,9 @@ public final class TextSignals {
 
   private static final TextSignals INSTANCE = new TextSignals();
 
-  private final char[] delta; // state << ALPHABET_BITS | class -> next state
+  // the same table, but each entry is the next state's row offset (state << ALPHABET_BITS), negated when
+  // that state ends a phrase: one load per char on the critical path, and no output lookup unless a hit
+  private final int[] rows;
   private final int[] output; // categories ending at a state (own and by suffix)
   private final int[] ownCategory; // category of the phrase that is exactly this state's path, or 0
   private final int[] ownLength; // that phrase's length
@@ -138,7 +140,7 @@ public final class TextSignals {
     if (n >= Character.MAX_VALUE) {
       throw new IllegalStateException("too many states for a char table: " + n);
     }
-    delta = new char[n << ALPHABET_BITS];
+    char[] delta = new char[n << ALPHABET_BITS]; // state << ALPHABET_BITS | class -> next state
     output = new int[n];
     ownCategory = new int[n];
     ownLength = new int[n];
@@ -180,6 +182,11 @@ public final class TextSignals {
     for (int s = 0; s < n; s++) {
       delta[s << ALPHABET_BITS] = 0;
     }
+    rows = new int[delta.length];
+    for (int i = 0; i < delta.length; i++) {
+      int next = delta[i];
+      rows[i] = output[next] != 0 ? ~(next << ALPHABET_BITS) : next << ALPHABET_BITS;
+    }
   }
 
   private static int classOf(char c) {
@@ -199,32 +206,108 @@ public final class TextSignals {
     return INSTANCE.scan(text, Math.min(text.length(), SCAN_LIMIT));
   }
 
+  /** The longest phrase; streams overlap by this much so no phrase is cut at a stream boundary. */
+  private static final int MAX_PHRASE = maxPhraseLength();
+  private static final int STREAMS = 4;
+  private static final ThreadLocal<char[]> BUFFER =
+      ThreadLocal.withInitial(() -> new char[SCAN_LIMIT + STREAMS * MAX_PHRASE]);
+
+  private static int maxPhraseLength() {
+    int max = 0;
+    for (String[] category : PHRASES) {
+      for (String phrase : category) {
+        max = Math.max(max, phrase.length());
+      }
+    }
+    return max;
+  }
+
   private long scan(String text, int end) {
-    final char[] d = delta;
-    final int[] out = output;
-    int state = 0;
-    int found = 0;
-    int coded = 0;
-    for (int i = 0; i < end; i++) {
-      char c = text.charAt(i);
-      state = d[state << ALPHABET_BITS | (c < 128 ? CHAR_CLASS[c] : 0)];
-      int o = out[state];
-      if (o != 0) {
-        if (refusalKey[state]) {
-          int key = refusalKeyValue(text, i + 1, end);
-          if (key == KEY_WITH_NULL) {
-            continue; // OpenAI sends "refusal": null in every message that was not refused
-          }
-          if (key == KEY_WITH_VALUE) {
-            coded |= CONTENT; // "refusal": "I can't help with that" is the model's machine-readable refusal
-          }
+    // Copying to a char[] (vectorized) lets the loops run without String's per-char checks. Each step of
+    // the automaton waits for the previous one's table load, so a long text is cut into four overlapping
+    // streams scanned side by side: four independent chains of loads keep the CPU busy instead of waiting.
+    final char[] chars = BUFFER.get();
+    text.getChars(0, end, chars, 0);
+    if (end < 2 * MAX_PHRASE) {
+      return scanStream(text, chars, 0, end, end);
+    }
+    int quarter = (end + STREAMS - 1) / STREAMS;
+    int steps = quarter + MAX_PHRASE - 1;
+    java.util.Arrays.fill(chars, end, Math.min(chars.length, 3 * quarter + steps), '\0'); // padding: resets to the root
+    final int[] r = rows;
+    final byte[] classes = CHAR_CLASS;
+    int row0 = 0;
+    int row1 = 0;
+    int row2 = 0;
+    int row3 = 0;
+    long packed = 0;
+    for (int i = 0; i < steps; i++) {
+      char c0 = chars[i];
+      char c1 = chars[quarter + i];
+      char c2 = chars[2 * quarter + i];
+      char c3 = chars[3 * quarter + i];
+      row0 = r[row0 | (c0 < 128 ? classes[c0] : 0)];
+      row1 = r[row1 | (c1 < 128 ? classes[c1] : 0)];
+      row2 = r[row2 | (c2 < 128 ? classes[c2] : 0)];
+      row3 = r[row3 | (c3 < 128 ? classes[c3] : 0)];
+      if ((row0 | row1 | row2 | row3) < 0) {
+        if (row0 < 0) {
+          row0 = ~row0;
+          packed |= hit(text, row0, i + 1, end);
         }
-        found |= o;
-        int own = ownCategory[state];
-        if (own != 0 && isJsonCodeValue(text, i + 1 - ownLength[state])) {
-          coded |= own;
+        if (row1 < 0) {
+          row1 = ~row1;
+          packed |= hit(text, row1, quarter + i + 1, end);
+        }
+        if (row2 < 0) {
+          row2 = ~row2;
+          packed |= hit(text, row2, 2 * quarter + i + 1, end);
+        }
+        if (row3 < 0) {
+          row3 = ~row3;
+          packed |= hit(text, row3, 3 * quarter + i + 1, end);
         }
       }
+    }
+    return packed;
+  }
+
+  private long scanStream(String text, char[] chars, int from, int to, int end) {
+    final int[] r = rows;
+    final byte[] classes = CHAR_CLASS;
+    int row = 0;
+    long packed = 0;
+    for (int i = from; i < to; i++) {
+      char c = chars[i];
+      row = r[row | (c < 128 ? classes[c] : 0)];
+      if (row < 0) {
+        row = ~row;
+        packed |= hit(text, row, i + 1, end);
+      }
+    }
+    return packed;
+  }
+
+  /** What a phrase ending just before {@code after} adds: its categories, and whether it was a JSON code. */
+  private long hit(String text, int row, int after, int end) {
+    if (after > end) {
+      return 0; // a match running into the padding of the last stream cannot be real
+    }
+    int state = row >>> ALPHABET_BITS;
+    int found = output[state];
+    int coded = 0;
+    if (refusalKey[state]) {
+      int key = refusalKeyValue(text, after, end);
+      if (key == KEY_WITH_NULL) {
+        return 0; // OpenAI sends "refusal": null in every message that was not refused
+      }
+      if (key == KEY_WITH_VALUE) {
+        coded |= CONTENT; // "refusal": "I can't help with that" is the model's machine-readable refusal
+      }
+    }
+    int own = ownCategory[state];
+    if (own != 0 && isJsonCodeValue(text, after - ownLength[state])) {
+      coded |= own;
     }
     return (long) coded << 32 | (found & 0xFFFFFFFFL);
   }

@@ -1,0 +1,4 @@
+package dev.hfr.bench.live.tools;
+
+/** A charge. */
+public record PaymentReceipt(String chargeId, String ref) {}

@@ -1,0 +1,20 @@
+package dev.hfr.bench.live.tools;
+
+import dev.hfr.runtime.verify.Verdict;
+import dev.hfr.runtime.verify.Verifier;
+import java.util.Map;
+
+/** A V1 check of search results: the results field is there and answers the query that was asked. */
+public final class SearchVerifier implements Verifier<SearchResult> {
+
+  @Override
+  public Verdict verify(SearchResult r) {
+    if (r.hits() == null) {
+      return Verdict.reject("missing_results", Map.of("id", r.id()));
+    }
+    if (!r.askedQuery().equals(r.answeredQuery())) {
+      return Verdict.reject("answers_another_query", Map.of("id", r.id()));
+    }
+    return r.stale() ? Verdict.accept(0.7) : Verdict.accept();
+  }
+}

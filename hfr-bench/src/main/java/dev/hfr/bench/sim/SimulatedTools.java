@@ -1,0 +1,57 @@
+package dev.hfr.bench.sim;
+
+import dev.hfr.annotations.Criticality;
+import dev.hfr.annotations.DegradeLevel;
+import dev.hfr.annotations.Fault;
+import dev.hfr.annotations.Risk;
+import dev.hfr.annotations.VerifyLevel;
+import dev.hfr.bench.workload.StepKind;
+import dev.hfr.bench.workload.WorkloadParameters;
+import dev.hfr.runtime.RetrySpec;
+import dev.hfr.runtime.ToolDescriptor;
+import dev.hfr.runtime.verify.Verdict;
+import dev.hfr.runtime.verify.Verifier;
+import java.util.EnumMap;
+import java.util.Map;
+
+/**
+ * The descriptors of the simulated model and tools — what the annotation processor would generate for
+ * them: the model (R0, verified, degrading to the backup model at L2 and the cheap model at L3), the read
+ * tool (R0, verified, degrading to the alternative tool at L2 and the cache at L4) and the write tool (R1,
+ * idempotent, keyed, verified, no ladder). Retries: 1 + the per-step budget of Table B1, full jitter
+ * from its base to its cap, on T1, T2 and T3. The task's criticality comes from its {@code TaskSpec}.
+ */
+public final class SimulatedTools {
+
+  private final Map<StepKind, ToolDescriptor> descriptors = new EnumMap<>(StepKind.class);
+
+  /** The descriptors of a run in {@code world}; their verifier notes rejections in the running task. */
+  public SimulatedTools(SimulatedWorld world) {
+    WorkloadParameters p = world.params();
+    RetrySpec retry = RetrySpec.of(1 + p.retryBudgetPerStep(), Math.round(p.backoffBaseSeconds() * 1000),
+        Math.round(p.backoffCapSeconds() * 1000), Fault.T1, Fault.T2, Fault.T3);
+    Verifier<SimResult> verifier = result -> {
+      if (result.verifierRejects()) {
+        world.current().failureSeen(world.time().nanoTime());
+        return Verdict.reject("semantic_mismatch");
+      }
+      return Verdict.accept();
+    };
+    descriptors.put(StepKind.MODEL, ToolDescriptor.builder("dev.hfr.bench.sim.Model", "complete", Risk.R0)
+        .parameters("task", "step").retry(retry).criticality(Criticality.Level.LOW).verify(VerifyLevel.V1, verifier)
+        .degradeTo("completeWithBackup", DegradeLevel.L2, Risk.R0).degradeTo("completeWithCheap", DegradeLevel.L3, Risk.R0)
+        .build());
+    descriptors.put(StepKind.READ_TOOL, ToolDescriptor.builder("dev.hfr.bench.sim.ReadTool", "read", Risk.R0)
+        .parameters("task", "step").retry(retry).criticality(Criticality.Level.LOW).verify(VerifyLevel.V1, verifier)
+        .degradeTo("readAlternative", DegradeLevel.L2, Risk.R0).degradeTo("readCache", DegradeLevel.L4, Risk.R0)
+        .build());
+    descriptors.put(StepKind.WRITE_TOOL, ToolDescriptor.builder("dev.hfr.bench.sim.WriteTool", "write", Risk.R1)
+        .parameters("idempotencyKey", "task", "step").idempotencyKeyParameter(0).retry(retry)
+        .criticality(Criticality.Level.LOW).verify(VerifyLevel.V1, verifier)
+        .build());
+  }
+
+  public ToolDescriptor descriptor(StepKind kind) {
+    return descriptors.get(kind);
+  }
+}
