@@ -1,0 +1,84 @@
+package dev.hfr.agent;
+
+import java.lang.instrument.ClassFileTransformer;
+import java.lang.instrument.Instrumentation;
+import java.security.ProtectionDomain;
+import java.util.Map;
+import java.util.Set;
+import java.util.function.Supplier;
+
+/**
+ * The transformer the JVM calls for every class: a set lookup of the class name, and nothing more
+ * unless the class is one the agent instruments. Byte Buddy (about a thousand classes) is loaded and its
+ * transformer built only when the first such class appears, so a JVM pays for it when it first uses an
+ * HTTP client, not at start-up, and a JVM that never does never pays.
+ *
+ * <p>It also lets a named module that gets advice (the JDK's {@code java.base}, {@code java.net.http}, or a
+ * modular library) read the bridge's module, which the inlined calls need.
+ */
+final class LazyTransformer implements ClassFileTransformer {
+
+  private final Set<String> internalNames;
+  private final Supplier<ClassFileTransformer> factory;
+  private final Instrumentation inst;
+  private final Module bridgeModule;
+  private final ThreadLocal<Boolean> building = new ThreadLocal<>();
+  private volatile ClassFileTransformer delegate;
+  private volatile boolean failed;
+
+  /**
+   * @param internalNames the instrumented classes, as {@code a/b/C$D}
+   * @param factory builds the Byte Buddy transformer (once)
+   */
+  LazyTransformer(Set<String> internalNames, Supplier<ClassFileTransformer> factory, Instrumentation inst, Module bridgeModule) {
+    this.internalNames = internalNames;
+    this.factory = factory;
+    this.inst = inst;
+    this.bridgeModule = bridgeModule;
+  }
+
+  @Override
+  public byte[] transform(Module module, ClassLoader loader, String className, Class<?> classBeingRedefined,
+      ProtectionDomain protectionDomain, byte[] classfileBuffer) {
+    if (className == null || !internalNames.contains(className) || failed) {
+      return null;
+    }
+    try {
+      ClassFileTransformer transformer = delegate();
+      if (transformer == null) {
+        return null;
+      }
+      if (module != null && module.isNamed() && !module.canRead(bridgeModule)) {
+        inst.redefineModule(module, Set.of(bridgeModule), Map.of(), Map.of(), Set.of(), Map.of());
+      }
+      return transformer.transform(module, loader, className, classBeingRedefined, protectionDomain, classfileBuffer);
+    } catch (Throwable t) {
+      AgentLog.warn("could not instrument " + className.replace('/', '.') + "; its client is not recorded: " + t);
+      return null;
+    }
+  }
+
+  private ClassFileTransformer delegate() {
+    ClassFileTransformer d = delegate;
+    if (d != null) {
+      return d;
+    }
+    if (Boolean.TRUE.equals(building.get())) {
+      return null; // a class loaded while Byte Buddy itself is being set up: not ours to touch
+    }
+    synchronized (this) {
+      if (delegate == null && !failed) {
+        building.set(Boolean.TRUE);
+        try {
+          delegate = factory.get();
+        } catch (Throwable t) {
+          failed = true;
+          AgentLog.warn("could not set up instrumentation; no client is recorded: " + t);
+        } finally {
+          building.remove();
+        }
+      }
+      return delegate;
+    }
+  }
+}

@@ -1,0 +1,42 @@
+package dev.hfr.agent.it;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.util.List;
+import java.util.jar.Attributes;
+import java.util.jar.JarFile;
+import java.util.zip.ZipEntry;
+import org.junit.jupiter.api.DisplayName;
+import org.junit.jupiter.api.Test;
+
+/** The agent jar: one file, everything inside relocated, so nothing in it can meet the application's own copies. */
+@DisplayName("the agent jar")
+class AgentJarIT {
+
+  @Test
+  @DisplayName("declares the premain, agentmain and attach entry points and may retransform")
+  void manifest() throws Exception {
+    try (JarFile jar = new JarFile(ForkedJvm.agentJar().toFile())) {
+      Attributes main = jar.getManifest().getMainAttributes();
+      assertThat(main.getValue("Premain-Class")).isEqualTo("dev.hfr.agent.HfrAgent");
+      assertThat(main.getValue("Agent-Class")).isEqualTo("dev.hfr.agent.HfrAgent");
+      assertThat(main.getValue("Main-Class")).isEqualTo("dev.hfr.agent.AttachMain");
+      assertThat(main.getValue("Can-Retransform-Classes")).isEqualTo("true");
+      assertThat(main.getValue("Can-Redefine-Classes")).isEqualTo("true");
+    }
+  }
+
+  @Test
+  @DisplayName("holds only classes under dev.hfr.agent: Byte Buddy, Micrometer, Jackson and the runtime are relocated")
+  void everyClassIsRelocated() throws Exception {
+    try (JarFile jar = new JarFile(ForkedJvm.agentJar().toFile())) {
+      List<String> classes = jar.stream().map(ZipEntry::getName).filter(n -> n.endsWith(".class")).toList();
+      assertThat(classes).isNotEmpty().allMatch(n -> n.startsWith("dev/hfr/agent/"), "is under dev/hfr/agent/");
+      assertThat(classes).contains(
+          "dev/hfr/agent/shaded/net/bytebuddy/ByteBuddy.class",
+          "dev/hfr/agent/shaded/io/micrometer/core/instrument/MeterRegistry.class",
+          "dev/hfr/agent/shaded/dev/hfr/runtime/classify/DefaultFailureClassifier.class");
+      assertThat(classes).noneMatch(n -> n.startsWith("okhttp3/") || n.startsWith("org/apache/"));
+    }
+  }
+}

@@ -1,0 +1,190 @@
+package dev.hfr.agent.it;
+
+import java.io.BufferedReader;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.InputStreamReader;
+import java.net.HttpURLConnection;
+import java.net.URI;
+import java.net.URL;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import okhttp3.Call;
+import okhttp3.Callback;
+import okhttp3.OkHttpClient;
+import okhttp3.Request;
+import okhttp3.Response;
+import org.apache.hc.client5.http.classic.methods.HttpGet;
+import org.apache.hc.client5.http.config.RequestConfig;
+import org.apache.hc.client5.http.impl.classic.CloseableHttpClient;
+import org.apache.hc.client5.http.impl.classic.HttpClients;
+import org.apache.hc.core5.http.io.entity.EntityUtils;
+import org.apache.hc.core5.util.Timeout;
+
+/**
+ * The "application" of the agent tests: a plain program, run in its own JVM with or without the agent,
+ * that drives every instrumented client against a {@link FaultServer} and prints exactly what it saw,
+ * one line per request ({@code client scenario status=... body=...} or {@code ... error=ExceptionClass}).
+ * The tests compare these lines with and without the agent.
+ *
+ * <p>Commands: {@code matrix BASE} (one request per client to warm up, then every client × every scenario);
+ * {@code attach-matrix BASE} (the warm-up, then prints {@code READY}, waits for a line on stdin, runs the matrix, prints
+ * {@code DONE} and waits for another line); {@code get BASE PATH}, {@code post BASE PATH [key]} (one JDK
+ * HttpClient request).
+ */
+public final class ClientDriver {
+
+  static final List<String> SCENARIOS =
+      List.of("ok", "rate", "error", "unavailable", "overloaded", "context", "unauthorized", "forbidden", "hang");
+  static final List<String> CLIENTS = List.of("jdk-send", "jdk-async", "url-connection", "okhttp", "okhttp-async", "apache5");
+  static final int TIMEOUT_MILLIS = 2000;
+
+  private final String base;
+  private final HttpClient jdk = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(10)).build();
+  private final OkHttpClient okhttp = new OkHttpClient.Builder().readTimeout(Duration.ofMillis(TIMEOUT_MILLIS)).build();
+  private final CloseableHttpClient apache = HttpClients.custom()
+      .setDefaultRequestConfig(RequestConfig.custom().setResponseTimeout(Timeout.ofMilliseconds(TIMEOUT_MILLIS)).build())
+      .build();
+
+  private ClientDriver(String base) {
+    this.base = base;
+  }
+
+  public static void main(String[] args) throws Exception {
+    ClientDriver driver = new ClientDriver(args[1]);
+    BufferedReader stdin = new BufferedReader(new InputStreamReader(System.in, StandardCharsets.UTF_8));
+    switch (args[0]) {
+      case "matrix" -> {
+        driver.warmUp();
+        driver.matrix();
+      }
+      case "attach-matrix" -> {
+        driver.warmUp(); // loads every client class: the agent will have to retransform them
+        System.out.println("READY");
+        System.out.flush();
+        stdin.readLine();
+        driver.matrix();
+        System.out.println("DONE");
+        System.out.flush();
+        stdin.readLine();
+      }
+      case "get" -> System.out.println(driver.jdkSend(HttpRequest.newBuilder(URI.create(args[1] + args[2])).GET()));
+      case "post" -> {
+        HttpRequest.Builder post = HttpRequest.newBuilder(URI.create(args[1] + args[2])).POST(HttpRequest.BodyPublishers.ofString("{}"));
+        if (args.length > 3) {
+          post.header("Idempotency-Key", args[3]);
+        }
+        System.out.println(driver.jdkSend(post));
+      }
+      default -> throw new IllegalArgumentException("unknown command " + args[0]);
+    }
+    System.out.flush();
+    System.exit(0); // OkHttp's dispatcher threads would keep the JVM up for a minute
+  }
+
+  /**
+   * One unprinted request per client first: a client's first request loads its classes, which on a busy
+   * machine can take longer than the timeouts the scenarios test.
+   */
+  private void warmUp() {
+    for (String client : CLIENTS) {
+      request(client, "ok");
+    }
+  }
+
+  private void matrix() {
+    for (String client : CLIENTS) {
+      for (String scenario : SCENARIOS) {
+        System.out.println(client + " " + scenario + " " + request(client, scenario));
+      }
+    }
+  }
+
+  private String request(String client, String scenario) {
+    String url = base + "/" + scenario;
+    try {
+      return switch (client) {
+        case "jdk-send" -> jdkSend(HttpRequest.newBuilder(URI.create(url)).GET());
+        case "jdk-async" -> jdkAsync(url);
+        case "url-connection" -> urlConnection(url);
+        case "okhttp" -> okhttp(url);
+        case "okhttp-async" -> okhttpAsync(url);
+        case "apache5" -> apache(url);
+        default -> throw new IllegalArgumentException(client);
+      };
+    } catch (ExecutionException e) {
+      return "error=" + e.getCause().getClass().getName();
+    } catch (Exception e) {
+      return "error=" + e.getClass().getName();
+    }
+  }
+
+  private String jdkSend(HttpRequest.Builder request) {
+    try {
+      HttpResponse<String> r = jdk.send(request.timeout(Duration.ofMillis(TIMEOUT_MILLIS)).build(), HttpResponse.BodyHandlers.ofString());
+      return seen(r.statusCode(), r.body());
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      return "error=" + e.getClass().getName();
+    } catch (IOException e) {
+      return "error=" + e.getClass().getName();
+    }
+  }
+
+  private String jdkAsync(String url) throws Exception {
+    HttpRequest request = HttpRequest.newBuilder(URI.create(url)).timeout(Duration.ofMillis(TIMEOUT_MILLIS)).GET().build();
+    HttpResponse<String> r = jdk.sendAsync(request, HttpResponse.BodyHandlers.ofString()).get(10, TimeUnit.SECONDS);
+    return seen(r.statusCode(), r.body());
+  }
+
+  private String urlConnection(String url) throws IOException {
+    HttpURLConnection c = (HttpURLConnection) new URL(url).openConnection();
+    c.setConnectTimeout(10_000);
+    c.setReadTimeout(TIMEOUT_MILLIS);
+    int status = c.getResponseCode();
+    try (InputStream body = status < 400 ? c.getInputStream() : c.getErrorStream()) {
+      return seen(status, body == null ? "" : new String(body.readAllBytes(), StandardCharsets.UTF_8));
+    }
+  }
+
+  private String okhttp(String url) throws IOException {
+    try (Response r = okhttp.newCall(new Request.Builder().url(url).build()).execute()) {
+      return seen(r.code(), r.body().string());
+    }
+  }
+
+  private String okhttpAsync(String url) throws Exception {
+    CompletableFuture<String> seen = new CompletableFuture<>();
+    okhttp.newCall(new Request.Builder().url(url).build()).enqueue(new Callback() {
+      @Override
+      public void onResponse(Call call, Response response) {
+        try (response) {
+          seen.complete(seen(response.code(), response.body().string()));
+        } catch (IOException e) {
+          seen.complete("error=" + e.getClass().getName());
+        }
+      }
+
+      @Override
+      public void onFailure(Call call, IOException e) {
+        seen.complete("error=" + e.getClass().getName());
+      }
+    });
+    return seen.get(10, TimeUnit.SECONDS);
+  }
+
+  private String apache(String url) throws IOException {
+    return apache.execute(new HttpGet(url), r -> seen(r.getCode(), r.getEntity() == null ? "" : EntityUtils.toString(r.getEntity())));
+  }
+
+  private static String seen(int status, String body) {
+    return "status=" + status + " body=" + body;
+  }
+}
