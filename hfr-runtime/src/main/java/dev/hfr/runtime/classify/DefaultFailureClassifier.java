@@ -160,6 +160,7 @@ public final class DefaultFailureClassifier implements FailureClassifier {
   static final Classification VERIFIER_REJECTED = c(Fault.V1, 0.9, null, "verifier.rejected");
   static final Classification EMPTY_2XX = c(Fault.T3, 0.4, null, "http.2xx.empty-body");
   static final Classification EMPTY_2XX_SLOW = c(Fault.T3, 0.6, null, "http.2xx.empty-body.slow");
+  static final Classification HTTP_2XX_REFUSAL = c(Fault.T8, 0.9, null, "http.2xx.refusal");
   static final Classification BODY_UNRECOGNIZED = c(Fault.UNCLASSIFIED, 0.2, null, "body.unrecognized");
 
   /** Text categories in the order a compound is resolved (the first present is the primary). */
@@ -527,7 +528,7 @@ public final class DefaultFailureClassifier implements FailureClassifier {
         return (int) packed != 0 ? fromText(packed, BODY_RULES) : BODY_UNRECOGNIZED;
       }
       if ((int) (packed >>> 32 & CONTENT) != 0) {
-        return FINISH_CONTENT_FILTER;
+        return HTTP_2XX_REFUSAL; // "finish_reason": "content_filter", "stop_reason": "refusal", "refusal": "..."
       }
       return Classification.success();
     }

@@ -117,7 +117,7 @@ class ProviderResponsesTest {
             "{\"id\":\"msg_01\",\"type\":\"message\",\"role\":\"assistant\",\"model\":\"claude-sonnet-4-5\","
                 + "\"content\":[],\"stop_reason\":\"refusal\",\"stop_sequence\":null,\"usage\":{\"input_tokens\":10,"
                 + "\"output_tokens\":0}}",
-            Fault.T8, null, "finish.content-filter"),
+            Fault.T8, null, "http.2xx.refusal"),
         // ---- Azure OpenAI ------------------------------------------------------------------------
         row("Azure 400 content_filter with innererror", 400, Map.of(),
             "{\"error\":{\"message\":\"The response was filtered due to the prompt triggering Azure OpenAI's content "
@@ -136,7 +136,7 @@ class ProviderResponsesTest {
             "{\"choices\":[{\"content_filter_results\":{\"hate\":{\"filtered\":true,\"severity\":\"high\"}},"
                 + "\"finish_reason\":\"content_filter\",\"index\":0,\"message\":{\"role\":\"assistant\",\"content\":null}}],"
                 + "\"id\":\"chatcmpl-1\",\"object\":\"chat.completion\"}",
-            Fault.T8, null, "finish.content-filter"),
+            Fault.T8, null, "http.2xx.refusal"),
         row("Azure 400 context_length_exceeded", 400, Map.of(),
             "{\"error\":{\"message\":\"This model's maximum context length is 8192 tokens.\",\"type\":"
                 + "\"invalid_request_error\",\"param\":\"messages\",\"code\":\"context_length_exceeded\"}}",
