@@ -271,8 +271,7 @@ class HttpToolsTest {
   @DisplayName("a 403 is a permanent error (T7): no retry")
   void forbiddenIsNotRetried() {
     http.route("/search", (n, body, q) -> Answer.status(403, "{\"error\":{\"type\":\"permission_error\"}}"));
-    ToolCallException e = catchThrowableOfType(() -> f.engine().execute(SEARCH, new SearchCall("/search", "java")),
-        ToolCallException.class);
+    ToolCallException e = catchThrowableOfType(ToolCallException.class, () -> f.engine().execute(SEARCH, new SearchCall("/search", "java")));
     assertThat(e.outcome().errorType()).isEqualTo(Fault.T7);
     assertThat(e.outcome().retryable()).isFalse();
     assertThat(http.hits("/search")).isEqualTo(1);
@@ -284,8 +283,8 @@ class HttpToolsTest {
     http.route("/v1/complete", (n, body, q) -> Answer.status(400,
         "{\"error\":{\"code\":\"content_filter\",\"message\":\"The response was filtered\"}}"));
     http.route("/backup/complete", (n, body, q) -> Answer.ok("{\"text\":\"evaded\"}"));
-    ToolCallException e = catchThrowableOfType(
-        () -> f.engine().execute(model(Criticality.Level.LOW), new CompleteCall("hi")), ToolCallException.class);
+    ToolCallException e = catchThrowableOfType(ToolCallException.class,
+        () -> f.engine().execute(model(Criticality.Level.LOW), new CompleteCall("hi")));
     assertThat(e.outcome().status()).isEqualTo(ToolOutcome.Status.ESCALATED);
     assertThat(http.hits("/backup/complete")).isZero();
   }

@@ -38,6 +38,7 @@ import org.junit.jupiter.api.Test;
  * bucket.
  */
 @DisplayName("Tenant isolation under a retry storm")
+@SuppressWarnings("try") // scopes opened only so the calls join a task
 class TenantIsolationTest {
 
   private static final int STORM_BUDGET = 40;
