@@ -28,7 +28,8 @@ import java.util.stream.Collectors;
  */
 public final class AgentOverhead {
 
-  private static final Pattern RESULT = Pattern.compile("rps=([0-9.]+) p50us=([0-9.]+) p99us=([0-9.]+)");
+  private static final Pattern RESULT = Pattern.compile("rps=([0-9.]+) p50us=([0-9.]+) p99us=([0-9.]+) cpuus=([0-9.]+)");
+  private static final Pattern CPU = Pattern.compile("cpums=([0-9]+)");
   private static final Pattern CLASSPATH = Pattern.compile(".*(test-classes|okhttp|okio|kotlin).*");
 
   private AgentOverhead() {}
@@ -60,8 +61,8 @@ public final class AgentOverhead {
     try {
       System.out.printf("cores %d, %d rounds of %s s per JVM, 2 client threads, server %s%n",
           Runtime.getRuntime().availableProcessors(), rounds, seconds, url);
-      System.out.println("| client | req/s without | req/s with | throughput change | p99 without | p99 with |");
-      System.out.println("|---|---|---|---|---|---|");
+      System.out.println("| client | req/s without | req/s with | throughput change | p99 without | p99 with | CPU/request without | CPU/request with |");
+      System.out.println("|---|---|---|---|---|---|---|---|");
       for (String client : List.of("jdk", "okhttp")) {
         List<double[]> without = new ArrayList<>();
         List<double[]> with = new ArrayList<>();
@@ -71,13 +72,13 @@ public final class AgentOverhead {
         }
         double rpsWithout = median(without, 0);
         double rpsWith = median(with, 0);
-        System.out.printf("| %s | %.0f | %.0f | %+.1f %% | %.0f µs | %.0f µs |%n", client, rpsWithout, rpsWith,
-            100.0 * (rpsWith - rpsWithout) / rpsWithout, median(without, 2), median(with, 2));
+        System.out.printf("| %s | %.0f | %.0f | %+.1f %% | %.0f µs | %.0f µs | %.0f µs | %.0f µs |%n", client, rpsWithout, rpsWith,
+            100.0 * (rpsWith - rpsWithout) / rpsWithout, median(without, 2), median(with, 2), median(without, 3), median(with, 3));
       }
 
       System.out.println();
-      System.out.println("| start-up (median of 7) | without | with | added |");
-      System.out.println("|---|---|---|---|");
+      System.out.println("| start-up (median of 7) | wall without | wall with | added | CPU without | CPU with | added CPU |");
+      System.out.println("|---|---|---|---|---|---|---|");
       startup(classpath, agent, "empty main", List.of());
       startup(classpath, agent, "main sending one request", List.of(url));
     } finally {
@@ -95,29 +96,44 @@ public final class AgentOverhead {
     if (!m.find()) {
       throw new IllegalStateException("no result from the workload: " + out);
     }
-    return new double[] {Double.parseDouble(m.group(1)), Double.parseDouble(m.group(2)), Double.parseDouble(m.group(3))};
+    return new double[] {Double.parseDouble(m.group(1)), Double.parseDouble(m.group(2)), Double.parseDouble(m.group(3)),
+        Double.parseDouble(m.group(4))};
   }
 
   private static void startup(String classpath, String agent, String label, List<String> probeArgs)
       throws IOException, InterruptedException {
-    long[] without = new long[7];
-    long[] with = new long[7];
+    long[][] without = new long[7][];
+    long[][] with = new long[7][];
     for (int i = 0; i < 7; i++) {
       without[i] = timed(classpath, null, probeArgs);
       with[i] = timed(classpath, agent, probeArgs);
     }
-    Arrays.sort(without);
-    Arrays.sort(with);
-    System.out.printf("| %s | %d ms | %d ms | %+d ms |%n", label, without[3], with[3], with[3] - without[3]);
+    long wallWithout = median(without, 0);
+    long wallWith = median(with, 0);
+    long cpuWithout = median(without, 1);
+    long cpuWith = median(with, 1);
+    System.out.printf("| %s | %d ms | %d ms | %+d ms | %d ms | %d ms | %+d ms |%n", label, wallWithout, wallWith, wallWith - wallWithout,
+        cpuWithout, cpuWith, cpuWith - cpuWithout);
   }
 
-  private static long timed(String classpath, String agent, List<String> probeArgs) throws IOException, InterruptedException {
+  /** Wall and CPU milliseconds of one {@link StartupProbe} JVM. */
+  private static long[] timed(String classpath, String agent, List<String> probeArgs) throws IOException, InterruptedException {
     List<String> command = java(classpath, agent);
     command.add(StartupProbe.class.getName());
     command.addAll(probeArgs);
     long start = System.nanoTime();
-    run(command);
-    return (System.nanoTime() - start) / 1_000_000;
+    String out = run(command);
+    long wall = (System.nanoTime() - start) / 1_000_000;
+    Matcher m = CPU.matcher(out);
+    if (!m.find()) {
+      throw new IllegalStateException("no CPU time from the probe: " + out);
+    }
+    return new long[] {wall, Long.parseLong(m.group(1))};
+  }
+
+  private static long median(long[][] results, int index) {
+    long[] values = Arrays.stream(results).mapToLong(r -> r[index]).sorted().toArray();
+    return values[values.length / 2];
   }
 
   private static List<String> java(String classpath, String agent) {

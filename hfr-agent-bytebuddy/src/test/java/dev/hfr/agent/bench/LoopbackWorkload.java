@@ -14,13 +14,19 @@ import okhttp3.Response;
 /**
  * The measured application of {@link AgentOverhead}: {@code threads} threads send GET requests to a
  * loopback server as fast as they can, first for {@code warmupSeconds} (not measured), then for
- * {@code seconds}; prints {@code rps=... p50us=... p99us=...}. Run with and without the agent.
+ * {@code seconds}; prints {@code rps=... p50us=... p99us=... cpuus=...} (the last: the process's CPU time per
+ * request in the measured window, which contention from other processes does not inflate as it does wall time). Run with and without the agent.
  *
  * <p>Usage: {@code LoopbackWorkload URL CLIENT(jdk|okhttp) THREADS WARMUP_SECONDS SECONDS}
  */
 public final class LoopbackWorkload {
 
   private LoopbackWorkload() {}
+
+  /** CPU time of the whole process (all threads: the clients, the JIT, the GC, the agent's). */
+  static long cpuNanos() {
+    return ProcessHandle.current().info().totalCpuDuration().map(java.time.Duration::toNanos).orElse(0L);
+  }
 
   public static void main(String[] args) throws Exception {
     URI uri = URI.create(args[0]);
@@ -71,7 +77,10 @@ public final class LoopbackWorkload {
         }
       }, "workload-" + t).start();
     }
+    TimeUnit.NANOSECONDS.sleep(Math.max(0, measureFrom - System.nanoTime()));
+    long cpuAtStart = cpuNanos();
     done.await();
+    long cpu = cpuNanos() - cpuAtStart;
     int total = Arrays.stream(counts).sum();
     long[] all = new long[total];
     int at = 0;
@@ -81,8 +90,9 @@ public final class LoopbackWorkload {
     }
     Arrays.sort(all);
     double seconds = measureNanos / 1e9;
-    System.out.printf("rps=%.1f p50us=%.1f p99us=%.1f%n", total / seconds,
-        all[(int) (total * 0.50)] / 1000.0, all[Math.min(total - 1, (int) Math.ceil(total * 0.99) - 1)] / 1000.0);
+    System.out.printf("rps=%.1f p50us=%.1f p99us=%.1f cpuus=%.1f%n", total / seconds,
+        all[(int) (total * 0.50)] / 1000.0, all[Math.min(total - 1, (int) Math.ceil(total * 0.99) - 1)] / 1000.0,
+        cpu / 1000.0 / Math.max(1, total));
     System.exit(0);
   }
 }

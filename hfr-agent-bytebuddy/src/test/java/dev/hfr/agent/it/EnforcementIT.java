@@ -14,7 +14,7 @@ import org.junit.jupiter.api.Test;
 
 /**
  * {@code enforce=true}: the agent retries idempotent JDK HttpClient requests, and never a write without a
- * key. One application JVM sends the four requests in turn; each test checks one of them.
+ * key. One application JVM sends the requests in turn; each test checks one of them.
  */
 @DisplayName("-javaagent with enforce=true")
 class EnforcementIT {
@@ -29,7 +29,9 @@ class EnforcementIT {
     events = Files.createTempFile("hfr-agent-enforce", ".jsonl");
     try (ForkedJvm app = ForkedJvm.start(
         List.of(ForkedJvm.javaagent("enforce=true,retry.base=10ms,retry.cap=50ms,summary.interval=0s,events=" + events)),
-        "requests", server.baseUrl(), "GET:/flaky", "POST:/write", "POST:/keyed-write:order-42", "GET:/rate")) {
+        // a success between the failing requests: five failures in a row would open the host's breaker
+        "requests", server.baseUrl(), "GET:/flaky", "GET:/ok", "GET:/rate", "GET:/ok", "POST:/write", "GET:/ok",
+        "POST:/keyed-write:order-42")) {
       seen = app.linesUntil(null, Duration.ofSeconds(120));
       assertThat(app.waitFor(Duration.ofSeconds(30))).isZero();
       assertThat(app.stderr()).contains("mode enforce");
@@ -61,7 +63,7 @@ class EnforcementIT {
   @Test
   @DisplayName("a POST without an Idempotency-Key is sent once; the application gets the 503")
   void neverRetriesAPostWithoutAKey() throws Exception {
-    assertThat(seen.get(1)).isEqualTo("status=503 body=unavailable");
+    assertThat(seen.get(4)).isEqualTo("status=503 body=unavailable");
     assertThat(server.count("/write")).isEqualTo(1);
     assertThat(eventsWithStatus(503, "R2")).singleElement().satisfies(e -> {
       assertThat(Events.outcome(e)).isEqualTo("503 T1 RECONCILE");
@@ -72,7 +74,7 @@ class EnforcementIT {
   @Test
   @DisplayName("a POST with an Idempotency-Key is retried up to the attempt bound, then the application gets the last 503")
   void retriesAPostWithAKeyWithinTheBound() throws Exception {
-    assertThat(seen.get(2)).isEqualTo("status=503 body=unavailable");
+    assertThat(seen.get(6)).isEqualTo("status=503 body=unavailable");
     assertThat(server.count("/keyed-write")).isEqualTo(3);
     assertThat(eventsWithStatus(503, "R1")).extracting(e -> e.get("enforced").asBoolean()).containsExactly(true, true, false);
   }
@@ -80,7 +82,7 @@ class EnforcementIT {
   @Test
   @DisplayName("a 429 is retried no sooner than its Retry-After, within the bound")
   void honoursRetryAfter() throws Exception {
-    assertThat(seen.get(3)).isEqualTo("status=429 body=slow down");
+    assertThat(seen.get(2)).isEqualTo("status=429 body=slow down");
     assertThat(server.count("/rate")).isEqualTo(3);
     assertThat(eventsWithStatus(429, "R0")).extracting(e -> e.get("delayMillis").asLong()).containsExactly(1000L, 1000L, 0L);
   }
