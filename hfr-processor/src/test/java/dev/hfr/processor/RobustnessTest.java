@@ -5,7 +5,6 @@ import static com.google.testing.compile.CompilationSubject.assertThat;
 import static dev.hfr.processor.Sources.source;
 
 import com.google.testing.compile.Compilation;
-import com.google.testing.compile.Compiler;
 import dev.hfr.processor.messages.ProxyMessages;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -98,7 +97,7 @@ class RobustnessTest {
           public LateClient client(LateClient current) { return current; }
         }
         """);
-    Compilation compilation = Compiler.javac()
+    Compilation compilation = Sources.javac()
         .withProcessors(new HfrProcessor(), new LateTypeProcessor())
         .compile(src);
     assertThat(compilation).succeededWithoutWarnings();

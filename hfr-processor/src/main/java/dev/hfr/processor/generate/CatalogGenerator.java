@@ -24,6 +24,7 @@ final class CatalogGenerator {
   TypeSpec generate(TypeElement type) {
     TypeSpec.Builder spec = TypeSpec.classBuilder(GeneratedNames.catalog(type))
         .addJavadoc("The tools of {@link $T}, for the tool registry.\n", ClassName.get(type))
+        .addOriginatingElement(type)
         .addModifiers(Modifier.PUBLIC, Modifier.FINAL)
         .addSuperinterface(RuntimeTypes.TOOL_CATALOG);
     generated.addTo(spec);

@@ -25,6 +25,7 @@ final class ModuleGenerator {
         .addJavadoc("Binds {@link $T} to {@link $T}: include it in a Dagger component that provides a\n"
             + "{@link $T}, and every injected {@code $T} runs its tools through HFR.\n",
             tool, proxy, RuntimeTypes.RECOVERY_ENGINE, tool)
+        .addOriginatingElement(type)
         .addAnnotation(RuntimeTypes.DAGGER_MODULE)
         .addModifiers(Modifier.PUBLIC, Modifier.ABSTRACT);
     generated.addTo(spec);

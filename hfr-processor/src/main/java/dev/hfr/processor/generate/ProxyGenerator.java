@@ -72,6 +72,7 @@ final class ProxyGenerator {
             + "an invocation that calls the original method, its reconcile and compensate methods and its\n"
             + "degradation rungs directly. Generated from the annotations of {@link $T}; do not edit.\n",
             RuntimeTypes.RECOVERY_ENGINE, ClassName.get(type))
+        .addOriginatingElement(type)
         .superclass(superclass)
         .addTypeVariables(typeVariables);
     generated.addTo(spec);

@@ -80,7 +80,8 @@ public enum Reason {
 
   private final String code = name().toLowerCase(Locale.ROOT);
 
-  /** The lower_snake code written to outcomes, events and tags. */
+  /** The lower_snake code written to outcomes, events (as JSON) and tags. */
+  @com.fasterxml.jackson.annotation.JsonValue
   public String code() {
     return code;
   }

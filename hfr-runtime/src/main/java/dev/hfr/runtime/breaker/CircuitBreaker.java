@@ -20,9 +20,15 @@ import java.util.random.RandomGenerator;
  * errors; T2 is a 429 (its own rate, and a failure for the consecutive count). T6, T7, T8 and V1 say
  * the request was wrong, not that the target is unhealthy: they count as healthy answers.
  *
- * <p>Thread-safe. In the closed state {@code tryAcquire} is one volatile read; outcomes are recorded
- * under a short uncontended-in-practice lock. Nothing allocates after construction. Time comes only
- * from the injected {@link Clock}.
+ * <p>Half-open details: a probe whose outcome has not come back within one cooldown is presumed lost
+ * and its permit is issued again, so a caller that dies between acquire and report cannot keep the
+ * breaker half-open for ever. Permits are not tagged, so the late outcome of a call admitted before the
+ * breaker opened, arriving while it is half-open, counts as a probe's outcome; with cooldowns longer
+ * than call timeouts (the defaults) this does not happen.
+ *
+ * <p>Thread-safe. In the closed state {@code tryAcquire} is one volatile read, and during the cooldown
+ * a volatile read and a clock read; outcomes are recorded under a short lock. Nothing allocates after
+ * construction. Time comes only from the injected {@link Clock}.
  */
 public final class CircuitBreaker {
 

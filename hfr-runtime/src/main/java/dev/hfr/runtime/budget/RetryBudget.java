@@ -10,29 +10,47 @@ import java.util.concurrent.atomic.AtomicInteger;
  * the task. So a task of n steps never makes more than {@code min(n·maxAttemptsPerStep, n + B_t)}
  * attempts (Proposition 1, with {@code maxAttemptsPerStep = 1 + B_s}).
  *
+ * <p>A part of B_t can be held back for the final step (paper §4.8: earlier steps must not spend
+ * everything and leave the final commit or verification without a retry): ordinary steps stop at
+ * {@code B_t − reserve}, a step opened with {@link #openFinalStep} may use all of B_t.
+ *
  * <p>Thread-safe: steps of one task may run in parallel and share the task's budget. Charging is
  * lock-free and does not allocate.
  */
 public final class RetryBudget {
 
   private final int maxRetriesPerTask;
+  private final int reserveForFinalStep;
   private final AtomicInteger retriesUsed = new AtomicInteger();
 
-  private RetryBudget(int maxRetriesPerTask) {
+  private RetryBudget(int maxRetriesPerTask, int reserveForFinalStep) {
     this.maxRetriesPerTask = maxRetriesPerTask;
+    this.reserveForFinalStep = reserveForFinalStep;
   }
 
   /** A task budget of {@code maxRetriesPerTask} retries (B_t); zero allows no retry at all. */
   public static RetryBudget perTask(int maxRetriesPerTask) {
+    return perTask(maxRetriesPerTask, 0);
+  }
+
+  /**
+   * A task budget of {@code maxRetriesPerTask} retries (B_t) of which {@code reserveForFinalStep} only the
+   * final step may use.
+   */
+  public static RetryBudget perTask(int maxRetriesPerTask, int reserveForFinalStep) {
     if (maxRetriesPerTask < 0) {
       throw new IllegalArgumentException("maxRetriesPerTask must not be negative, was " + maxRetriesPerTask);
     }
-    return new RetryBudget(maxRetriesPerTask);
+    if (reserveForFinalStep < 0 || reserveForFinalStep > maxRetriesPerTask) {
+      throw new IllegalArgumentException("reserveForFinalStep must be within [0, maxRetriesPerTask] = [0, " + maxRetriesPerTask
+          + "], was " + reserveForFinalStep);
+    }
+    return new RetryBudget(maxRetriesPerTask, reserveForFinalStep);
   }
 
   /** A budget that never runs out at task level (only the per-step limits apply): the "HFR − budget" ablation. */
   public static RetryBudget unlimited() {
-    return new RetryBudget(Integer.MAX_VALUE);
+    return new RetryBudget(Integer.MAX_VALUE, 0);
   }
 
   /**
@@ -43,11 +61,29 @@ public final class RetryBudget {
    * @param maxAttemptsPerStep total attempts of the step, the first included (1 + B_s); at least 1
    */
   public Step openStep(int maxAttemptsPerStep) {
+    return new Step(checkAttempts(maxAttemptsPerStep), maxRetriesPerTask - reserveForFinalStep, false);
+  }
+
+  /**
+   * Opens the task's final step (its commit or final verification), which may also use the reserve.
+   *
+   * @param maxAttemptsPerStep total attempts of the step, the first included (1 + B_s); at least 1
+   */
+  public Step openFinalStep(int maxAttemptsPerStep) {
+    return new Step(checkAttempts(maxAttemptsPerStep), maxRetriesPerTask, true);
+  }
+
+  private static int checkAttempts(int maxAttemptsPerStep) {
     if (maxAttemptsPerStep < 1) {
       throw new IllegalArgumentException("maxAttemptsPerStep counts attempts, the first included, and must be at least 1, was "
           + maxAttemptsPerStep);
     }
-    return new Step(maxAttemptsPerStep);
+    return maxAttemptsPerStep;
+  }
+
+  /** Retries held back for the final step. */
+  public int reserveForFinalStep() {
+    return reserveForFinalStep;
   }
 
   /** B_t. */
@@ -65,10 +101,10 @@ public final class RetryBudget {
     return maxRetriesPerTask - retriesUsed.get();
   }
 
-  private boolean tryChargeTask() {
+  private boolean tryChargeTask(int limit) {
     while (true) {
       int used = retriesUsed.get();
-      if (used >= maxRetriesPerTask) {
+      if (used >= limit) {
         return false;
       }
       if (retriesUsed.compareAndSet(used, used + 1)) {
@@ -95,10 +131,14 @@ public final class RetryBudget {
   /** The attempt counter of one logical step. Thread-safe. */
   public final class Step {
     private final int maxAttempts;
+    private final int taskLimit;
+    private final boolean finalStep;
     private final AtomicInteger attempts = new AtomicInteger(1);
 
-    private Step(int maxAttempts) {
+    private Step(int maxAttempts, int taskLimit, boolean finalStep) {
       this.maxAttempts = maxAttempts;
+      this.taskLimit = taskLimit;
+      this.finalStep = finalStep;
     }
 
     /** Charges one retry to this step and the task, or says which of the two is exhausted (nothing is charged then). */
@@ -112,7 +152,7 @@ public final class RetryBudget {
           break;
         }
       }
-      if (tryChargeTask()) {
+      if (tryChargeTask(taskLimit)) {
         return Charge.GRANTED;
       }
       attempts.decrementAndGet();
@@ -146,9 +186,14 @@ public final class RetryBudget {
       return attempts.get() < maxAttempts;
     }
 
-    /** Whether either the step or the task has run out, without charging anything. */
+    /** Whether either the step or the task (as far as this step may draw on it) has run out, without charging anything. */
     public boolean exhausted() {
-      return !hasAttemptsLeft() || RetryBudget.this.remaining() <= 0;
+      return !hasAttemptsLeft() || retriesUsed.get() >= taskLimit;
+    }
+
+    /** Whether this is the task's final step, which may use the reserve. */
+    public boolean isFinal() {
+      return finalStep;
     }
 
     /** The task budget this step draws on. */

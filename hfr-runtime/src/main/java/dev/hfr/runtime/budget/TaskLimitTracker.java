@@ -38,7 +38,7 @@ public final class TaskLimitTracker {
     this.clock = Objects.requireNonNull(clock, "clock");
     this.startNanos = clock.nanoTime();
     this.maxWallNanos = limits.maxWallTime() == null ? Long.MAX_VALUE : saturatedNanos(limits);
-    this.retryBudget = RetryBudget.perTask(limits.maxRetries());
+    this.retryBudget = RetryBudget.perTask(limits.maxRetries(), limits.retryReserveForFinalStep());
   }
 
   private static long saturatedNanos(TaskLimits limits) {

@@ -20,6 +20,7 @@ public final class TaskLimits {
   private final int maxToolCalls;
   private final int maxSameToolCalls;
   private final int maxRetries;
+  private final int retryReserveForFinalStep;
   private final Duration maxWallTime;
   private final double maxCost;
   private final int maxWriteActions;
@@ -29,6 +30,7 @@ public final class TaskLimits {
     this.maxToolCalls = b.maxToolCalls;
     this.maxSameToolCalls = b.maxSameToolCalls;
     this.maxRetries = b.maxRetries;
+    this.retryReserveForFinalStep = b.retryReserveForFinalStep;
     this.maxWallTime = b.maxWallTime;
     this.maxCost = b.maxCost;
     this.maxWriteActions = b.maxWriteActions;
@@ -67,6 +69,9 @@ public final class TaskLimits {
   /** The task's retry budget B_t. */
   public int maxRetries() { return maxRetries; }
 
+  /** Retries of {@link #maxRetries()} that only the task's final step may use (§4.8); 0 by default. */
+  public int retryReserveForFinalStep() { return retryReserveForFinalStep; }
+
   /** {@code null} when unlimited. */
   public Duration maxWallTime() { return maxWallTime; }
 
@@ -78,7 +83,7 @@ public final class TaskLimits {
   @Override
   public String toString() {
     return "TaskLimits[turns " + show(maxTurns) + ", toolCalls " + show(maxToolCalls) + ", sameToolCalls " + show(maxSameToolCalls)
-        + ", retries " + show(maxRetries) + ", wallTime " + (maxWallTime == null ? "unlimited" : maxWallTime) + ", cost "
+        + ", retries " + show(maxRetries) + " (final-step reserve " + retryReserveForFinalStep + "), wallTime " + (maxWallTime == null ? "unlimited" : maxWallTime) + ", cost "
         + (Double.isInfinite(maxCost) ? "unlimited" : maxCost) + ", writeActions " + show(maxWriteActions) + "]";
   }
 
@@ -92,6 +97,7 @@ public final class TaskLimits {
     private int maxToolCalls = UNLIMITED;
     private int maxSameToolCalls = UNLIMITED;
     private int maxRetries = UNLIMITED;
+    private int retryReserveForFinalStep;
     private Duration maxWallTime;
     private double maxCost = Double.POSITIVE_INFINITY;
     private int maxWriteActions = UNLIMITED;
@@ -103,6 +109,7 @@ public final class TaskLimits {
       this.maxToolCalls = l.maxToolCalls;
       this.maxSameToolCalls = l.maxSameToolCalls;
       this.maxRetries = l.maxRetries;
+      this.retryReserveForFinalStep = l.retryReserveForFinalStep;
       this.maxWallTime = l.maxWallTime;
       this.maxCost = l.maxCost;
       this.maxWriteActions = l.maxWriteActions;
@@ -126,6 +133,12 @@ public final class TaskLimits {
     /** Zero is allowed: no retry at all. */
     public Builder maxRetries(int retries) {
       this.maxRetries = atLeast(retries, 0, "maxRetries");
+      return this;
+    }
+
+    /** Retries held back for the task's final step (its commit or final verification). */
+    public Builder retryReserveForFinalStep(int retries) {
+      this.retryReserveForFinalStep = atLeast(retries, 0, "retryReserveForFinalStep");
       return this;
     }
 
@@ -153,6 +166,10 @@ public final class TaskLimits {
     }
 
     public TaskLimits build() {
+      if (retryReserveForFinalStep > maxRetries) {
+        throw new IllegalArgumentException(
+            "retryReserveForFinalStep (" + retryReserveForFinalStep + ") must not exceed maxRetries (" + maxRetries + ")");
+      }
       return new TaskLimits(this);
     }
 

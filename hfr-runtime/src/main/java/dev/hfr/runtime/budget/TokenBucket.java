@@ -10,6 +10,10 @@ import java.util.concurrent.atomic.AtomicLong;
  * token every {@code window / capacity}), starting full. Implemented as the generic cell rate algorithm
  * on one {@link AtomicLong} (the "theoretical arrival time"), so taking a token is a read and a
  * compare-and-set, and never allocates.
+ *
+ * <p>As with any token bucket, the limit is a rate with a burst: at most {@code capacity} tokens at once
+ * and {@code capacity} per window on average; a full bucket emptied at the start of a window and
+ * refilled during it lets one window of length W see up to {@code 2·capacity} tokens, never more.
  */
 public final class TokenBucket {
 

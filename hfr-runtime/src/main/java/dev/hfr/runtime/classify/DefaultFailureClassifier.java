@@ -17,6 +17,9 @@ import dev.hfr.annotations.Fault;
 import dev.hfr.runtime.classify.internal.ExceptionKind;
 import dev.hfr.runtime.classify.internal.TextSignals;
 import dev.hfr.runtime.time.Clock;
+import io.micrometer.core.instrument.FunctionCounter;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.binder.MeterBinder;
 import java.time.Duration;
 import java.util.Map;
 import java.util.Objects;
@@ -65,7 +68,7 @@ import java.util.concurrent.atomic.LongAdder;
  * {@link #errorCount()} — never swallowed silently. Only {@link OutOfMemoryError} and other
  * {@link VirtualMachineError}s but {@link StackOverflowError} propagate: the JVM is then unusable anyway.
  */
-public final class DefaultFailureClassifier implements FailureClassifier {
+public final class DefaultFailureClassifier implements FailureClassifier, MeterBinder {
 
   /** The rule id of an answer given because a rule itself failed. */
   public static final String RULE_CLASSIFIER_ERROR = "classifier.error";
@@ -160,6 +163,7 @@ public final class DefaultFailureClassifier implements FailureClassifier {
   static final Classification VERIFIER_REJECTED = c(Fault.V1, 0.9, null, "verifier.rejected");
   static final Classification EMPTY_2XX = c(Fault.T3, 0.4, null, "http.2xx.empty-body");
   static final Classification EMPTY_2XX_SLOW = c(Fault.T3, 0.6, null, "http.2xx.empty-body.slow");
+  static final Classification HTTP_2XX_REFUSAL = c(Fault.T8, 0.9, null, "http.2xx.refusal");
   static final Classification BODY_UNRECOGNIZED = c(Fault.UNCLASSIFIED, 0.2, null, "body.unrecognized");
 
   /** Text categories in the order a compound is resolved (the first present is the primary). */
@@ -203,6 +207,21 @@ public final class DefaultFailureClassifier implements FailureClassifier {
   /** How many classifications ended in {@value #RULE_CLASSIFIER_ERROR} because a rule failed. */
   public long errorCount() {
     return errors.sum();
+  }
+
+  /** The name of the counter {@link #bindTo} registers. */
+  public static final String ERRORS_METER = "harness.classifier.errors";
+
+  /**
+   * Registers {@value #ERRORS_METER}: classifications answered {@value #RULE_CLASSIFIER_ERROR} because a
+   * rule failed. It should stay at 0; anything else is a bug worth a look at {@link #lastError()}.
+   */
+  @Override
+  public void bindTo(MeterRegistry registry) {
+    FunctionCounter.builder(ERRORS_METER, errors, LongAdder::sum)
+        .description("Classifications that fell back to UNCLASSIFIED because a classifier rule failed")
+        .baseUnit("classifications")
+        .register(registry);
   }
 
   /** The last failure of a rule, for diagnosis, or {@code null}. */
@@ -272,7 +291,13 @@ public final class DefaultFailureClassifier implements FailureClassifier {
       return INVALID_STATUS;
     }
     if (exception != null) {
-      return fromException(kind, kindSource, exception);
+      Classification c = fromException(kind, kindSource, exception);
+      if (c == EX_UNRECOGNIZED && body != null && !body.isBlank()) {
+        // e.g. a tool threw for a 200 whose body held an error object: the body says more than the type
+        Classification fromBody = fromResult(o, status, body);
+        return fromBody.isSuccess() || fromBody == NO_SIGNAL || fromBody == BODY_UNRECOGNIZED ? c : fromBody;
+      }
+      return c;
     }
     if (status != 0 && (status < 200 || status >= 300)) {
       return UNEXPECTED_STATUS;
@@ -527,7 +552,7 @@ public final class DefaultFailureClassifier implements FailureClassifier {
         return (int) packed != 0 ? fromText(packed, BODY_RULES) : BODY_UNRECOGNIZED;
       }
       if ((int) (packed >>> 32 & CONTENT) != 0) {
-        return FINISH_CONTENT_FILTER;
+        return HTTP_2XX_REFUSAL; // "finish_reason": "content_filter", "stop_reason": "refusal", "refusal": "..."
       }
       return Classification.success();
     }

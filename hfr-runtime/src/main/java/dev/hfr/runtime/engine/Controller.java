@@ -514,8 +514,10 @@ public final class Controller {
     if (f == Fault.T8) {
       return settle(c, Action.ESCALATE, why == Reason.APPROVAL_DENIED ? why : Reason.POLICY_REFUSAL);
     }
+    // A write whose last attempt may have been applied is never sent elsewhere (a rung has no key).
+    boolean ambiguous = f != null && f != Fault.V1 && !ActionTable.provesNotApplied(f);
     boolean unknownWrite = c.ledgerState == LedgerState.UNKNOWN
-        || (c.write() && !features.idempotency() && f != null && !ActionTable.provesNotApplied(f) && !c.hasResult);
+        || (c.write() && !c.hasResult && ambiguous && !c.history().reconciledAbsent());
     boolean committedWrite = c.write() && c.hasResult;
     if (features.degradation() && !unknownWrite && !committedWrite && f != Fault.T7) {
       int next = DegradationLadder.next(c.tool, c.rung, f, c.policy.allowedAutomatic());
@@ -732,6 +734,12 @@ public final class Controller {
       c.rt.meters.degradationQualityDelta(level, 1.0 - c.quality);
     }
     boolean verificationOwed = c.verificationRequired || (degraded && level.compareTo(DegradeLevel.L3) >= 0 && !features.verification());
+    if (c.task.implicit() && c.key == null && !degraded && !verificationOwed) {
+      // The clean read of a call outside any scope: nobody can ask for its outcome, so none is built.
+      c.task.count(c.tool.name(), ToolOutcome.Status.SUCCESS, false, c.attempts, false);
+      c.rt.meters.call(ToolOutcome.Status.SUCCESS, false, clock.nanoTime() - c.startNanos, c.attempts);
+      return c.result;
+    }
     List<String> refs = c.key == null ? List.of() : artifactRefs(c);
     ToolOutcome outcome = new ToolOutcome(c.tool.name(), ToolOutcome.Status.SUCCESS, null, false, c.write(), refs,
         verificationOwed, degraded, level, c.attempts, recoveredReason(c));

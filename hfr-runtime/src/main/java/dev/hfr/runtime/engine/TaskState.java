@@ -8,8 +8,6 @@ import dev.hfr.runtime.budget.RetryBudget;
 import dev.hfr.runtime.budget.TaskLimitTracker;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.atomic.AtomicInteger;
-import java.util.concurrent.atomic.AtomicLong;
 
 /**
  * The running state of one task (Table 9's INIT: budgets, deadline, counters): what its calls share.
@@ -28,18 +26,20 @@ public final class TaskState {
   private final int implicitMaxRetries;
   private volatile RetryBudget retryBudget;
 
-  private final AtomicLong steps = new AtomicLong();
-  private final AtomicInteger calls = new AtomicInteger();
-  private final AtomicInteger succeeded = new AtomicInteger();
-  private final AtomicInteger failed = new AtomicInteger();
-  private final AtomicInteger escalated = new AtomicInteger();
-  private final AtomicInteger degraded = new AtomicInteger();
-  private final AtomicInteger attempts = new AtomicInteger();
-  private final AtomicInteger retries = new AtomicInteger();
-  private final AtomicInteger highRisk = new AtomicInteger();
-  private final AtomicInteger unverified = new AtomicInteger();
-  private final AtomicInteger duplicates = new AtomicInteger();
-  private final List<String> failedTools = new ArrayList<>(0);
+  // Counters guarded by this: an uncontended monitor is cheaper than a dozen atomics allocated per task,
+  // and the implicit task of every call outside a scope must stay one small object.
+  private long steps;
+  private int calls;
+  private int succeeded;
+  private int failed;
+  private int escalated;
+  private int degraded;
+  private int attempts;
+  private int retries;
+  private int highRisk;
+  private int unverified;
+  private int duplicates;
+  private List<String> failedTools;
   private volatile boolean replanRequested;
   private volatile ToolOutcome lastOutcome;
 
@@ -126,8 +126,8 @@ public final class TaskState {
   public boolean implicit() { return implicitPrefix != null; }
 
   /** The next logical step number (1, 2, ...): part of each write's idempotency key. */
-  long nextStep() {
-    return steps.incrementAndGet();
+  synchronized long nextStep() {
+    return ++steps;
   }
 
   /** The last call's structured outcome, or {@code null} before the first call ends. */
@@ -144,44 +144,54 @@ public final class TaskState {
     replanRequested = true;
   }
 
-  void onCallStart(boolean highRiskCall) {
-    calls.incrementAndGet();
+  synchronized void onCallStart(boolean highRiskCall) {
+    calls++;
     if (highRiskCall) {
-      highRisk.incrementAndGet();
+      highRisk++;
     }
   }
 
+  /** Counts a call that ended; {@code outcome} becomes the task's last outcome. */
   void onCallEnd(ToolOutcome outcome, boolean unverifiedSideEffect) {
-    attempts.addAndGet(outcome.attempts());
-    retries.addAndGet(Math.max(0, outcome.attempts() - 1));
-    switch (outcome.status()) {
-      case SUCCESS:
-        succeeded.incrementAndGet();
-        if (outcome.degraded()) {
-          degraded.incrementAndGet();
-        }
-        break;
-      case FAILED:
-        failed.incrementAndGet();
-        addFailedTool(outcome.tool());
-        break;
-      default:
-        escalated.incrementAndGet();
-        addFailedTool(outcome.tool());
-        break;
-    }
-    if (unverifiedSideEffect) {
-      unverified.incrementAndGet();
-    }
+    count(outcome.tool(), outcome.status(), outcome.degraded(), outcome.attempts(), unverifiedSideEffect);
     lastOutcome = outcome;
   }
 
-  /** Counts a side effect known to have been committed twice in this task. */
-  public void recordDuplicateSideEffect() {
-    duplicates.incrementAndGet();
+  /** Counts a call that ended, without keeping an outcome object (the implicit task's clean calls). */
+  synchronized void count(String tool, ToolOutcome.Status status, boolean wasDegraded, int callAttempts,
+      boolean unverifiedSideEffect) {
+    attempts += callAttempts;
+    retries += Math.max(0, callAttempts - 1);
+    switch (status) {
+      case SUCCESS:
+        succeeded++;
+        if (wasDegraded) {
+          degraded++;
+        }
+        break;
+      case FAILED:
+        failed++;
+        addFailedTool(tool);
+        break;
+      default:
+        escalated++;
+        addFailedTool(tool);
+        break;
+    }
+    if (unverifiedSideEffect) {
+      unverified++;
+    }
   }
 
-  private synchronized void addFailedTool(String tool) {
+  /** Counts a side effect known to have been committed twice in this task. */
+  public synchronized void recordDuplicateSideEffect() {
+    duplicates++;
+  }
+
+  private void addFailedTool(String tool) {
+    if (failedTools == null) {
+      failedTools = new ArrayList<>(2);
+    }
     if (!failedTools.contains(tool)) {
       failedTools.add(tool);
     }
@@ -189,23 +199,21 @@ public final class TaskState {
 
   /** The report so far. */
   public synchronized TaskReport report() {
-    int att = attempts.get();
-    int c = calls.get();
     return new TaskReport(
         tenant,
-        taskId,
-        c,
-        succeeded.get(),
-        failed.get(),
-        escalated.get(),
-        degraded.get(),
-        att,
-        retries.get(),
+        taskId(),
+        calls,
+        succeeded,
+        failed,
+        escalated,
+        degraded,
+        attempts,
+        retries,
         limits == null ? 0 : limits.repeatedActions(),
-        failedTools,
-        highRisk.get(),
-        unverified.get(),
-        duplicates.get(),
+        failedTools == null ? List.of() : failedTools,
+        highRisk,
+        unverified,
+        duplicates,
         replanRequested,
         limits == null ? null : limits.usage());
   }

@@ -256,7 +256,9 @@ public final class EmbeddedFileLedger implements IdempotencyLedger {
   public static RepairReport repair(Path directory) {
     Path dir = directory.toAbsolutePath();
     Path journal = dir.resolve(JOURNAL);
-    try (DirectoryLock lock = DirectoryLock.acquire(dir.resolve(LOCK))) {
+    DirectoryLock lock = null;
+    try {
+      lock = DirectoryLock.acquire(dir.resolve(LOCK));
       if (!Files.exists(journal)) {
         return new RepairReport(journal, null, 0, List.of());
       }
@@ -282,6 +284,10 @@ public final class EmbeddedFileLedger implements IdempotencyLedger {
       return new RepairReport(journal, aside, table.size(), damages);
     } catch (IOException e) {
       throw new LedgerStorageException("cannot repair the ledger in " + dir + ": " + e, e);
+    } finally {
+      if (lock != null) {
+        closeQuietly(lock);
+      }
     }
   }
 

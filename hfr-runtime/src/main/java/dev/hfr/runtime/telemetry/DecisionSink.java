@@ -12,7 +12,7 @@ public interface DecisionSink extends AutoCloseable {
   void record(DecisionEvent event) throws Exception;
 
   @Override
-  default void close() throws Exception {}
+  default void close() throws java.io.IOException {}
 
   /** Drops every event. */
   static DecisionSink discarding() {

@@ -24,20 +24,21 @@ class PropositionOneProperties {
   private static final RetrySpec RETRY_EVERYTHING = RetrySpec.of(50, 1, 1, Fault.T1, Fault.T2, Fault.T3, Fault.T4, Fault.T5, Fault.T6);
 
   @Property(tries = 500)
-  @Label("total attempts never exceed min(n(1+Bs), n+Bt), for random fault sequences, risks and new evidence")
+  @Label("total attempts never exceed min(n(1+Bs), n+Bt), for random fault sequences, risks, evidence and final-step reserves")
   void attemptsAreBounded(
       @ForAll @IntRange(min = 1, max = 12) int n,
       @ForAll @IntRange(min = 0, max = 6) int bs,
       @ForAll @IntRange(min = 0, max = 20) int bt,
       @ForAll @Size(min = 1, max = 200) List<Fault> faults,
       @ForAll Risk risk,
-      @ForAll boolean alwaysNewEvidence) {
+      @ForAll boolean alwaysNewEvidence,
+      @ForAll @IntRange(min = 0, max = 20) int reserveSeed) {
     RetryGate gate = RetryGate.builder().sameFaultLimit(1 + bs + 1).build();
-    RetryBudget task = RetryBudget.perTask(bt);
+    RetryBudget task = RetryBudget.perTask(bt, Math.min(bt, reserveSeed));
     int attempts = 0;
     int next = 0;
     for (int s = 0; s < n; s++) {
-      RetryBudget.Step step = task.openStep(1 + bs);
+      RetryBudget.Step step = s == n - 1 ? task.openFinalStep(1 + bs) : task.openStep(1 + bs);
       AttemptHistory history = new AttemptHistory();
       attempts++;
       while (true) {

@@ -43,6 +43,25 @@ class RetryBudgetTest {
   }
 
   @Test
+  @DisplayName("the reserve is kept for the final step: ordinary steps stop at B_t − reserve")
+  void reserveForTheFinalStep() {
+    RetryBudget task = RetryBudget.perTask(4, 2);
+    RetryBudget.Step early = task.openStep(10);
+    assertThat(early.tryChargeRetry()).isEqualTo(RetryBudget.Charge.GRANTED);
+    assertThat(early.tryChargeRetry()).isEqualTo(RetryBudget.Charge.GRANTED);
+    assertThat(early.tryChargeRetry()).isEqualTo(RetryBudget.Charge.TASK_EXHAUSTED);
+    assertThat(early.exhausted()).isTrue();
+    assertThat(early.isFinal()).isFalse();
+    RetryBudget.Step last = task.openFinalStep(10);
+    assertThat(last.isFinal()).isTrue();
+    assertThat(last.tryChargeRetry()).isEqualTo(RetryBudget.Charge.GRANTED);
+    assertThat(last.tryChargeRetry()).isEqualTo(RetryBudget.Charge.GRANTED);
+    assertThat(last.tryChargeRetry()).isEqualTo(RetryBudget.Charge.TASK_EXHAUSTED);
+    assertThat(task.retriesUsed()).isEqualTo(4);
+    assertThatThrownBy(() -> RetryBudget.perTask(2, 3)).hasMessageContaining("reserveForFinalStep");
+  }
+
+  @Test
   @DisplayName("a refund gives the retry back to step and task, and cannot go below the first attempt")
   void refund() {
     RetryBudget task = RetryBudget.perTask(1);

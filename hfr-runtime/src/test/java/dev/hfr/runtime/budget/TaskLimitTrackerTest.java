@@ -94,7 +94,11 @@ class TaskLimitTrackerTest {
     assertThatThrownBy(() -> TaskLimits.builder().maxRetries(-1)).hasMessageContaining("maxRetries");
     assertThatThrownBy(() -> TaskLimits.builder().maxWallTime(Duration.ZERO)).hasMessageContaining("maxWallTime");
     assertThatThrownBy(() -> TaskLimits.builder().maxCost(Double.NaN)).hasMessageContaining("maxCost");
+    assertThatThrownBy(() -> TaskLimits.builder().maxRetries(2).retryReserveForFinalStep(3).build())
+        .hasMessageContaining("retryReserveForFinalStep");
     assertThat(TaskLimits.defaults().maxRetries()).isEqualTo(10);
+    TaskLimitTracker reserving = new TaskLimitTracker(TaskLimits.builder().maxRetries(3).retryReserveForFinalStep(1).build(), time);
+    assertThat(reserving.retryBudget().reserveForFinalStep()).isEqualTo(1);
     assertThat(TaskLimits.unlimited().maxTurns()).isEqualTo(TaskLimits.UNLIMITED);
   }
 }

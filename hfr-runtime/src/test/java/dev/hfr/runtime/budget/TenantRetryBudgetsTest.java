@@ -37,6 +37,20 @@ class TenantRetryBudgetsTest {
   }
 
   @Test
+  @DisplayName("over a long storm the tenant gets its rate: capacity per window plus one initial burst, never more")
+  void longRunRate() {
+    TenantRetryBudgets budgets = TenantRetryBudgets.builder(time).retriesPerWindow(60).window(Duration.ofMinutes(1)).build();
+    int granted = 0;
+    for (int ms = 0; ms < 10 * 60_000; ms += 10) { // ten minutes, an attempt every 10 ms
+      if (budgets.tryAcquire("stormy")) {
+        granted++;
+      }
+      time.advance(Duration.ofMillis(10).toNanos());
+    }
+    assertThat(granted).isBetween(10 * 60, 10 * 60 + 60);
+  }
+
+  @Test
   @DisplayName("one tenant's storm leaves another tenant's budget untouched")
   void tenantsAreIsolated() {
     TenantRetryBudgets budgets = TenantRetryBudgets.builder(time).retriesPerWindow(10).build();

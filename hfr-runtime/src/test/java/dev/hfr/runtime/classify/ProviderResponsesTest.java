@@ -117,7 +117,7 @@ class ProviderResponsesTest {
             "{\"id\":\"msg_01\",\"type\":\"message\",\"role\":\"assistant\",\"model\":\"claude-sonnet-4-5\","
                 + "\"content\":[],\"stop_reason\":\"refusal\",\"stop_sequence\":null,\"usage\":{\"input_tokens\":10,"
                 + "\"output_tokens\":0}}",
-            Fault.T8, null, "finish.content-filter"),
+            Fault.T8, null, "http.2xx.refusal"),
         // ---- Azure OpenAI ------------------------------------------------------------------------
         row("Azure 400 content_filter with innererror", 400, Map.of(),
             "{\"error\":{\"message\":\"The response was filtered due to the prompt triggering Azure OpenAI's content "
@@ -136,11 +136,35 @@ class ProviderResponsesTest {
             "{\"choices\":[{\"content_filter_results\":{\"hate\":{\"filtered\":true,\"severity\":\"high\"}},"
                 + "\"finish_reason\":\"content_filter\",\"index\":0,\"message\":{\"role\":\"assistant\",\"content\":null}}],"
                 + "\"id\":\"chatcmpl-1\",\"object\":\"chat.completion\"}",
-            Fault.T8, null, "finish.content-filter"),
+            Fault.T8, null, "http.2xx.refusal"),
         row("Azure 400 context_length_exceeded", 400, Map.of(),
             "{\"error\":{\"message\":\"This model's maximum context length is 8192 tokens.\",\"type\":"
                 + "\"invalid_request_error\",\"param\":\"messages\",\"code\":\"context_length_exceeded\"}}",
             Fault.T6, null, "http.400.context-length"),
+        // ---- Google Gemini and AWS Bedrock -------------------------------------------------------
+        row("Gemini 429 RESOURCE_EXHAUSTED is a rate limit", 429, Map.of(),
+            "{\"error\": {\"code\": 429, \"message\": \"Resource has been exhausted (e.g. check quota).\", "
+                + "\"status\": \"RESOURCE_EXHAUSTED\"}}",
+            Fault.T2, null, "http.429"),
+        row("Gemini 400 token count over the maximum", 400, Map.of(),
+            "{\"error\": {\"code\": 400, \"message\": \"The input token count (1200000) exceeds the maximum number "
+                + "of tokens allowed (1048576).\", \"status\": \"INVALID_ARGUMENT\"}}",
+            Fault.T6, null, "http.400.context-length"),
+        row("Gemini 503 model overloaded", 503, Map.of(),
+            "{\"error\": {\"code\": 503, \"message\": \"The model is overloaded. Please try again later.\", "
+                + "\"status\": \"UNAVAILABLE\"}}",
+            Fault.T4, Fault.T1, "http.5xx.overloaded"),
+        row("Bedrock 400 ValidationException input too long", 400, Map.of(),
+            "{\"message\":\"Input is too long for requested model.\"}",
+            Fault.T6, null, "http.400.context-length"),
+        row("Bedrock 429 ThrottlingException", 429, Map.of(),
+            "{\"message\":\"Too many requests, please wait before trying again.\"}",
+            Fault.T2, null, "http.429"),
+        row("OpenAI 429 request larger than the per-minute limit: compress, not only wait", 429, Map.of(),
+            "{\"error\": {\"message\": \"Request too large for gpt-4 in organization org-abc on tokens per min (TPM): "
+                + "Limit 10000, Requested 16000. The input or output tokens must be reduced in order to run "
+                + "successfully.\", \"type\": \"tokens\", \"param\": null, \"code\": \"rate_limit_exceeded\"}}",
+            Fault.T6, Fault.T2, "http.429.context-length"),
         // ---- generic HTTP ------------------------------------------------------------------------
         row("nginx 502 page", 502, Map.of(),
             "<html><head><title>502 Bad Gateway</title></head><body><center><h1>502 Bad Gateway</h1></center>"

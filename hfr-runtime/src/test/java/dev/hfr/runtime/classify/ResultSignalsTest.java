@@ -66,6 +66,29 @@ class ResultSignalsTest {
   }
 
   @Test
+  @DisplayName("a tool that threw for a 200 carrying an error object is classified by that object")
+  void exceptionOverA200ErrorBody() {
+    HttpCallException e = new HttpCallException(200, java.util.Map.of(),
+        "{\"type\":\"error\",\"error\":{\"type\":\"overloaded_error\",\"message\":\"Overloaded\"}}");
+    assertThat(classifier.classify(Observation.of(e)).fault()).isEqualTo(Fault.T4);
+  }
+
+  @Test
+  void classifierErrorsAreAMeter() {
+    io.micrometer.core.instrument.simple.SimpleMeterRegistry registry = new io.micrometer.core.instrument.simple.SimpleMeterRegistry();
+    classifier.bindTo(registry);
+    classifier.classify(Observation.of(new RuntimeException() {
+      private static final long serialVersionUID = 1L;
+
+      @Override
+      public String getMessage() {
+        throw new IllegalStateException("hostile");
+      }
+    }));
+    assertThat(registry.get(DefaultFailureClassifier.ERRORS_METER).functionCounter().count()).isEqualTo(1.0);
+  }
+
+  @Test
   void anObservationWithoutAnySignalIsUnclassifiedNotSuccess() {
     Classification c = classifier.classify(Observation.builder().build());
     assertThat(c.fault()).isEqualTo(Fault.UNCLASSIFIED);

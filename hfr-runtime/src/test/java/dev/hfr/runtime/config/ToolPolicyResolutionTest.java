@@ -116,6 +116,26 @@ class ToolPolicyResolutionTest {
   }
 
   @Test
+  @DisplayName("threads resolving the same (tenant, tool) at once all get the one cached policy")
+  void concurrentResolutionAgrees() throws Exception {
+    HfrConfig c = HfrConfigLoader.parse("hfr:\n  tenants:\n    acme: {retry: {max_attempts_per_step: 2}}\n", "hfr.yaml");
+    java.util.concurrent.ExecutorService pool = java.util.concurrent.Executors.newFixedThreadPool(8);
+    try {
+      java.util.List<java.util.concurrent.Future<ToolPolicy>> futures = new java.util.ArrayList<>();
+      for (int i = 0; i < 64; i++) {
+        futures.add(pool.submit(() -> c.policyFor("acme", RESERVE)));
+      }
+      ToolPolicy first = futures.get(0).get();
+      for (java.util.concurrent.Future<ToolPolicy> f : futures) {
+        assertThat(f.get()).isSameAs(first);
+      }
+      assertThat(first.retry().maxAttempts()).isEqualTo(2);
+    } finally {
+      pool.shutdownNow();
+    }
+  }
+
+  @Test
   @DisplayName("config can never make an R3 tool retryable: the override is refused, listed, and check() fails fast")
   void configCannotRetryAnR3Tool() {
     String yaml = String.join("\n", "hfr:", "  tools:", "    \"MailTools.send\":", "      retry:",

@@ -31,6 +31,7 @@ import net.jqwik.api.constraints.Size;
  * Proposition 1: with a per-step budget B_s and a per-task budget B_t, a task of n steps makes at most
  * {@code min(n(1+B_s), n+B_t)} physical attempts — whatever the faults, the risks and the ladders.
  */
+@SuppressWarnings("try") // scopes opened only so the calls join a task
 class AttemptBoundProperties {
 
   /** What one attempt does: succeed, or fail with one of the real-format signals. */

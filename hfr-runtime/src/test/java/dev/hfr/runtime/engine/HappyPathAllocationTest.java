@@ -1,0 +1,55 @@
+package dev.hfr.runtime.engine;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.hfr.runtime.Hfr;
+import dev.hfr.runtime.ToolDescriptor;
+import dev.hfr.runtime.ToolInvocation;
+import java.lang.management.ManagementFactory;
+import org.junit.jupiter.api.DisplayName;
+import org.junit.jupiter.api.Test;
+
+/** The clean path is cheap: a handful of small objects per call, measured with the JVM's allocation counter. */
+@DisplayName("The happy path")
+class HappyPathAllocationTest {
+
+  /** A reusable invocation, so the measurement counts the engine's allocations, not the test's. */
+  static final class Echo extends ToolInvocation<String> {
+    @Override
+    public String proceed(String key) {
+      return "hit";
+    }
+
+    @Override
+    public int argumentCount() {
+      return 1;
+    }
+
+    @Override
+    public Object argument(int index) {
+      return "q";
+    }
+  }
+
+  @Test
+  @DisplayName("allocates only a few hundred bytes per clean read")
+  void allocatesLittle() {
+    com.sun.management.ThreadMXBean threads = (com.sun.management.ThreadMXBean) ManagementFactory.getThreadMXBean();
+    Fixtures f = new Fixtures();
+    Hfr hfr = f.engine();
+    ToolDescriptor search = Fixtures.read("search");
+    Echo echo = new Echo();
+    for (int i = 0; i < 20_000; i++) {
+      hfr.execute(search, echo);
+    }
+    int n = 50_000;
+    long tid = Thread.currentThread().getId();
+    long before = threads.getThreadAllocatedBytes(tid);
+    for (int i = 0; i < n; i++) {
+      hfr.execute(search, echo);
+    }
+    long perCall = (threads.getThreadAllocatedBytes(tid) - before) / n;
+    System.out.println("bytes allocated per clean read: " + perCall);
+    assertThat(perCall).isLessThan(512);
+  }
+}
