@@ -144,6 +144,21 @@ class HfrToolsTest {
   }
 
   @Test
+  @DisplayName("the same tools work as a ToolProvider")
+  void toolProvider(RecoveryEngine engine) {
+    OrderDesk desk = OrderDesk_Recovering.create(engine);
+    server.script("gpt-4o", Reply.toolCall("call_1", "placeOrder", "{\"sku\":\"SKU-1\",\"quantity\":1}"), echoToolResult());
+
+    Clerk clerk = AiServices.builder(Clerk.class)
+        .chatModel(ModelFixtures.openAi(server, "gpt-4o"))
+        .toolProvider(HfrTools.toolProvider(desk))
+        .build();
+
+    assertThat(clerk.chat("order one")).isEqualTo("ORD-1");
+    assertThat(desk.orders).containsExactly("ORD-1 1xSKU-1");
+  }
+
+  @Test
   @DisplayName("an unprotected tool object is refused with the fix in the message")
   void plainObjectIsRefused() {
     assertThatThrownBy(() -> HfrTools.aiServiceTools(new OrderDesk()))

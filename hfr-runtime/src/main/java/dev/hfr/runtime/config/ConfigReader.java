@@ -55,11 +55,21 @@ final class ConfigReader {
   // ---- problems ------------------------------------------------------------------------------------
 
   void problem(YamlNode at, String why) {
-    problems.add(new HfrConfigException.Problem(source, at.line, at.column, at.path, why));
+    add(new HfrConfigException.Problem(source, at.line, at.column, at.path.isEmpty() ? "(root)" : at.path, why));
   }
 
   private void keyProblem(YamlNode at, String why) {
-    problems.add(new HfrConfigException.Problem(source, at.keyLine, at.keyColumn, at.path, why));
+    add(new HfrConfigException.Problem(source, at.keyLine, at.keyColumn, at.path, why));
+  }
+
+  /** One problem per place: a value already reported (say, an alias) is not reported again for its type. */
+  private void add(HfrConfigException.Problem p) {
+    for (HfrConfigException.Problem seen : problems) {
+      if (seen.line() == p.line() && seen.column() == p.column() && seen.key().equals(p.key())) {
+        return;
+      }
+    }
+    problems.add(p);
   }
 
   /** Reports every key of {@code map} that is not in {@code known}, with a "did you mean". */

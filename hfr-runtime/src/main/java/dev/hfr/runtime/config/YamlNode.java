@@ -5,12 +5,14 @@ import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.core.JsonToken;
 import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
+import com.fasterxml.jackson.dataformat.yaml.YAMLParser;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import org.yaml.snakeyaml.error.MarkedYAMLException;
 
 /**
  * A YAML document as a tree that remembers where every key and value was (Jackson's {@link JsonLocation}),
@@ -101,11 +103,28 @@ final class YamlNode {
             "the file is empty; it needs a top-level `hfr:` mapping (see docs/CONFIG.md)"));
         return null;
       }
-      return readValue(p, "", p.currentTokenLocation(), source, problems);
+      YamlNode root = readValue(p, "", p.currentTokenLocation(), source, problems);
+      if (p.nextToken() != null) {
+        JsonLocation at = p.currentTokenLocation();
+        problems.add(new HfrConfigException.Problem(source, at.getLineNr(), at.getColumnNr(), "(document)",
+            "a configuration is one YAML document; remove the second one (after `---`) or merge it into the first"));
+      }
+      return root;
     } catch (JsonProcessingException e) {
       JsonLocation at = e.getLocation();
-      problems.add(new HfrConfigException.Problem(source, at != null ? at.getLineNr() : 0, at != null ? at.getColumnNr() : 0,
-          "(syntax)", "not valid YAML: " + e.getOriginalMessage()));
+      int line = at != null ? at.getLineNr() : 0;
+      int column = at != null ? at.getColumnNr() : 0;
+      String why = e.getOriginalMessage();
+      if (e.getCause() instanceof MarkedYAMLException) {
+        // SnakeYAML knows exactly where the problem is; Jackson's location points at the last token read
+        MarkedYAMLException marked = (MarkedYAMLException) e.getCause();
+        if (marked.getProblemMark() != null) {
+          line = marked.getProblemMark().getLine() + 1;
+          column = marked.getProblemMark().getColumn() + 1;
+        }
+        why = marked.getProblem() != null ? marked.getProblem() : why;
+      }
+      problems.add(new HfrConfigException.Problem(source, line, column, "(syntax)", "not valid YAML: " + why));
       return null;
     } catch (IOException e) {
       problems.add(new HfrConfigException.Problem(source, 0, 0, "(syntax)", "could not be read: " + e.getMessage()));
@@ -124,6 +143,10 @@ final class YamlNode {
         JsonLocation childKeyAt = p.currentTokenLocation();
         p.nextToken();
         String childPath = child(path, key);
+        if ("<<".equals(key)) {
+          problems.add(new HfrConfigException.Problem(source, childKeyAt.getLineNr(), childKeyAt.getColumnNr(), childPath,
+              "YAML merge keys (<<) are not supported here; write the keys out"));
+        }
         YamlNode value = readValue(p, childPath, childKeyAt, source, problems);
         if (entries.containsKey(key)) {
           problems.add(new HfrConfigException.Problem(source, childKeyAt.getLineNr(), childKeyAt.getColumnNr(), childPath,
@@ -141,6 +164,10 @@ final class YamlNode {
         items.add(readValue(p, path + "[" + i++ + "]", p.currentTokenLocation(), source, problems));
       }
       return new YamlNode(Kind.LIST, path, at, keyAt, null, items, null, null);
+    }
+    if (p instanceof YAMLParser && ((YAMLParser) p).isCurrentAlias()) {
+      problems.add(new HfrConfigException.Problem(source, at.getLineNr(), at.getColumnNr(), path.isEmpty() ? "(root)" : path,
+          "YAML aliases (*" + p.getText() + ") are not supported here; write the values out"));
     }
     return new YamlNode(Kind.SCALAR, path, at, keyAt, null, null, t, t == JsonToken.VALUE_NULL ? "null" : p.getText());
   }

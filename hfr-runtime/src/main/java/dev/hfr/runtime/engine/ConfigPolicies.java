@@ -2,6 +2,7 @@ package dev.hfr.runtime.engine;
 
 import dev.hfr.annotations.Criticality;
 import dev.hfr.annotations.DegradeLevel;
+import dev.hfr.annotations.VerifyLevel;
 import dev.hfr.runtime.RetrySpec;
 import dev.hfr.runtime.ToolDescriptor;
 import dev.hfr.runtime.breaker.CircuitBreakerConfig;
@@ -22,7 +23,8 @@ import java.util.Set;
  * Policies from an {@link HfrConfig} (the §5.2 YAML with its per-tenant and per-tool overrides; its
  * safety rules already applied): retry settings, quality floor, automatic degradation levels (minus the
  * levels that require a human), verification level and task limits. A task that runs at a higher
- * criticality than the tool's gets the stricter floor and the narrower automatic levels of the task's.
+ * criticality than the tool's gets the stricter floor, verification level and the narrower automatic
+ * levels of the task's.
  */
 public final class ConfigPolicies implements PolicySource {
 
@@ -49,14 +51,19 @@ public final class ConfigPolicies implements PolicySource {
         allowed.add(level);
       }
     }
+    VerifyLevel verify = p.verifyLevel();
     if (criticality != p.criticality()) {
       floor = Math.max(floor, config.degradation().qualityFloor().get(criticality));
+      VerifyLevel forTask = config.verification().levelFor(criticality);
+      if (forTask.compareTo(verify) > 0) {
+        verify = forTask;
+      }
       allowed.retainAll(config.degradation().allowAutoDegrade().get(criticality));
       allowed.removeAll(config.degradation().requireHumanFor().get(criticality));
     }
     RetrySpec retry = DefaultPolicies.overridden(p.retry(), attemptsOverride);
     Set<DegradeLevel> frozen = Collections.unmodifiableSet(allowed);
-    return new CallPolicy(retry, criticality, floor, frozen, p.verifyLevel());
+    return new CallPolicy(retry, criticality, floor, frozen, verify);
   }
 
   @Override

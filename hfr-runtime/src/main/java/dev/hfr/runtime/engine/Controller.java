@@ -229,6 +229,7 @@ public final class Controller {
   /** INIT: task limits, approval, the ledger record of a write. */
   private <R> ControllerState init(Call<R> c) {
     TaskState task = c.task;
+    task.onCallStart(c.risk.compareTo(Risk.R2) >= 0 || c.tool.requiresApproval());
     if (features.budgets() && task.limits() != null) {
       TaskLimit limit = task.limits().beforeToolCall(c.tool.name(), c.write());
       if (limit != null) {
@@ -239,7 +240,6 @@ public final class Controller {
         return settle(c, Action.FAIL, Reason.TASK_LIMIT_REACHED);
       }
     }
-    task.onCallStart(c.risk.compareTo(Risk.R2) >= 0 || c.tool.requiresApproval());
     if (c.tool.requiresApproval() && !approved(c)) {
       c.classification = APPROVAL_DENIED;
       c.fault = Fault.T8;

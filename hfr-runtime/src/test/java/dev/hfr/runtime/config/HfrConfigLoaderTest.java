@@ -192,6 +192,19 @@ class HfrConfigLoaderTest {
   }
 
   @Test
+  void tabsAliasesMergeKeysAndSecondDocumentsAreClearErrors() {
+    assertThatThrownBy(() -> HfrConfigLoader.parse("hfr:\n\tretry: {}\n", "hfr.yaml"))
+        .hasMessageStartingWith("hfr.yaml:2:1 (syntax): not valid YAML: found character '\\t(TAB)'");
+    assertThatThrownBy(() -> HfrConfigLoader.parse(
+        "hfr:\n  retry: &r\n    jitter: full\n  tenants:\n    acme:\n      retry: *r\n", "hfr.yaml"))
+        .hasMessage("hfr.yaml:6:14 hfr.tenants.acme.retry: YAML aliases (*r) are not supported here; write the values out");
+    assertThatThrownBy(() -> HfrConfigLoader.parse("hfr:\n  retry:\n    <<: {jitter: full}\n", "hfr.yaml"))
+        .hasMessage("hfr.yaml:3:5 hfr.retry[\"<<\"]: YAML merge keys (<<) are not supported here; write the keys out");
+    assertThatThrownBy(() -> HfrConfigLoader.parse("hfr: {}\n---\nhfr: {}\n", "hfr.yaml"))
+        .hasMessageContaining("a configuration is one YAML document");
+  }
+
+  @Test
   void duplicateKeysAreErrors() {
     String yaml = "hfr:\n  retry:\n    jitter: full\n    jitter: none\n";
     assertThatThrownBy(() -> HfrConfigLoader.parse(yaml, "hfr.yaml"))
