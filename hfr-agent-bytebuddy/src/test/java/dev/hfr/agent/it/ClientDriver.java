@@ -36,8 +36,8 @@ import org.apache.hc.core5.util.Timeout;
  *
  * <p>Commands: {@code matrix BASE} (one request per client to warm up, then every client × every scenario);
  * {@code attach-matrix BASE} (the warm-up, then prints {@code READY}, waits for a line on stdin, runs the matrix, prints
- * {@code DONE} and waits for another line); {@code get BASE PATH}, {@code post BASE PATH [key]} (one JDK
- * HttpClient request).
+ * {@code DONE} and waits for another line); {@code requests BASE METHOD:PATH[:KEY]...} (JDK HttpClient
+ * requests, one after the other, an {@code Idempotency-Key} header when KEY is given).
  */
 public final class ClientDriver {
 
@@ -75,13 +75,10 @@ public final class ClientDriver {
         System.out.flush();
         stdin.readLine();
       }
-      case "get" -> System.out.println(driver.jdkSend(HttpRequest.newBuilder(URI.create(args[1] + args[2])).GET()));
-      case "post" -> {
-        HttpRequest.Builder post = HttpRequest.newBuilder(URI.create(args[1] + args[2])).POST(HttpRequest.BodyPublishers.ofString("{}"));
-        if (args.length > 3) {
-          post.header("Idempotency-Key", args[3]);
+      case "requests" -> {
+        for (int i = 2; i < args.length; i++) {
+          System.out.println(driver.jdkSend(jdkRequest(args[1], args[i])));
         }
-        System.out.println(driver.jdkSend(post));
       }
       default -> throw new IllegalArgumentException("unknown command " + args[0]);
     }
@@ -97,6 +94,19 @@ public final class ClientDriver {
     for (String client : CLIENTS) {
       request(client, "ok");
     }
+  }
+
+  /** {@code GET:/path}, {@code POST:/path} or {@code POST:/path:idempotency-key} as a JDK HttpClient request. */
+  private static HttpRequest.Builder jdkRequest(String base, String spec) {
+    String[] parts = spec.split(":");
+    HttpRequest.Builder request = HttpRequest.newBuilder(URI.create(base + parts[1]));
+    if (parts[0].equals("POST")) {
+      request.POST(HttpRequest.BodyPublishers.ofString("{}"));
+    }
+    if (parts.length > 2) {
+      request.header("Idempotency-Key", parts[2]);
+    }
+    return request;
   }
 
   private void matrix() {

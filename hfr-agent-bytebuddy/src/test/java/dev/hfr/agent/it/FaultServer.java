@@ -20,7 +20,7 @@ import java.util.concurrent.atomic.AtomicInteger;
  * {@code /unavailable} 503, {@code /overloaded} 529 with an {@code overloaded_error} body,
  * {@code /context} 400 with {@code context_length_exceeded}, {@code /unauthorized} 401,
  * {@code /forbidden} 403, {@code /hang} no answer for 10 s (past every client's timeout);
- * {@code /flaky} 503 twice then 200, {@code /write} always 503. It counts the requests per path.
+ * {@code /flaky} 503 twice then 200, {@code /write} and {@code /keyed-write} always 503. It counts the requests per path.
  */
 final class FaultServer implements AutoCloseable {
 
@@ -80,7 +80,7 @@ final class FaultServer implements AutoCloseable {
           respond(exchange, 200, "too late");
         }
         case "/flaky" -> respond(exchange, n <= 2 ? 503 : 200, n <= 2 ? "unavailable" : "ok after " + n);
-        case "/write" -> respond(exchange, 503, "unavailable");
+        case "/write", "/keyed-write" -> respond(exchange, 503, "unavailable");
         default -> respond(exchange, 404, "no such path");
       }
     }
