@@ -17,6 +17,7 @@ import dev.hfr.runtime.engine.Controller;
 import dev.hfr.runtime.engine.DefaultPolicies;
 import dev.hfr.runtime.engine.CrashResume;
 import dev.hfr.runtime.engine.PolicySource;
+import dev.hfr.runtime.engine.ImplicitTasks;
 import dev.hfr.runtime.engine.TaskState;
 import dev.hfr.runtime.escalate.EscalationHandler;
 import dev.hfr.runtime.ledger.IdempotencyLedger;
@@ -44,7 +45,6 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.SplittableRandom;
 import java.util.UUID;
-import java.util.concurrent.atomic.AtomicLong;
 import java.util.random.RandomGenerator;
 
 /**
@@ -81,8 +81,8 @@ public final class Hfr implements RecoveryEngine, AutoCloseable {
   private final List<AutoCloseable> owned;
   private final ThreadLocal<TaskState> current = new ThreadLocal<>();
   private final String owner;
-  private final AtomicLong implicitTasks = new AtomicLong();
-  private final int implicitMaxRetries;
+  /** The one-call tasks of calls made outside any scope, created only when such a call needs one. */
+  private final ImplicitTasks implicitTasks;
   private volatile HfrMode mode;
 
   private Hfr(Builder b, IdempotencyLedger ledger, DecisionSink sink, List<AutoCloseable> owned) {
@@ -96,7 +96,8 @@ public final class Hfr implements RecoveryEngine, AutoCloseable {
     ConfigPolicies configured = b.config != null ? new ConfigPolicies(b.config, features.attemptsOverride()) : null;
     this.policies = b.policies != null ? b.policies
         : configured != null ? configured : new DefaultPolicies(features.attemptsOverride());
-    this.implicitMaxRetries = features.budgets() ? policies.taskLimits(DEFAULT_TENANT).maxRetries() : -1;
+    int implicitMaxRetries = features.budgets() ? policies.taskLimits(DEFAULT_TENANT).maxRetries() : -1;
+    this.implicitTasks = new ImplicitTasks(DEFAULT_TENANT, owner, implicitMaxRetries);
     TenantRetryBudgets tenantBudgets = b.tenantBudgets != null ? b.tenantBudgets
         : configured != null ? configured.tenantBudgets(clock) : TenantRetryBudgets.builder(clock).build();
     RetryGate.Builder gate = RetryGate.builder().sameFaultLimit(b.sameFaultLimit);
@@ -126,10 +127,11 @@ public final class Hfr implements RecoveryEngine, AutoCloseable {
       return direct(invocation);
     }
     TaskState task = current.get();
-    if (task == null) {
-      task = TaskState.implicit(DEFAULT_TENANT, owner, implicitTasks.incrementAndGet(), implicitMaxRetries);
+    if (m == HfrMode.SHADOW) {
+      return controller.shadow(tool, invocation, task != null ? task : implicitTasks.next());
     }
-    return m == HfrMode.SHADOW ? controller.shadow(tool, invocation, task) : controller.execute(tool, invocation, task);
+    // Outside a scope the engine creates the one-call task itself, and only if the call needs it.
+    return task != null ? controller.execute(tool, invocation, task) : controller.executeOutsideTask(tool, invocation, implicitTasks);
   }
 
   /**

@@ -167,8 +167,13 @@ public final class Controller {
     } catch (RuntimeException e) {
       return unavailable(tool, invocation, e);
     }
+    return drive(c, ControllerState.INIT);
+  }
+
+  /** Runs the state machine from {@code from}; a failure of the engine itself takes §4.1's fallback. */
+  private <R> R drive(Call<R> c, ControllerState from) {
     try {
-      return run(c);
+      return run(c, from);
     } catch (ToolCallException e) {
       throw e;
     } catch (RuntimeException | LinkageError | AssertionError e) {
@@ -176,8 +181,138 @@ public final class Controller {
     }
   }
 
-  private <R> R run(Call<R> c) {
-    ControllerState s = ControllerState.INIT;
+  /**
+   * Runs {@code invocation} under HFR outside any task scope. Behaves exactly like {@link #execute} on a
+   * fresh one-call task, but the clean read — first attempt answered and verified — is run inline without
+   * a {@link Call} or a task: an implicit task's counters are unobservable, so none is kept. Anything else
+   * (a write, an approval, a failure, a rejection, an open breaker) creates the task and the call, and
+   * the state machine continues from the state the inline path reached.
+   *
+   * @throws ToolCallException when no accepted result could be had safely
+   */
+  public <R> R executeOutsideTask(ToolDescriptor tool, ToolInvocation<R> invocation, ImplicitTasks tasks) {
+    if (tool.risk() != Risk.R0 || tool.requiresApproval()) {
+      return execute(tool, invocation, tasks.next());
+    }
+    ToolRuntime rt;
+    ToolRuntime.TenantView view;
+    CallPolicy policy;
+    long start;
+    try {
+      rt = runtime(tool);
+      Criticality.Level criticality = effectiveCriticality(null, tool.criticality());
+      view = rt.tenant(tasks.tenant());
+      policy = rt.policy(tasks.tenant(), view, criticality);
+      start = clock.nanoTime();
+    } catch (RuntimeException e) {
+      return unavailable(tool, invocation, e);
+    }
+    // The locals mirror the fields of Call that INIT, RUN_STEP, OBSERVE and VERIFY set on a read.
+    R result = null;
+    boolean hasResult = false;
+    Exception error = null;
+    int attempts = 0;
+    long latency = 0;
+    Call<R> c;
+    ControllerState next;
+    try {
+      // RUN_STEP on the method itself (a read: no ledger key).
+      CircuitBreaker breaker = view.breakers == null ? null : view.breakers[0];
+      Bulkhead bulkhead = features.circuitBreaker() ? rt.bulkhead(-1) : null;
+      Reason blocked = null;
+      if (breaker != null && !breaker.tryAcquire()) {
+        blocked = Reason.CIRCUIT_OPEN;
+      } else if (bulkhead != null && !bulkhead.tryAcquire(policy.criticality() == Criticality.Level.HIGH)) {
+        if (breaker != null) {
+          breaker.releasePermit();
+        }
+        blocked = Reason.BULKHEAD_FULL;
+      }
+      if (blocked != null) {
+        c = implicitCall(rt, invocation, tasks, view, policy, start);
+        c.blocked = blocked;
+        next = ControllerState.CHECK;
+      } else {
+        attempts = 1;
+        long t0 = clock.nanoTime();
+        try {
+          result = invocation.proceed(null);
+          hasResult = true;
+        } catch (Exception e) {
+          if (e instanceof InterruptedException) {
+            Thread.currentThread().interrupt();
+          }
+          error = e;
+        } finally {
+          latency = clock.nanoTime() - t0;
+          if (bulkhead != null) {
+            bulkhead.release();
+          }
+        }
+        if (!hasResult) {
+          c = implicitCall(rt, invocation, tasks, view, policy, start);
+          c.attempts = attempts;
+          c.error = error;
+          c.lastLatencyNanos = latency;
+          next = ControllerState.CLASSIFY;
+        } else {
+          // OBSERVE
+          if (breaker != null) {
+            breaker.onSuccess(latency);
+          }
+          rt.meters.attempt(null, true);
+          // VERIFY, then ACCEPT inline when the result passes cleanly.
+          if (!features.verification()) {
+            return acceptCleanRead(rt, result, start);
+          }
+          VerifyLevel level = policy.verifyLevel();
+          long v0 = clock.nanoTime();
+          ResultVerification.Result v = verification.verify(tool, level, result);
+          long verifyNanos = clock.nanoTime() - v0;
+          if (v.accepted() && !v.verificationRequired() && v.verdict().quality() >= policy.qualityFloor()) {
+            return acceptCleanRead(rt, result, start);
+          }
+          c = implicitCall(rt, invocation, tasks, view, policy, start);
+          c.result = result;
+          c.hasResult = true;
+          c.attempts = attempts;
+          c.lastLatencyNanos = latency;
+          c.verifyNanos = verifyNanos;
+          c.state = ControllerState.VERIFY;
+          next = verified(c, level, v);
+        }
+      }
+    } catch (RuntimeException | LinkageError | AssertionError e) {
+      // §4.1 for a read, exactly as controllerFailed: fail open with the result if there is one.
+      rt.meters.controllerFailure(true);
+      if (hasResult) {
+        return result;
+      }
+      try {
+        return invocation.proceed(null);
+      } catch (Exception failure) {
+        throw Sneaky.<RuntimeException>rethrow(failure);
+      }
+    }
+    return drive(c, next);
+  }
+
+  /** The implicit task and the call of a read that left the inline path, as INIT would have set them up. */
+  private <R> Call<R> implicitCall(ToolRuntime rt, ToolInvocation<R> invocation, ImplicitTasks tasks,
+      ToolRuntime.TenantView view, CallPolicy policy, long start) {
+    TaskState task = tasks.next();
+    task.onCallStart(false);
+    return new Call<>(rt, invocation, task, view, policy, task.nextStep(), start);
+  }
+
+  /** ACCEPT of a clean read outside a scope: only the meters (nobody can ask for its outcome). */
+  private <R> R acceptCleanRead(ToolRuntime rt, R result, long start) {
+    rt.meters.call(ToolOutcome.Status.SUCCESS, false, clock.nanoTime() - start, 1);
+    return result;
+  }
+
+  private <R> R run(Call<R> c, ControllerState from) {
+    ControllerState s = from;
     while (true) {
       c.state = s;
       switch (s) {
@@ -685,6 +820,11 @@ public final class Controller {
     long t0 = clock.nanoTime();
     ResultVerification.Result v = verification.verify(c.tool, level, c.result);
     c.verifyNanos = clock.nanoTime() - t0;
+    return verified(c, level, v);
+  }
+
+  /** The rest of VERIFY once the verification at {@code level} answered {@code v}. */
+  private <R> ControllerState verified(Call<R> c, VerifyLevel level, ResultVerification.Result v) {
     if (v.accepted()) {
       c.quality = v.verdict().quality();
       c.verificationRequired = v.verificationRequired();

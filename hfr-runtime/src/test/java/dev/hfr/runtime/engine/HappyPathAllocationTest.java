@@ -9,7 +9,10 @@ import java.lang.management.ManagementFactory;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
 
-/** The clean path is cheap: a handful of small objects per call, measured with the JVM's allocation counter. */
+/**
+ * The clean path is cheap: a clean read outside a scope runs inline without a call object or a task, so
+ * the engine allocates nothing of its own (measured with the JVM's allocation counter).
+ */
 @DisplayName("The happy path")
 class HappyPathAllocationTest {
 
@@ -32,7 +35,7 @@ class HappyPathAllocationTest {
   }
 
   @Test
-  @DisplayName("allocates only a few hundred bytes per clean read")
+  @DisplayName("allocates nothing of its own per clean read outside a scope")
   void allocatesLittle() {
     com.sun.management.ThreadMXBean threads = (com.sun.management.ThreadMXBean) ManagementFactory.getThreadMXBean();
     Fixtures f = new Fixtures();
@@ -50,6 +53,7 @@ class HappyPathAllocationTest {
     }
     long perCall = (threads.getThreadAllocatedBytes(tid) - before) / n;
     System.out.println("bytes allocated per clean read: " + perCall);
-    assertThat(perCall).isLessThan(512);
+    // A few bytes of slack for the measurement itself (the counter is read per thread, not per call).
+    assertThat(perCall).isLessThan(16);
   }
 }
