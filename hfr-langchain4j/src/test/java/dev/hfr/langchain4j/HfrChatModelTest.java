@@ -115,6 +115,17 @@ class HfrChatModelTest {
   }
 
   @Test
+  @DisplayName("a model that does not exist (404) is replaced by the next rung at once")
+  void missingModelDegrades() {
+    server.script("gpt-4o", Reply.modelNotFound());
+    server.script("gpt-4o-backup", Reply.text("from backup"));
+
+    assertThat(ladder(Criticality.Level.HIGH).build().chat("hello")).isEqualTo("from backup");
+    assertThat(decisions).extracting(ModelDecision::fault).containsExactly(Fault.T5, null);
+    assertThat(server.requests("gpt-4o")).hasSize(1);
+  }
+
+  @Test
   @DisplayName("HIGH criticality never degrades to L3 automatically: the exhausted ladder escalates")
   void highCriticalityStopsAtL2AndEscalates() {
     server.script("gpt-4o", Reply.overloaded());

@@ -44,6 +44,7 @@ class ModelFailureClassifierTest {
         // the runtime classes an exhausted quota as permanent for this account (rule http.429.quota)
         Arguments.of("HTTP 429 insufficient_quota", (Supplier<Reply>) Reply::quotaExhausted, Fault.T7),
         Arguments.of("HTTP 529 overloaded_error", (Supplier<Reply>) Reply::overloaded, Fault.T4),
+        Arguments.of("HTTP 404 model_not_found", (Supplier<Reply>) Reply::modelNotFound, Fault.T5),
         Arguments.of("HTTP 400 context_length_exceeded", (Supplier<Reply>) Reply::contextLengthExceeded, Fault.T6),
         Arguments.of("HTTP 401 invalid_api_key", (Supplier<Reply>) Reply::unauthorized, Fault.T7),
         Arguments.of("HTTP 400 content_policy_violation", (Supplier<Reply>) Reply::contentPolicyViolation, Fault.T8),

@@ -19,6 +19,7 @@ import dev.hfr.bench.strategy.StrategyConfigurations;
 import dev.hfr.bench.workload.Draws;
 import dev.hfr.annotations.Criticality;
 import dev.hfr.runtime.Hfr;
+import dev.hfr.runtime.action.Reason;
 import dev.hfr.runtime.TaskReport;
 import dev.hfr.runtime.TaskScope;
 import dev.hfr.runtime.TaskSpec;
@@ -38,6 +39,7 @@ import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
+import java.util.concurrent.atomic.AtomicInteger;
 
 /**
  * The live benchmark: for every scenario and strategy, fresh services on loopback with the scenario's
@@ -75,7 +77,7 @@ public final class LiveBenchmark {
         CellRun run = runCell(Draws.derive(plan.seed(), si), scenario, strategy);
         tables.put(strategy, run.table());
         cells.add(new LiveResults.Cell(scenario.name(), strategy, RunMetrics.of(run.table()), run.requests(), run.duplicates(),
-            (System.nanoTime() - c0) / 1e9));
+            run.breakerStops(), (System.nanoTime() - c0) / 1e9));
       }
       PairedBootstrap bootstrap = new PairedBootstrap(plan.bootstrapResamples(), BOOTSTRAP_SEED);
       List<PairedComparison> cs = new ArrayList<>();
@@ -103,7 +105,7 @@ public final class LiveBenchmark {
     }
   }
 
-  private record CellRun(TaskTable table, Map<String, Integer> requests, Map<String, Integer> duplicates) {}
+  private record CellRun(TaskTable table, Map<String, Integer> requests, Map<String, Integer> duplicates, int breakerStops) {}
 
   /** What the task runner saw of one task; the services' records complete it. */
   private record Seen(boolean accepted, boolean escalated, List<String> answers, long latencyNanos, int attempts, int calls,
@@ -116,13 +118,19 @@ public final class LiveBenchmark {
       t.setDaemon(true);
       return t;
     });
+    AtomicInteger breakerStops = new AtomicInteger();
+    DecisionSink countBreakerStops = event -> {
+      if (event.reason() == Reason.CIRCUIT_OPEN) {
+        breakerStops.incrementAndGet();
+      }
+    };
     try (LiveServices services = LiveServices.start(faults, plan.clientTimeoutMillis() + HOLD_BEYOND_TIMEOUT_MILLIS);
         InMemoryLedger ledger = new InMemoryLedger();
         Hfr hfr = Hfr.builder()
             .ledger(ledger)
             .seed(scheduleSeed ^ strategy.ordinal())
             .meterRegistry(new SimpleMeterRegistry())
-            .decisionSink(DecisionSink.discarding())
+            .decisionSink(countBreakerStops)
             .escalationHandler(StrategyConfigurations.escalates(strategy) ? evidence -> { } : evidence -> {
               throw new IllegalStateException("this strategy has no human to escalate to");
             })
@@ -155,7 +163,7 @@ public final class LiveBenchmark {
       duplicates.put("orders", services.orders().duplicates());
       duplicates.put("payments", services.payments().duplicates());
       duplicates.put("email", services.emails().duplicates());
-      return new CellRun(table, requests, duplicates);
+      return new CellRun(table, requests, duplicates, breakerStops.get());
     } finally {
       pool.shutdownNow();
     }

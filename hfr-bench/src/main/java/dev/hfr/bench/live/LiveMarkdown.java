@@ -31,8 +31,8 @@ public final class LiveMarkdown {
             + "faults. The whole live run took %s s.%n%n",
         p.concurrency(), p.clientTimeoutMillis(), p.tasksPerCell(), p.seed(), num(r.wallSeconds(), 1)));
     s.append("| scenario | strategy | SR % | CSR % | SCR % | DUP/1000 | ESC % | DEG % | cost/task | p50 (s) | p95 (s) | p99 (s) | p95 non-esc (s) "
-        + "| RA | false-accept % | recovery (s) | duplicates by service |\n");
-    s.append("|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|\n");
+        + "| RA | false-accept % | recovery (s) | breaker stops | duplicates by service |\n");
+    s.append("|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|\n");
     for (LiveResults.Cell c : r.cells()) {
       RunMetrics m = c.metrics();
       s.append("| ").append(c.scenario()).append(" | ").append(c.strategy().label())
@@ -41,8 +41,10 @@ public final class LiveMarkdown {
           .append(" | ").append(num(m.meanCost(), 3)).append(" | ").append(num(m.p50(), 3)).append(" | ").append(num(m.p95(), 3))
           .append(" | ").append(num(m.p99(), 3)).append(" | ").append(num(m.p95NonEscalated(), 3))
           .append(" | ").append(num(m.retryAmplification(), 2)).append(" | ").append(pct(m.falseAcceptRate()))
-          .append(" | ").append(num(m.meanRecoverySeconds(), 3)).append(" | ").append(dups(c.duplicates())).append(" |\n");
+          .append(" | ").append(num(m.meanRecoverySeconds(), 3)).append(" | ").append(c.breakerStops())
+          .append(" | ").append(dups(c.duplicates())).append(" |\n");
     }
+    s.append('\n').append(breakerSentence()).append('\n');
     s.append("\n### Live paired comparisons: HFR minus each strategy, same tasks and fault schedule, 95 % bootstrap intervals\n\n");
     s.append("| scenario | HFR vs | ΔSR pp | ΔCSR pp | ΔSCR pp | Δcost/task | Δlatency (s) | ΔDUP/1000 |\n|---|---|---|---|---|---|---|---|\n");
     for (LiveResults.ScenarioComparison sc : r.comparisons()) {
@@ -55,6 +57,49 @@ public final class LiveMarkdown {
     }
     s.append('\n');
     return s.toString();
+  }
+
+  /**
+   * Where HFR and HFR without breakers differ most, and how many attempts open breakers stopped there —
+   * generated from the cells.
+   */
+  String breakerSentence() {
+    String worst = null;
+    double worstGap = 0;
+    LiveResults.Cell worstHfr = null;
+    LiveResults.Cell worstNoBreaker = null;
+    for (LiveResults.Cell h : r.cells()) {
+      if (h.strategy() != dev.hfr.bench.strategy.Strategy.HFR) {
+        continue;
+      }
+      for (LiveResults.Cell n : r.cells()) {
+        if (n.strategy() == dev.hfr.bench.strategy.Strategy.HFR_NO_BREAKER && n.scenario().equals(h.scenario())) {
+          double gap = 100 * (n.metrics().sr() - h.metrics().sr());
+          if (worst == null || Math.abs(gap) > Math.abs(worstGap)) {
+            worst = h.scenario();
+            worstGap = gap;
+            worstHfr = h;
+            worstNoBreaker = n;
+          }
+        }
+      }
+    }
+    if (worst == null) {
+      return "";
+    }
+    String first = String.format(Locale.ROOT,
+        "Circuit breakers: HFR and HFR-circuit-breaker differ most at %s, where SR is %s %% with breakers and %s %% without "
+            + "(%s pp) and open breakers stopped %d attempts.",
+        worst, pct(worstHfr.metrics().sr()), pct(worstNoBreaker.metrics().sr()), (worstGap > 0 ? "+" : "") + num(worstGap, 1),
+        worstHfr.breakerStops());
+    if (worstGap <= 0 || worstHfr.breakerStops() == 0) {
+      return first;
+    }
+    long cooldown = dev.hfr.runtime.breaker.CircuitBreakerConfig.defaults().cooldown().toSeconds();
+    return first + String.format(Locale.ROOT, " A tripped breaker stays open for its cooldown (%d s by default), longer than "
+        + "the whole cell lasted here (%s s), so on a tool without a degradation rung it fails the remaining tasks fast "
+        + "instead of retrying them: the engine's breaker thresholds are tuned for minutes of traffic, not for a burst of %d tasks.",
+        cooldown, num(worstHfr.seconds(), 1), worstHfr.metrics().tasks());
   }
 
   private static String dups(Map<String, Integer> d) {

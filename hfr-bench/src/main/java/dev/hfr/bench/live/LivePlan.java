@@ -41,9 +41,9 @@ public record LivePlan(
       new LiveScenario("10 % + bursts", 0.10, 0.25));
 
   private static final List<Strategy> STRATEGIES =
-      List.of(Strategy.NO_RETRY, Strategy.FIXED_RETRY3, Strategy.RETRY_ONLY, Strategy.DEGRADE_ONLY, Strategy.HFR);
+      List.of(Strategy.NO_RETRY, Strategy.FIXED_RETRY3, Strategy.RETRY_ONLY, Strategy.DEGRADE_ONLY, Strategy.HFR, Strategy.HFR_NO_BREAKER);
 
-  /** The default live run: 4 scenarios x 5 strategies x 200 tasks, 32 at once (a minute or two). */
+  /** The default live run: 4 scenarios x 6 strategies x 200 tasks, 32 at once (a minute or two). */
   public static LivePlan standard(long seed) {
     return new LivePlan(seed, SCENARIOS, STRATEGIES, 200, 32, 1000, 1000);
   }

@@ -21,9 +21,11 @@ public record LiveResults(LivePlan plan, List<Cell> cells, List<ScenarioComparis
    *
    * @param requests requests each service received
    * @param duplicates duplicate side effects each write service counted
+   * @param breakerStops attempts the engine did not make because the target's circuit breaker was open
+   *     (counted from its decision events)
    */
   public record Cell(String scenario, Strategy strategy, RunMetrics metrics, Map<String, Integer> requests,
-      Map<String, Integer> duplicates, double seconds) {}
+      Map<String, Integer> duplicates, int breakerStops, double seconds) {}
 
   /** The paired comparisons of one scenario. */
   public record ScenarioComparison(String scenario, List<PairedComparison> comparisons) {}

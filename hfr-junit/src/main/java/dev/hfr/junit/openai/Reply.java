@@ -92,6 +92,12 @@ public final class Reply {
         "invalid_request_error", "content_policy_violation", "400 content_policy_violation");
   }
 
+  /** 404 {@code model_not_found}: the requested model does not exist or is not available to this key. */
+  public static Reply modelNotFound() {
+    return error(404, Map.of(), "The model does not exist or you do not have access to it.", "invalid_request_error",
+        "model_not_found", "404 model_not_found");
+  }
+
   /** 401 {@code invalid_api_key}. */
   public static Reply unauthorized() {
     return error(401, Map.of(), "Incorrect API key provided.", "invalid_request_error", "invalid_api_key", "401 invalid_api_key");

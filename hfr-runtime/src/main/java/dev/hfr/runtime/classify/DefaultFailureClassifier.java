@@ -411,10 +411,14 @@ public final class DefaultFailureClassifier implements FailureClassifier, MeterB
       }
     }
     String value = header(headers, innerHeaders, "retry-after");
-    if (value == null) {
-      return -1;
+    long wait = value == null ? -1 : RetryAfter.parse(value, clock.epochMillis());
+    if (wait < 0) {
+      wait = RetryAfter.fromRateLimitReset(headers);
+      if (wait < 0 && innerHeaders != null) {
+        wait = RetryAfter.fromRateLimitReset(innerHeaders);
+      }
     }
-    return RetryAfter.parse(value, clock.epochMillis());
+    return wait;
   }
 
   private static String header(Map<String, String> headers, Map<String, String> innerHeaders, String name) {

@@ -78,7 +78,8 @@ public final class RetryAfter {
 
   /**
    * The hint in an observation's headers: {@code retry-after-ms} when present and readable (it is the
-   * more precise one), else {@code retry-after}.
+   * more precise one), else {@code retry-after}, else OpenAI's rate-limit reset headers
+   * ({@link #fromRateLimitReset}).
    *
    * @return milliseconds to wait, or -1 when there is no usable hint
    */
@@ -90,7 +91,85 @@ public final class RetryAfter {
     if (ms >= 0) {
       return ms;
     }
-    return parse(observation.headers().get("retry-after"), nowEpochMillis);
+    long ra = parse(observation.headers().get("retry-after"), nowEpochMillis);
+    return ra >= 0 ? ra : fromRateLimitReset(observation.headers());
+  }
+
+  /**
+   * OpenAI's rate-limit reset headers, for a 429 without Retry-After: {@code x-ratelimit-reset-requests}
+   * when {@code x-ratelimit-remaining-requests} is 0, {@code x-ratelimit-reset-tokens} when
+   * {@code x-ratelimit-remaining-tokens} is 0 (durations such as {@code 1s}, {@code 6m0s}, {@code 20ms});
+   * the longer when both are exhausted.
+   *
+   * @param headers response headers with lower-case names
+   * @return milliseconds to wait, or -1 when the headers say nothing usable
+   */
+  public static long fromRateLimitReset(java.util.Map<String, String> headers) {
+    if (headers == null || headers.isEmpty()) {
+      return -1;
+    }
+    long wait = -1;
+    if ("0".equals(headers.get("x-ratelimit-remaining-requests"))) {
+      wait = Math.max(wait, parseDuration(headers.get("x-ratelimit-reset-requests")));
+    }
+    if ("0".equals(headers.get("x-ratelimit-remaining-tokens"))) {
+      wait = Math.max(wait, parseDuration(headers.get("x-ratelimit-reset-tokens")));
+    }
+    return wait;
+  }
+
+  /**
+   * A Go-style duration ({@code 1h2m3.5s}, {@code 6m0s}, {@code 20ms}, {@code 500us}) in milliseconds,
+   * rounded up; -1 when unreadable.
+   */
+  public static long parseDuration(String value) {
+    if (value == null) {
+      return -1;
+    }
+    String v = value.trim();
+    int n = v.length();
+    if (n == 0 || n > 40) {
+      return -1;
+    }
+    double totalMillis = 0;
+    int i = 0;
+    while (i < n) {
+      int start = i;
+      while (i < n && (Character.isDigit(v.charAt(i)) || v.charAt(i) == '.')) {
+        i++;
+      }
+      if (i == start) {
+        return -1;
+      }
+      double number = parseNonNegativeDecimal(v.substring(start, i));
+      if (number < 0) {
+        return -1;
+      }
+      double unit;
+      if (v.startsWith("ms", i)) {
+        unit = 1;
+        i += 2;
+      } else if (v.startsWith("us", i) || v.startsWith("\u00b5s", i)) {
+        unit = 0.001;
+        i += 2;
+      } else if (v.startsWith("ns", i)) {
+        unit = 0.000001;
+        i += 2;
+      } else if (i < n && v.charAt(i) == 'h') {
+        unit = 3_600_000;
+        i++;
+      } else if (i < n && v.charAt(i) == 'm') {
+        unit = 60_000;
+        i++;
+      } else if (i < n && v.charAt(i) == 's') {
+        unit = 1000;
+        i++;
+      } else {
+        return -1;
+      }
+      totalMillis += number * unit;
+    }
+    return (long) Math.min(Math.ceil(totalMillis), MAX_MILLIS);
   }
 
   private static long secondsToMillis(String v) {

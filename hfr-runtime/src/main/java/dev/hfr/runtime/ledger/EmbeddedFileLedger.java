@@ -379,20 +379,30 @@ public final class EmbeddedFileLedger implements IdempotencyLedger {
 
   /**
    * Runs {@code op} under the lock, then waits until everything it wrote — and everything it read, which
-   * another thread may have written a moment before — is durable. Only then is the result handed out.
+   * another thread may have written a moment before — is durable. Only then is the result handed out; a
+   * refusal too (a transition refused because another thread's commit is in memory must not be acted on
+   * before that commit is on disk).
    */
   private <T> T durably(Supplier<T> op) {
-    T result;
+    T result = null;
+    RuntimeException refused = null;
     long upTo;
     synchronized (this) {
       checkOpen();
-      result = op.get();
+      try {
+        result = op.get();
+      } catch (IllegalStateException e) { // refused transitions, stale tokens, unknown keys, key conflicts
+        refused = e;
+      }
       upTo = writer.appended();
-      if (writer.framesInFile() > Math.max(MIN_FRAMES_BEFORE_COMPACTION, 4L * table.size())) {
+      if (refused == null && writer.framesInFile() > Math.max(MIN_FRAMES_BEFORE_COMPACTION, 4L * table.size())) {
         writer.rewrite(table.entries());
       }
     }
     writer.syncUntil(upTo);
+    if (refused != null) {
+      throw refused;
+    }
     return result;
   }
 

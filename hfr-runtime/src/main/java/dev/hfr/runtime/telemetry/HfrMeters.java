@@ -10,9 +10,10 @@ import java.util.function.ToDoubleFunction;
 
 /**
  * The engine's Micrometer meters (§5.5), in Micrometer's dot style — a Prometheus registry exports
- * {@code harness.attempts} as {@code harness_attempts_total}. Every meter has a base unit and a
- * description; tag values are bounded (tool names, fault classes, actions, levels, reasons from closed
- * sets), never keys, URLs, ids or messages.
+ * {@code harness.attempts} as {@code harness_attempts_total}. Every meter has a description; tag values are bounded (tool names, fault classes, actions, levels, reasons from closed
+ * sets), never keys, URLs, ids or messages. A base unit is set where it is the name's last word, so the
+ * Prometheus names stay the paper's ({@code harness_reconcile_total}, not {@code
+ * harness_reconcile_reconciliations_total}); the other counters count events, as their descriptions say.
  *
  * <table>
  *   <caption>Meters</caption>
@@ -63,7 +64,7 @@ public final class HfrMeters {
     this.registry = Objects.requireNonNull(registry, "registry");
     this.sinkFailures = Counter.builder(SINK_FAILURES)
         .description("Decision events lost because the decision sink failed")
-        .baseUnit("events")
+        .baseUnit("failures")
         .register(registry);
   }
 

@@ -82,7 +82,6 @@ public final class ToolMeters {
     this.amplification = DistributionSummary.builder(HfrMeters.RETRY_AMPLIFICATION)
         .tag("tool", tool)
         .description("Physical attempts per logical call (retries and degradation rungs included)")
-        .baseUnit("attempts")
         .register(registry);
   }
 
@@ -129,7 +128,6 @@ public final class ToolMeters {
           .tag("tool", tool)
           .tag("budget", budget.code())
           .description("Retries refused because a retry budget or task limit was exhausted")
-          .baseUnit("retries")
           .register(registry);
       budgetExhausted.set(budget.ordinal(), c);
     }
@@ -147,7 +145,6 @@ public final class ToolMeters {
           .tag("level", level.name())
           .tag("reason", fault == null ? "none" : fault.name())
           .description("Moves along the degradation ladder, by level and the fault that caused them")
-          .baseUnit("degradations")
           .register(registry);
       degradations.set(slot, c);
     }
@@ -162,7 +159,6 @@ public final class ToolMeters {
           .tag("tool", tool)
           .tag("level", level.name())
           .description("Quality lost by degraded results: 1 minus the verified quality")
-          .baseUnit("quality")
           .register(registry);
       qualityDelta.set(level.ordinal(), s);
     }
@@ -177,7 +173,6 @@ public final class ToolMeters {
           .tag("tool", tool)
           .tag("outcome", outcome.tag)
           .description("Reconciliations of writes with unknown outcome, by what they found")
-          .baseUnit("reconciliations")
           .register(registry);
       reconciles.set(outcome.ordinal(), c);
     }
@@ -194,7 +189,7 @@ public final class ToolMeters {
           .tag("level", level.name())
           .tag("reason", reason.tag)
           .description("Results rejected by verification, by level and reason")
-          .baseUnit("results")
+          .baseUnit("failures")
           .register(registry);
       verificationFailures.set(slot, c);
     }
@@ -263,7 +258,7 @@ public final class ToolMeters {
           .tag("tool", tool)
           .tag("fallback", failedOpen ? "open" : "closed")
           .description("Calls on which the engine itself failed: reads fail open, writes fail closed")
-          .baseUnit("calls")
+          .baseUnit("failures")
           .register(registry);
       controllerFailures.set(slot, c);
     }

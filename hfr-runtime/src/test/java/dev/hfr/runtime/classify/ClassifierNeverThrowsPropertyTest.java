@@ -66,9 +66,10 @@ class ClassifierNeverThrowsPropertyTest {
         500, 502, 503, 504, 529), Arbitraries.integers().between(-1000, 2000), Arbitraries.of(Integer.MIN_VALUE,
         Integer.MAX_VALUE));
     Arbitrary<Map<String, String>> headers = Arbitraries.maps(
-        Arbitraries.oneOf(Arbitraries.of("Retry-After", "retry-after-ms", "RETRY-AFTER", "x-should-retry"),
+        Arbitraries.oneOf(Arbitraries.of("Retry-After", "retry-after-ms", "RETRY-AFTER", "x-ratelimit-reset-tokens",
+            "x-ratelimit-remaining-tokens"),
             Arbitraries.strings().ofMaxLength(10)),
-        Arbitraries.oneOf(Arbitraries.of("0", "-1", "1.5", "99999999999999999999999", "Wed, 21 Oct 2015 07:28:00 GMT",
+        Arbitraries.oneOf(Arbitraries.of("0", "-1", "1.5", "6m0s", "1h2m3.5s", "1x", "99999999h", "99999999999999999999999", "Wed, 21 Oct 2015 07:28:00 GMT",
             "Sunday, 06-Nov-94 08:49:37 GMT", "Sun Nov  6 08:49:37 1994", "", " ", "NaN", "1e9"),
             Arbitraries.strings().ofMaxLength(40))).ofMaxSize(4);
     Arbitrary<Duration> latencies = Arbitraries.oneOf(Arbitraries.just(null),

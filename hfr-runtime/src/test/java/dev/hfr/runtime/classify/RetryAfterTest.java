@@ -85,6 +85,33 @@ class RetryAfterTest {
   }
 
   @Test
+  void goDurationsOfTheRateLimitResetHeaders() {
+    assertThat(RetryAfter.parseDuration("1s")).isEqualTo(1000);
+    assertThat(RetryAfter.parseDuration("6m0s")).isEqualTo(360_000);
+    assertThat(RetryAfter.parseDuration("20ms")).isEqualTo(20);
+    assertThat(RetryAfter.parseDuration("1h2m3.5s")).isEqualTo(3_723_500);
+    assertThat(RetryAfter.parseDuration("500us")).isEqualTo(1);
+    assertThat(RetryAfter.parseDuration("soon")).isEqualTo(-1);
+    assertThat(RetryAfter.parseDuration("5")).isEqualTo(-1);
+    assertThat(RetryAfter.parseDuration("")).isEqualTo(-1);
+  }
+
+  @Test
+  @DisplayName("an OpenAI 429 without Retry-After waits for the exhausted limit's reset")
+  void openAiResetHeadersWhenNoRetryAfter() {
+    Observation tokensExhausted = Observation.builder().httpStatus(429)
+        .header("x-ratelimit-remaining-requests", "12").header("x-ratelimit-reset-requests", "120ms")
+        .header("x-ratelimit-remaining-tokens", "0").header("x-ratelimit-reset-tokens", "6m0s").build();
+    assertThat(RetryAfter.fromHeaders(tokensExhausted, NOW)).isEqualTo(360_000);
+    Classification c = new DefaultFailureClassifier(new VirtualTime()).classify(tokensExhausted);
+    assertThat(c.fault()).isEqualTo(Fault.T2);
+    assertThat(c.retryAfterMillis()).isEqualTo(360_000);
+    Observation nothingExhausted = Observation.builder().httpStatus(429)
+        .header("x-ratelimit-remaining-requests", "3").header("x-ratelimit-reset-requests", "1s").build();
+    assertThat(RetryAfter.fromHeaders(nothingExhausted, NOW)).isEqualTo(-1);
+  }
+
+  @Test
   void a429WithoutHintHasNoRetryAfter() {
     Classification c = new DefaultFailureClassifier(new VirtualTime()).classify(Observation.builder().httpStatus(429).build());
     assertThat(c.retryAfterMillis()).isEqualTo(-1);
