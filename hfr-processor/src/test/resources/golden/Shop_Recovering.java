@@ -29,6 +29,7 @@ import javax.annotation.processing.Generated;
 public final class Shop_Recovering extends Shop {
   private static final ToolDescriptor SEARCH = ToolDescriptor.builder("com.acme.shop.Shop", "search", Risk.R0)
       .parameters("query", "limit")
+      .resultType(List.class)
       .criticality(Criticality.Level.LOW)
       .degradeTo("searchMirror", DegradeLevel.L2, Risk.R0)
       .degradeTo("searchCache", DegradeLevel.L4, Risk.R0)
@@ -36,20 +37,24 @@ public final class Shop_Recovering extends Shop {
 
   private static final ToolDescriptor SEARCH_MIRROR = ToolDescriptor.builder("com.acme.shop.Shop", "searchMirror", Risk.R0)
       .parameters("query", "limit")
+      .resultType(List.class)
       .build();
 
   private static final ToolDescriptor SEARCH_CACHE = ToolDescriptor.builder("com.acme.shop.Shop", "searchCache", Risk.R0)
       .parameters("query", "limit")
+      .resultType(List.class)
       .build();
 
   private static final ToolDescriptor CHARGE = ToolDescriptor.builder("com.acme.shop.Shop", "charge", Risk.R1)
       .parameters("orderId", "amountCents", "idempotencyKey")
+      .resultType(long.class)
       .idempotencyKeyParameter(2)
       .retry(RetrySpec.of(3, 100L, 1000L, Fault.T1, Fault.T2))
       .build();
 
   private static final ToolDescriptor CREATE_ORDER = ToolDescriptor.builder("com.acme.shop.Shop", "createOrder", Risk.R2)
       .parameters("sku", "quantity")
+      .resultType(String.class)
       .reconcile("findOrder")
       .verify(VerifyLevel.V1, new Shop.OrderIdVerifier())
       .criticality(Criticality.Level.HIGH)

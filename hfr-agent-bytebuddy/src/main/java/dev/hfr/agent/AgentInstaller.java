@@ -22,6 +22,7 @@ import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
+import java.io.IOException;
 import java.lang.instrument.ClassFileTransformer;
 import java.lang.instrument.Instrumentation;
 import java.util.ArrayList;
@@ -30,6 +31,7 @@ import java.util.List;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
 import net.bytebuddy.agent.builder.AgentBuilder;
 import net.bytebuddy.asm.Advice;
 import net.bytebuddy.description.type.TypeDescription;
@@ -37,17 +39,32 @@ import net.bytebuddy.dynamic.DynamicType;
 import net.bytebuddy.utility.JavaModule;
 
 /**
- * Wires the agent once the bridge is in the bootstrap class loader: the meters, the events file, the
- * optional Prometheus endpoint and stderr summary, the recorder behind the bridge, and the transformation
- * of the instrumented clients (retransforming classes that are already loaded).
+ * Wires the agent once the bridge is in the bootstrap class loader: the transformation of the
+ * instrumented clients (retransforming classes that are already loaded) and, when the first of them
+ * loads, the meters, the events file, the stderr summary and the recorder behind the bridge (the
+ * Prometheus endpoint, when asked for, starts at once).
  */
 final class AgentInstaller {
 
   private AgentInstaller() {}
 
   static void install(AgentOptions options, Instrumentation inst, String how, long beganNanos) throws Exception {
-    QuietMicrometerLogging.install();
     String mode = options.enforce() ? "enforce" : "shadow";
+    // The recorder (Micrometer, the classifier, the events file) starts with the first instrumented class,
+    // unless the Prometheus endpoint was asked for: that one should answer from the start.
+    Runnable startRecording = once(() -> startRecording(options, mode));
+    if (options.prometheusPort() >= 0) {
+      startRecording.run();
+    }
+    List<String> clients = instrument(options, inst, startRecording);
+    AgentLog.info("started on " + how + " in " + TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - beganNanos) + " ms, mode "
+        + mode + ", clients " + String.join(", ", clients)
+        + (options.events() != null ? ", events " + options.events().toAbsolutePath() : ""));
+  }
+
+  /** Creates the meters, the events file, the endpoint and summary, and connects the recorder to the bridge. */
+  private static void startRecording(AgentOptions options, String mode) {
+    QuietMicrometerLogging.install();
     MeterRegistry registry = options.prometheusPort() >= 0
         ? new PrometheusMeterRegistry(PrometheusConfig.DEFAULT)
         : new SimpleMeterRegistry();
@@ -60,19 +77,20 @@ final class AgentInstaller {
     HttpCallRecorder recorder = new HttpCallRecorder(
         new ShadowDecider(new DefaultFailureClassifier(), options.criticality()),
         meters, new HostTags(options.maxHosts()), events, options.eventsForSuccesses(), enforcer);
-    if (!HfrBridge.install(recorder)) {
-      AgentLog.warn("the agent is already running in this JVM; this " + how + " is ignored");
-      return;
-    }
+    HfrBridge.install(recorder);
 
     List<AutoCloseable> closeAtExit = new ArrayList<>();
     if (events != null) {
       closeAtExit.add(events);
     }
     if (registry instanceof PrometheusMeterRegistry prometheus) {
-      PrometheusEndpoint endpoint = PrometheusEndpoint.start(prometheus, options.prometheusHost(), options.prometheusPort());
-      closeAtExit.add(endpoint);
-      AgentLog.info("prometheus endpoint: http://" + endpoint.address().getHostString() + ":" + endpoint.address().getPort() + "/metrics");
+      try {
+        PrometheusEndpoint endpoint = PrometheusEndpoint.start(prometheus, options.prometheusHost(), options.prometheusPort());
+        closeAtExit.add(endpoint);
+        AgentLog.info("prometheus endpoint: http://" + endpoint.address().getHostString() + ":" + endpoint.address().getPort() + "/metrics");
+      } catch (IOException | RuntimeException e) {
+        AgentLog.warn("no prometheus endpoint on " + options.prometheusHost() + ":" + options.prometheusPort() + ": " + e);
+      }
     }
     if (!options.summaryInterval().isZero()) {
       closeAtExit.add(SummaryReporter.start(registry, System.err, options.summaryInterval().toMillis()));
@@ -86,18 +104,22 @@ final class AgentInstaller {
         }
       }
     }, "hfr-agent-shutdown"));
+  }
 
-    List<String> clients = instrument(options, inst);
-    AgentLog.info("started on " + how + " in " + TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - beganNanos) + " ms, mode "
-        + mode + ", clients " + String.join(", ", clients)
-        + (events != null ? ", events " + events.file().toAbsolutePath() : ""));
+  private static Runnable once(Runnable action) {
+    AtomicBoolean done = new AtomicBoolean();
+    return () -> {
+      if (done.compareAndSet(false, true)) {
+        action.run();
+      }
+    };
   }
 
   /**
    * Registers the transformer and retransforms the instrumented classes that are loaded already (all
    * of them when attaching; {@code HttpURLConnection} perhaps at start-up). Answers the clients' names.
    */
-  private static List<String> instrument(AgentOptions options, Instrumentation inst) {
+  private static List<String> instrument(AgentOptions options, Instrumentation inst, Runnable startRecording) {
     List<TypeInstrumentation> enabled = new ArrayList<>();
     Set<String> internalNames = new HashSet<>();
     List<String> clients = new ArrayList<>();
@@ -110,7 +132,10 @@ final class AgentInstaller {
         }
       }
     }
-    inst.addTransformer(new LazyTransformer(Set.copyOf(internalNames), () -> byteBuddy(enabled), inst, HfrBridge.class.getModule()), true);
+    inst.addTransformer(new LazyTransformer(Set.copyOf(internalNames), () -> {
+      startRecording.run();
+      return byteBuddy(enabled);
+    }, inst, HfrBridge.class.getModule()), true);
     for (Class<?> loaded : inst.getAllLoadedClasses()) {
       if (internalNames.contains(loaded.getName().replace('.', '/')) && inst.isModifiableClass(loaded)) {
         try {

@@ -24,7 +24,7 @@ import java.util.stream.Collectors;
  * ({@link StartupProbe}), both to an empty {@code main} and to a {@code main} that sends one request.
  * Not a test: run it by hand, see docs/AGENT.md.
  *
- * <p>Usage: {@code AgentOverhead AGENT_JAR [ROUNDS] [SECONDS]}
+ * <p>Usage: {@code AgentOverhead AGENT_JAR [ROUNDS] [SECONDS]} (0 rounds: the start-up figures only)
  */
 public final class AgentOverhead {
 
@@ -63,7 +63,7 @@ public final class AgentOverhead {
           Runtime.getRuntime().availableProcessors(), rounds, seconds, url);
       System.out.println("| client | req/s without | req/s with | throughput change | p99 without | p99 with | CPU/request without | CPU/request with |");
       System.out.println("|---|---|---|---|---|---|---|---|");
-      for (String client : List.of("jdk", "okhttp")) {
+      for (String client : rounds == 0 ? List.<String>of() : List.of("jdk", "okhttp")) {
         List<double[]> without = new ArrayList<>();
         List<double[]> with = new ArrayList<>();
         for (int r = 0; r < rounds; r++) {

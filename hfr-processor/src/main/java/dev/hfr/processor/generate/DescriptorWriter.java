@@ -1,7 +1,10 @@
 package dev.hfr.processor.generate;
 
+import com.palantir.javapoet.ArrayTypeName;
 import com.palantir.javapoet.ClassName;
 import com.palantir.javapoet.CodeBlock;
+import com.palantir.javapoet.ParameterizedTypeName;
+import com.palantir.javapoet.TypeName;
 import dev.hfr.annotations.Criticality;
 import dev.hfr.annotations.Fault;
 import dev.hfr.processor.model.DegradeRung;
@@ -17,6 +20,8 @@ import javax.lang.model.element.ExecutableElement;
 import javax.lang.model.element.TypeElement;
 import javax.lang.model.element.VariableElement;
 import javax.lang.model.type.DeclaredType;
+import javax.lang.model.type.TypeKind;
+import javax.lang.model.type.TypeMirror;
 
 /** Writes the initializer of a tool's {@code static final ToolDescriptor}: the builder, one call per fact. */
 final class DescriptorWriter {
@@ -39,6 +44,11 @@ final class DescriptorWriter {
           .map(n -> CodeBlock.of("$S", n.toString()).toString())
           .collect(Collectors.joining(", "));
       code.add("\n.parameters($L)", names);
+    }
+    TypeName resultType = resultType(method.getReturnType());
+    if (resultType != null) {
+      // V0 checks a result against it: non-null and of the declared type.
+      code.add("\n.resultType($T.class)", resultType);
     }
     if (tool.idempotent() != null && tool.keyParameterIndex() >= 0) {
       code.add("\n.idempotencyKeyParameter($L)", tool.keyParameterIndex());
@@ -77,6 +87,18 @@ final class DescriptorWriter {
           rungs.get(i).level().name(), RuntimeTypes.RISK, targetRisk);
     }
     return code.add("\n.build()$<$<").build();
+  }
+
+  /** The class literal of a result type: its raw type; none for {@code void} or a type variable. */
+  private static TypeName resultType(TypeMirror type) {
+    if (type.getKind() == TypeKind.VOID || type.getKind() == TypeKind.TYPEVAR) {
+      return null;
+    }
+    TypeName name = TypeName.get(type);
+    if (name instanceof ParameterizedTypeName parameterized) {
+      return parameterized.rawType();
+    }
+    return name instanceof ArrayTypeName array && array.componentType() instanceof ParameterizedTypeName ? null : name;
   }
 
   private static CodeBlock retrySpec(RetrySettings retry) {

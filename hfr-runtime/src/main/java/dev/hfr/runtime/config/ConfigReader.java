@@ -5,7 +5,6 @@ import dev.hfr.annotations.Criticality;
 import dev.hfr.annotations.DegradeLevel;
 import dev.hfr.annotations.VerifyLevel;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.EnumMap;
 import java.util.EnumSet;
 import java.util.LinkedHashSet;
@@ -258,13 +257,11 @@ final class ConfigReader {
     if (base != null) {
       d.baseDelayMs = base;
       d.baseDelayAt = s.get("base_delay_ms");
-      d.baseDelaySetByConfig = true;
     }
     Long max = integer(s, "max_delay_ms", 0, MAX_DELAY, "the backoff's cap, in milliseconds");
     if (max != null) {
       d.maxDelayMs = max;
       d.maxDelayAt = s.get("max_delay_ms");
-      d.maxDelaySetByConfig = true;
     }
     String jitter = choice(s, "jitter", List.of("full", "none"));
     if (jitter != null) {
@@ -274,7 +271,6 @@ final class ConfigReader {
         "it counts attempts, the first included: 1 means no retry, 4 means 1 + 3 retries");
     if (attempts != null) {
       d.maxAttemptsPerStep = attempts.intValue();
-      d.attemptsSetByConfig = true;
     }
     if (!toolLevel) {
       Long perTask = integer(s, "max_retries_per_task", 0, 1_000_000, "extra attempts one task may spend; 0 = none");
@@ -295,7 +291,6 @@ final class ConfigReader {
     EnumSet<RetryCondition> never = conditions(s, "never_retry_on", false);
     if (on != null) {
       d.retryOn = on;
-      d.retryOnSetByConfig = true;
     }
     if (never != null) {
       d.neverRetryOn = never;
@@ -542,11 +537,5 @@ final class ConfigReader {
 
   static String lower(Criticality.Level level) {
     return level.name().toLowerCase(Locale.ROOT);
-  }
-
-  static List<String> join(List<String> a, String... more) {
-    List<String> all = new ArrayList<>(a);
-    all.addAll(Arrays.asList(more));
-    return all;
   }
 }

@@ -290,7 +290,7 @@ public final class HfrConfig {
       }
       fromConfig.maxDelayMs = fromConfig.baseDelayMs;
     }
-    RetrySpec spec = toSpec(fromConfig, tool, toolLayers, tenantRetry, quiet, refusals);
+    RetrySpec spec = toSpec(fromConfig, tool, toolLayers, quiet, refusals);
 
     // degradation
     EnumSet<DegradeLevel> auto = copyLevels(degradation.allowAutoDegrade().get(criticality));
@@ -395,14 +395,16 @@ public final class HfrConfig {
     if (!annotated.retryOn().equals(defaults.retryOn())) {
       EnumSet<RetryCondition> on = EnumSet.noneOf(RetryCondition.class);
       for (Fault f : annotated.retryOn()) {
-        on.add(f == Fault.T6 ? RetryCondition.T6_AFTER_COMPRESS : RetryCondition.valueOf(f.name()));
+        if (f != Fault.UNCLASSIFIED) { // unclassified failures follow the conservative rule by risk, not retryOn
+          on.add(f == Fault.T6 ? RetryCondition.T6_AFTER_COMPRESS : RetryCondition.valueOf(f.name()));
+        }
       }
       d.retryOn = on;
     }
   }
 
-  private RetrySpec toSpec(RetryDraft d, ToolDescriptor tool, List<YamlNode> toolLayers, YamlNode tenantRetry,
-      ConfigReader quiet, ConfigReader refusals) {
+  private RetrySpec toSpec(RetryDraft d, ToolDescriptor tool, List<YamlNode> toolLayers, ConfigReader quiet,
+      ConfigReader refusals) {
     if (tool.risk() == Risk.R3) {
       for (YamlNode layer : toolLayers) {
         YamlNode s = quiet.section(layer, "retry");

@@ -18,10 +18,6 @@ final class RetryDraft {
   EnumSet<RetryCondition> neverRetryOn;
   YamlNode baseDelayAt;
   YamlNode maxDelayAt;
-  boolean attemptsSetByConfig;
-  boolean baseDelaySetByConfig;
-  boolean maxDelaySetByConfig;
-  boolean retryOnSetByConfig;
 
   static RetryDraft of(RetrySettings s) {
     RetryDraft d = new RetryDraft();
@@ -37,7 +33,7 @@ final class RetryDraft {
     return d;
   }
 
-  /** Forgets which layer set what: the next layer's settings count as "set by config" afresh. */
+  /** An independent copy, for the next layer. */
   RetryDraft copy() {
     RetryDraft d = of(settingsUnchecked());
     d.baseDelayAt = baseDelayAt;

@@ -175,6 +175,13 @@ class ToolPolicyResolutionTest {
   }
 
   @Test
+  void annotationRetryOnIsKeptAsDeclared() {
+    ToolDescriptor odd = ToolDescriptor.builder("com.acme.ShopTools", "odd", Risk.R0)
+        .retry(RetrySpec.of(3, 100, 1000, Fault.T4, Fault.T6, Fault.UNCLASSIFIED)).build();
+    assertThat(HfrConfig.defaults().policyFor(null, odd).retry().retryOn()).containsExactlyInAnyOrder(Fault.T4, Fault.T6);
+  }
+
+  @Test
   void plainT3InRetryOnCoversIdempotentWritesButNotQueryableOnes() {
     HfrConfig c = HfrConfigLoader.parse("hfr:\n  retry:\n    retry_on: [T1, T3]\n", "hfr.yaml");
     assertThat(c.policyFor(null, RESERVE).retries(Fault.T3)).isTrue();
