@@ -13,9 +13,9 @@ import java.net.ConnectException;
  */
 public class QuoteTools {
 
-  // Racy under two threads on purpose: it only needs to fail about every other call, and an atomic
-  // counter would add the same contention to every library measured.
-  private long calls;
+  // One counter per thread: a shared (racy) counter let two threads see several failures in a row, so
+  // the retries ran out and the two-thread transient cases failed. Every library pays the same lookup.
+  private final ThreadLocal<long[]> calls = ThreadLocal.withInitial(() -> new long[1]);
 
   @SideEffect(Risk.R0)
   @Retry(maxAttempts = 3, baseDelayMs = 0, maxDelayMs = 0, on = Fault.T1)
@@ -27,7 +27,7 @@ public class QuoteTools {
   @SideEffect(Risk.R0)
   @Retry(maxAttempts = 3, baseDelayMs = 0, maxDelayMs = 0, on = Fault.T1)
   public long flakyQuote(String sku) throws ConnectException {
-    if ((calls++ & 1) == 0) {
+    if ((calls.get()[0]++ & 1) == 0) {
       throw new ConnectException("connection refused");
     }
     return sku.hashCode() * 31L + sku.length();

@@ -89,11 +89,30 @@ public final class IdempotencyKeys {
 
   private static void field(MessageDigest sha, String value) {
     byte[] bytes = value.getBytes(StandardCharsets.UTF_8);
-    sha.update(ByteBuffer.allocate(Integer.BYTES).putInt(bytes.length).array());
+    // The length prefix, big-endian, written byte by byte (no buffer per field).
+    int n = bytes.length;
+    sha.update((byte) (n >>> 24));
+    sha.update((byte) (n >>> 16));
+    sha.update((byte) (n >>> 8));
+    sha.update((byte) n);
     sha.update(bytes);
   }
 
   private static MessageDigest sha256() {
+    // Cloning a fresh digest skips the provider lookup of getInstance on every hash.
+    if (SHA256_PROTOTYPE != null) {
+      try {
+        return (MessageDigest) SHA256_PROTOTYPE.clone();
+      } catch (CloneNotSupportedException notCloneable) {
+        // Fall through to a lookup.
+      }
+    }
+    return newSha256();
+  }
+
+  private static final MessageDigest SHA256_PROTOTYPE = newSha256();
+
+  private static MessageDigest newSha256() {
     try {
       return MessageDigest.getInstance("SHA-256");
     } catch (NoSuchAlgorithmException e) {
