@@ -32,14 +32,18 @@ final class ToolRuntime {
   private final CircuitBreakers breakerFactory;
   private final PolicySource policies;
   private final ConcurrentHashMap<String, TenantView> tenants = new ConcurrentHashMap<>();
+  /** The view returned last, or {@code null}. */
+  private TenantView lastView;
 
   /** What one tenant sees of this tool. */
   static final class TenantView {
+    final String tenant;
     final CallPolicy[] policies = new CallPolicy[LEVELS.length];
     /** {@code null} when breakers are off. */
     final CircuitBreaker[] breakers;
 
-    TenantView(CircuitBreaker[] breakers) {
+    TenantView(String tenant, CircuitBreaker[] breakers) {
+      this.tenant = tenant;
       this.breakers = breakers;
     }
   }
@@ -69,20 +73,31 @@ final class ToolRuntime {
 
   /** The view of {@code tenant}, created on the tenant's first call of this tool. */
   TenantView tenant(String tenant) {
+    // Most calls repeat the last tenant (every call outside a scope uses the same constant): an identity
+    // check skips the map. A plain field is enough: TenantView's fields are final, and a stale read
+    // only means a map lookup.
+    TenantView last = lastView;
+    if (last != null && last.tenant == tenant) {
+      return last;
+    }
     TenantView v = tenants.get(tenant);
-    return v != null ? v : tenants.computeIfAbsent(tenant, this::newView);
+    if (v == null) {
+      v = tenants.computeIfAbsent(tenant, this::newView);
+    }
+    lastView = v;
+    return v;
   }
 
   private TenantView newView(String tenant) {
     if (breakerFactory == null) {
-      return new TenantView(null);
+      return new TenantView(tenant, null);
     }
     CircuitBreaker[] breakers = new CircuitBreaker[targets.length];
     for (int i = 0; i < targets.length; i++) {
       breakers[i] = breakerFactory.forTarget(TargetKind.TOOL, tenant + ":" + targets[i]);
       allMeters.circuitState(targets[i], tenant, breakers[i], b -> b.state().gaugeValue());
     }
-    return new TenantView(breakers);
+    return new TenantView(tenant, breakers);
   }
 
   /** The bulkhead of rung {@code rung} ({@code -1}: the method), or {@code null} when none is configured. */
