@@ -78,7 +78,7 @@ class HfrFaultExtensionTest {
   void irreversibleWriteIsNotRetried(RecoveryEngine engine, Hfr hfr, InjectedFaults faults) {
     Warehouse tools = Warehouse_Recovering.create(engine);
     try (TaskScope task = hfr.openTask(TaskSpec.builder("test", "r3").build())) {
-      ToolCallException e = catchThrowableOfType(() -> tools.notifyCustomer("your parcel is late"), ToolCallException.class);
+      ToolCallException e = catchThrowableOfType(ToolCallException.class, () -> tools.notifyCustomer("your parcel is late"));
       assertThat(e.outcome().status()).isIn(ToolOutcome.Status.FAILED, ToolOutcome.Status.ESCALATED);
       assertThat(e.outcome().sideEffect()).isTrue();
       HfrAssertions.assertThat(task.report()).hasNoDuplicates().retries(0);
@@ -93,7 +93,7 @@ class HfrFaultExtensionTest {
   void refusalIsNotRetried(RecoveryEngine engine, Hfr hfr, InjectedFaults faults) {
     Warehouse tools = Warehouse_Recovering.create(engine);
     try (TaskScope task = hfr.openTask(TaskSpec.builder("test", "t8").build())) {
-      ToolCallException e = catchThrowableOfType(() -> tools.stock("SKU-1"), ToolCallException.class);
+      ToolCallException e = catchThrowableOfType(ToolCallException.class, () -> tools.stock("SKU-1"));
       assertThat(e.outcome().errorType()).isEqualTo(Fault.T8);
       HfrAssertions.assertThat(task.report()).retries(0).failedTools("Warehouse.stock");
     }

@@ -133,7 +133,7 @@ class HfrChatModelTest {
     server.script("gpt-4o-mini", Reply.text("must not be used"));
 
     ModelCallFailedException failed = catchThrowableOfType(
-        () -> ladder(Criticality.Level.HIGH).build().chat("hello"), ModelCallFailedException.class);
+        ModelCallFailedException.class, () -> ladder(Criticality.Level.HIGH).build().chat("hello"));
 
     assertThat(failed.status()).isEqualTo(ToolOutcome.Status.ESCALATED);
     assertThat(failed.fault()).isEqualTo(Fault.T4);
@@ -150,7 +150,7 @@ class HfrChatModelTest {
     server.script("gpt-4o-backup", Reply.text("a weaker model would comply"));
 
     ModelRefusalException refusal = catchThrowableOfType(
-        () -> ladder(Criticality.Level.LOW).build().chat("hello"), ModelRefusalException.class);
+        ModelRefusalException.class, () -> ladder(Criticality.Level.LOW).build().chat("hello"));
 
     assertThat(refusal.status()).isEqualTo(ToolOutcome.Status.ESCALATED);
     assertThat(refusal.fault()).isEqualTo(Fault.T8);
@@ -166,7 +166,7 @@ class HfrChatModelTest {
     server.script("gpt-4o", Reply.contentPolicyViolation());
     server.script("gpt-4o-backup", Reply.text("a weaker model would comply"));
 
-    catchThrowableOfType(() -> ladder(Criticality.Level.LOW).build().chat("hello"), ModelRefusalException.class);
+    catchThrowableOfType(ModelRefusalException.class, () -> ladder(Criticality.Level.LOW).build().chat("hello"));
 
     assertThat(server.requests()).hasSize(1);
   }
@@ -177,7 +177,7 @@ class HfrChatModelTest {
     server.script("gpt-4o", Reply.unauthorized());
 
     ModelCallFailedException failed = catchThrowableOfType(
-        () -> ladder(Criticality.Level.MEDIUM).build().chat("hello"), ModelCallFailedException.class);
+        ModelCallFailedException.class, () -> ladder(Criticality.Level.MEDIUM).build().chat("hello"));
 
     assertThat(failed.status()).isEqualTo(ToolOutcome.Status.FAILED);
     assertThat(failed.fault()).isEqualTo(Fault.T7);
@@ -218,8 +218,7 @@ class HfrChatModelTest {
     }
 
     ModelCallFailedException failed = catchThrowableOfType(
-        () -> ladder(Criticality.Level.MEDIUM).build().chat(ChatRequest.builder().messages(conversation).build()),
-        ModelCallFailedException.class);
+        ModelCallFailedException.class, () -> ladder(Criticality.Level.MEDIUM).build().chat(ChatRequest.builder().messages(conversation).build()));
 
     assertThat(failed.fault()).isEqualTo(Fault.T6);
     assertThat(server.requests()).hasSize(2);
@@ -240,12 +239,12 @@ class HfrChatModelTest {
   @Test
   @DisplayName("the builder refuses a ladder without a primary model or with descending levels")
   void builderChecksTheLadder() {
-    assertThat(catchThrowableOfType(() -> HfrChatModel.builder().classifier(o -> null).build(), IllegalStateException.class))
+    assertThat(catchThrowableOfType(IllegalStateException.class, () -> HfrChatModel.builder().classifier(o -> null).build()))
         .hasMessageContaining("primary");
-    assertThat(catchThrowableOfType(() -> HfrChatModel.builder()
+    assertThat(catchThrowableOfType(IllegalArgumentException.class, () -> HfrChatModel.builder()
             .primary("a", ModelFixtures.openAi(server, "a"))
             .fallback(DegradeLevel.L3, "b", ModelFixtures.openAi(server, "b"))
-            .fallback(DegradeLevel.L2, "c", ModelFixtures.openAi(server, "c")), IllegalArgumentException.class))
+            .fallback(DegradeLevel.L2, "c", ModelFixtures.openAi(server, "c"))))
         .hasMessageContaining("must not descend");
   }
 }

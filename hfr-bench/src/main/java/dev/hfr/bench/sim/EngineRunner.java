@@ -35,6 +35,7 @@ public final class EngineRunner implements StrategyRunner {
   };
 
   @Override
+  @SuppressWarnings("try") // the open scope binds each task to this thread; the body need not name it
   public TaskTable run(Strategy strategy, WorkloadParameters params, long seed, int tasks, LongConsumer tasksDone) {
     SimulatedWorld world = new SimulatedWorld(params, seed);
     SimulatedTools tools = new SimulatedTools(world);

@@ -126,6 +126,7 @@ public final class EngineOrderDriver {
     }
   }
 
+  @SuppressWarnings("try") // the open scope binds the task to this thread; the body need not name it
   private void place(int i) throws InterruptedException {
     for (int run = 0; run < 40; run++) {
       try (TaskScope task = hfr.openTask(TaskSpec.builder(TENANT, taskId(i)).build())) {
