@@ -148,7 +148,8 @@ public final class Demo {
     }
     s.append("; reason ").append(o.reason());
     if (o.sideEffect()) {
-      s.append("; side effect in place");
+      // ToolOutcome.sideEffect() means "may have changed the outside world", not "committed".
+      s.append(o.status() == ToolOutcome.Status.SUCCESS ? "; side effect in place" : "; side effect possible");
     }
     if (o.verificationRequired()) {
       s.append("; still needs verification");
