@@ -12,6 +12,9 @@ import java.util.SplittableRandom;
  */
 public final class PairedBootstrap {
 
+  /** SR, CSR, SCR (pp), cost, CPS (relative), latency (s), DUP per 1000: the order of PairedComparison. */
+  private static final int METRICS = 7;
+
   private final int resamples;
   private final long seed;
 
@@ -50,9 +53,30 @@ public final class PairedBootstrap {
       dLatency[i] = (a.latencyNanos(i) - b.latencyNanos(i)) / 1e9;
       dDup[i] = a.duplicates(i) - b.duplicates(i);
     }
-    double[][] samples = new double[7][resamples];
+    Differences diff = new Differences(n, dSuccess, dClean, dSafe, costA, costB, okA, okB, dLatency, dDup);
+    double[][] samples = new double[METRICS][resamples];
     SplittableRandom rnd = new SplittableRandom(seed);
     for (int r = 0; r < resamples; r++) {
+      diff.summarise(rnd, samples, r);
+    }
+    double[][] point = new double[METRICS][1];
+    diff.summarise(null, point, 0);
+    Estimate[] e = new Estimate[METRICS];
+    for (int m = 0; m < METRICS; m++) {
+      e[m] = interval(point[m][0], samples[m]);
+    }
+    return new PairedComparison(nameA, nameB, n, resamples, e[0], e[1], e[2], e[3], e[4], e[5], e[6]);
+  }
+
+  /** The per-task differences of one pair, summarised over all tasks or over a resample of them. */
+  private record Differences(int n, byte[] dSuccess, byte[] dClean, byte[] dSafe, double[] costA, double[] costB,
+      byte[] okA, byte[] okB, double[] dLatency, int[] dDup) {
+
+    /**
+     * Writes the seven metrics into {@code out[m][column]}: over the tasks in order when {@code rnd} is
+     * null (the point estimate), else over {@code n} tasks drawn with replacement (one resample).
+     */
+    void summarise(SplittableRandom rnd, double[][] out, int column) {
       long s = 0;
       long c = 0;
       long f = 0;
@@ -63,7 +87,7 @@ public final class PairedBootstrap {
       double l = 0;
       long d = 0;
       for (int k = 0; k < n; k++) {
-        int i = rnd.nextInt(n);
+        int i = rnd == null ? k : rnd.nextInt(n);
         s += dSuccess[i];
         c += dClean[i];
         f += dSafe[i];
@@ -74,47 +98,14 @@ public final class PairedBootstrap {
         l += dLatency[i];
         d += dDup[i];
       }
-      samples[0][r] = 100.0 * s / n;
-      samples[1][r] = 100.0 * c / n;
-      samples[2][r] = 100.0 * f / n;
-      samples[3][r] = (ca - cb) / n;
-      samples[4][r] = cpsRelative(ca, oa, cb, ob);
-      samples[5][r] = l / n;
-      samples[6][r] = 1000.0 * d / n;
+      out[0][column] = 100.0 * s / n;
+      out[1][column] = 100.0 * c / n;
+      out[2][column] = 100.0 * f / n;
+      out[3][column] = (ca - cb) / n;
+      out[4][column] = cpsRelative(ca, oa, cb, ob);
+      out[5][column] = l / n;
+      out[6][column] = 1000.0 * d / n;
     }
-    double[] point = new double[7];
-    long s = 0;
-    long c = 0;
-    long f = 0;
-    double ca = 0;
-    double cb = 0;
-    long oa = 0;
-    long ob = 0;
-    double l = 0;
-    long d = 0;
-    for (int i = 0; i < n; i++) {
-      s += dSuccess[i];
-      c += dClean[i];
-      f += dSafe[i];
-      ca += costA[i];
-      cb += costB[i];
-      oa += okA[i];
-      ob += okB[i];
-      l += dLatency[i];
-      d += dDup[i];
-    }
-    point[0] = 100.0 * s / n;
-    point[1] = 100.0 * c / n;
-    point[2] = 100.0 * f / n;
-    point[3] = (ca - cb) / n;
-    point[4] = cpsRelative(ca, oa, cb, ob);
-    point[5] = l / n;
-    point[6] = 1000.0 * d / n;
-    Estimate[] e = new Estimate[7];
-    for (int m = 0; m < 7; m++) {
-      e[m] = interval(point[m], samples[m]);
-    }
-    return new PairedComparison(nameA, nameB, n, resamples, e[0], e[1], e[2], e[3], e[4], e[5], e[6]);
   }
 
   /** The relative change of cost per success; NaN when either side has no success. */
