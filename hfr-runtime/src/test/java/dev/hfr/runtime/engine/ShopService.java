@@ -47,8 +47,8 @@ final class ShopService implements AutoCloseable {
     COMMIT_THEN_HANG
   }
 
-  static final Duration CLIENT_TIMEOUT = Duration.ofMillis(400);
-  private static final long HANG_MILLIS = 1_500;
+  static final Duration CLIENT_TIMEOUT = Duration.ofMillis(1_000);
+  private static final long HANG_MILLIS = 3_000;
 
   private final HttpServer server;
   private final ExecutorService executor = Executors.newFixedThreadPool(8);
