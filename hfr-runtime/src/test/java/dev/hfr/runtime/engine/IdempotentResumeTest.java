@@ -34,6 +34,7 @@ import org.junit.jupiter.api.io.TempDir;
  * next engine on the same embedded ledger file starts from there.
  */
 @DisplayName("Crash resume of an R1 write without a reconcile method")
+@SuppressWarnings("try") // scopes opened only so the calls join a task
 class IdempotentResumeTest {
 
   private final Fixtures f = new Fixtures();
