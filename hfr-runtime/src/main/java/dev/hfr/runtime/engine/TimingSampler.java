@@ -56,8 +56,13 @@ final class TimingSampler {
     }
     long gap = end - lastReading;
     lastReading = end;
-    long callsSinceLastReading = sampling ? SAMPLE_ONE_IN : 1;
-    sampling = n >= WARM_UP_CALLS && mean < FAST_CALL_NANOS && gap < BUSY_GAP_NANOS * callsSinceLastReading;
+    boolean was = sampling;
+    long callsSinceLastReading = was ? SAMPLE_ONE_IN : 1;
+    boolean now = n >= WARM_UP_CALLS && mean < FAST_CALL_NANOS && gap < BUSY_GAP_NANOS * callsSinceLastReading;
+    if (now != was) {
+      // Written only on a change: the flag is read by every call, from every core.
+      sampling = now;
+    }
   }
 
   /** Whether calls are being sampled now (for tests and diagnostics). */
