@@ -27,6 +27,7 @@ import java.time.YearMonth;
 import java.time.ZoneId;
 import java.time.ZonedDateTime;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.Calendar;
 import java.util.Collection;
 import java.util.Currency;
@@ -107,13 +108,20 @@ public final class Canonical {
   /** Walks one value; remembers the containers on the current path to detect cycles. */
   private static final class Writer {
     private static final int MAX_DEPTH = 64;
-    // The containers on the current path and where each sits: a stack searched by identity (it is short).
-    private final Object[] onPath = new Object[MAX_DEPTH];
-    private final ValuePath[] onPathAt = new ValuePath[MAX_DEPTH];
+    // The containers on the current path and where each sits: a stack searched by identity (it is
+    // short), grown on demand up to MAX_DEPTH.
+    private Object[] onPath = new Object[4];
+    private ValuePath[] onPathAt = new ValuePath[4];
     private int depth;
 
     void write(Object v, ValuePath path, StringBuilder out) {
-      if (v == null) {
+      // The commonest arguments first, by exact class (the checks below would find them too).
+      Class<?> type = v == null ? null : v.getClass();
+      if (type == String.class) {
+        writeString((String) v, out);
+      } else if (type == Integer.class || type == Long.class) {
+        out.append(((Number) v).longValue());
+      } else if (v == null) {
         out.append("null");
       } else if (v instanceof Boolean b) {
         out.append(b.booleanValue());
@@ -162,6 +170,10 @@ public final class Canonical {
           throw new CanonicalFormException(
               at, "cycle: the value at " + at + " is the same object as its container at " + onPathAt[i] + "; arguments must be trees");
         }
+      }
+      if (depth == onPath.length) {
+        onPath = Arrays.copyOf(onPath, Math.min(MAX_DEPTH, depth * 2));
+        onPathAt = Arrays.copyOf(onPathAt, onPath.length);
       }
       onPath[depth] = v;
       onPathAt[depth] = path;
