@@ -12,6 +12,7 @@ import dev.hfr.runtime.classify.DefaultFailureClassifier;
 import dev.hfr.runtime.classify.FailureClassifier;
 import dev.hfr.runtime.degrade.ContextCompressor;
 import dev.hfr.runtime.config.HfrConfig;
+import dev.hfr.runtime.engine.Compensator;
 import dev.hfr.runtime.engine.ConfigPolicies;
 import dev.hfr.runtime.engine.Controller;
 import dev.hfr.runtime.engine.DefaultPolicies;
@@ -20,6 +21,7 @@ import dev.hfr.runtime.engine.PolicySource;
 import dev.hfr.runtime.engine.ImplicitTasks;
 import dev.hfr.runtime.engine.TaskState;
 import dev.hfr.runtime.escalate.EscalationHandler;
+import dev.hfr.runtime.ledger.IdempotencyKeys;
 import dev.hfr.runtime.ledger.IdempotencyLedger;
 import dev.hfr.runtime.ledger.LedgerOptions;
 import dev.hfr.runtime.ledger.Ledgers;
@@ -27,6 +29,7 @@ import dev.hfr.runtime.retry.Backoff;
 import dev.hfr.runtime.retry.FixedDelayBackoff;
 import dev.hfr.runtime.retry.FullJitterBackoff;
 import dev.hfr.runtime.retry.RetryGate;
+import dev.hfr.runtime.telemetry.CompensationMeters;
 import dev.hfr.runtime.telemetry.DecisionSink;
 import dev.hfr.runtime.telemetry.HfrMeters;
 import dev.hfr.runtime.telemetry.JsonLinesDecisionSink;
@@ -73,6 +76,7 @@ public final class Hfr implements RecoveryEngine, AutoCloseable {
   public static final String DEFAULT_TENANT = "default";
 
   private final Controller controller;
+  private final Compensator compensator;
   private final PolicySource policies;
   private final HfrFeatures features;
   private final Clock clock;
@@ -113,6 +117,8 @@ public final class Hfr implements RecoveryEngine, AutoCloseable {
     this.controller = new Controller(clock, b.sleeper, b.random, b.classifier, ledger, meters, sink,
         b.escalationHandler, b.approvalGate, features, gate.build(), backoff, b.compressor,
         new ResultVerification(b.hooks), b.leaseTtl, b.maxRetryAfter, owner, breakers, bulkheads, policies);
+    this.compensator = new Compensator(clock, ledger, b.classifier, sink, b.escalationHandler,
+        new CompensationMeters(b.meterRegistry), b.leaseTtl, owner);
   }
 
   /** Starts a builder; every setting has a default. */
@@ -147,7 +153,7 @@ public final class Hfr implements RecoveryEngine, AutoCloseable {
     TaskLimitTracker tracker = features.budgets() ? new TaskLimitTracker(limits, clock) : null;
     Deadline deadline = spec.deadline() != null ? Deadline.after(clock, spec.deadline()) : Deadline.NONE;
     TaskState state = TaskState.explicit(spec.tenant(), spec.taskId(), spec.criticality(), spec.qualityFloor(), deadline, tracker);
-    return new TaskScope(current, spec, state);
+    return new TaskScope(current, spec, state, compensator);
   }
 
   /**
@@ -159,6 +165,25 @@ public final class Hfr implements RecoveryEngine, AutoCloseable {
    */
   public int resumePending() {
     return CrashResume.markAbandonedWritesUnknown(ledger, owner);
+  }
+
+  /**
+   * Compensates one committed write outside its task scope — after a restart, or from an operator's tool:
+   * the write of {@code tool} at {@code step} of task {@code taskId} in {@code tenant}, with the arguments
+   * of {@code invocation} (its key is derived from them exactly as the call derived it, so a wrong
+   * argument finds no record). Within the task, {@link TaskScope#compensate(String)} and {@link
+   * TaskScope#compensateAll()} are simpler. The compensation runs as its own guarded write; see {@link
+   * TaskScope#compensate(String)} for what happens and when it is refused.
+   *
+   * @throws CompensationException if the write was not undone; the message names tool, key and state
+   */
+  public Compensation compensate(String tenant, String taskId, long step, ToolDescriptor tool, ToolInvocation<?> invocation) {
+    Objects.requireNonNull(tenant, "tenant");
+    Objects.requireNonNull(taskId, "taskId");
+    Objects.requireNonNull(tool, "tool");
+    Objects.requireNonNull(invocation, "invocation");
+    String key = IdempotencyKeys.key(tenant, taskId, step, tool.name(), IdempotencyKeys.arguments(tool, invocation));
+    return compensator.compensate(tenant, taskId, step, tool, invocation, key);
   }
 
   /** Switches the mode at run time: {@link HfrMode#OFF} is the global kill switch. */

@@ -1,7 +1,9 @@
 package dev.hfr.runtime;
 
 import dev.hfr.runtime.budget.TaskLimit;
+import dev.hfr.runtime.engine.Compensator;
 import dev.hfr.runtime.engine.TaskState;
+import java.util.List;
 
 /**
  * One open task: calls made on this thread while it is open (through generated proxies or
@@ -25,12 +27,14 @@ public final class TaskScope implements AutoCloseable {
   private final TaskSpec spec;
   private final TaskState state;
   private final TaskState previous;
+  private final Compensator compensator;
   private boolean closed;
 
-  TaskScope(ThreadLocal<TaskState> binding, TaskSpec spec, TaskState state) {
+  TaskScope(ThreadLocal<TaskState> binding, TaskSpec spec, TaskState state, Compensator compensator) {
     this.binding = binding;
     this.spec = spec;
     this.state = state;
+    this.compensator = compensator;
     this.previous = binding.get();
     binding.set(state);
   }
@@ -73,6 +77,45 @@ public final class TaskScope implements AutoCloseable {
     if (state.limits() != null) {
       state.limits().recordCost(amount);
     }
+  }
+
+  /**
+   * The writes this task committed so far (their ledger records reached COMMITTED or
+   * RECONCILED_COMMITTED), in commit order, each with its ledger state now — {@code COMPENSATED} once
+   * undone. Reads the ledger.
+   */
+  public List<CommittedWrite> committedWrites() {
+    return compensator.committedWrites(state);
+  }
+
+  /**
+   * Undoes one committed write of this task through its tool's compensate method (§4.5 step 4), and only
+   * then marks its ledger record COMPENSATED. The compensation is a guarded write of its own: its ledger
+   * record's key is {@link dev.hfr.runtime.ledger.CompensationKeys#of} of {@code ledgerKey}, so a repeated
+   * request never applies it twice — a compensation already committed is not run again, and one whose
+   * outcome is unknown is escalated, never re-run. Records a decision event and counts {@code
+   * harness.compensations{tool,outcome}}. Works after the scope is closed too.
+   *
+   * @param ledgerKey the write's idempotency key (from {@link #committedWrites()})
+   * @throws CompensationException if the write was not undone: not a committed write of this task, a tool
+   *     without a compensate method, a record that is not COMMITTED / RECONCILED_COMMITTED (the message names
+   *     tool, key and state), a key another recoverer holds, or a compensation that failed or whose
+   *     outcome is unknown
+   */
+  public Compensation compensate(String ledgerKey) {
+    return compensator.compensate(state, ledgerKey);
+  }
+
+  /**
+   * Undoes every write this task committed, the last first (a saga's rollback). Nothing runs unless
+   * every write still to undo is committed and has a compensate method; writes already COMPENSATED are
+   * skipped, so asking again after a failure resumes the rollback where it stopped.
+   *
+   * @return the compensations made, in the order they ran
+   * @throws CompensationException on the first write that could not be undone (see {@link #compensate})
+   */
+  public List<Compensation> compensateAll() {
+    return compensator.compensateAll(state);
   }
 
   /**

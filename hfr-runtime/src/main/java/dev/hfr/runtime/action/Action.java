@@ -1,6 +1,9 @@
 package dev.hfr.runtime.action;
 
-/** The nine recovery actions of the paper's Table 3. */
+/**
+ * The nine recovery actions of the paper's Table 3, and {@link #COMPENSATE}, which the engine never
+ * chooses by itself: it is what a caller asks for when a committed write must be undone (§4.5, step 4).
+ */
 public enum Action {
   /** Run the same logical action again (after a backoff). */
   RETRY,
@@ -19,7 +22,12 @@ public enum Action {
   /** Hand over to a human or upstream system with an evidence bundle. */
   ESCALATE,
   /** Stop with a structured failure. */
-  FAIL;
+  FAIL,
+  /**
+   * Undo a committed write through its compensate method (§4.5, step 4; Table 6's COMPENSATED). Never
+   * picked by the action table: only on a caller's request ({@code TaskScope.compensate}).
+   */
+  COMPENSATE;
 
   /** Whether this action moves along the degradation ladder. */
   public boolean isDegradation() {

@@ -53,6 +53,19 @@ public enum Reason {
   RECONCILE_UNKNOWN,
   /** Another recoverer holds the lease on this write's ledger key right now. */
   KEY_IN_USE,
+  /**
+   * An idempotent (R1) write of unknown outcome without a reconcile method was resent under its own
+   * idempotency key: the provider deduplicates on the key, so the resend is the reconciliation (Table 7).
+   */
+  RESEND_SAME_KEY,
+  /** A committed write was undone by its compensate method; its record is COMPENSATED. */
+  COMPENSATED,
+  /** The compensate method was refused in a way that proves nothing was undone: it may be asked again. */
+  COMPENSATION_FAILED,
+  /** The compensation's own outcome is unknown: it is never re-run automatically. */
+  COMPENSATION_UNKNOWN,
+  /** Compensation was refused: no compensate method, no such committed write, or not in a committed state. */
+  NOT_COMPENSABLE,
   /** The ledger already holds this write as committed: it is not executed again. */
   ALREADY_COMMITTED,
   /** The context overflowed and was compressed. */

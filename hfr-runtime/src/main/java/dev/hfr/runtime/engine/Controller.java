@@ -520,8 +520,16 @@ public final class Controller {
       }
       c.rt.meters.attempt(null, true);
       if (c.key != null && !c.alreadyCommitted) {
-        // The tool confirmed the effect: checkpoint COMMITTED with its evidence before anything else.
-        transition(c, LedgerState.COMMITTED, IdempotencyKeys.resultHash(c.result));
+        if (c.ledgerState == LedgerState.UNKNOWN) {
+          // An R1 write resent under its key (no reconcile method): the provider answered the key, so the
+          // write is committed — once, whichever attempt carried it (Table 7).
+          transition(c, LedgerState.RECONCILED_COMMITTED, IdempotencyKeys.resultHash(c.result));
+          c.resultFromReconcile = true;
+          c.rt.meters.reconcile(ToolMeters.ReconcileOutcome.COMMITTED);
+        } else {
+          // The tool confirmed the effect: checkpoint COMMITTED with its evidence before anything else.
+          transition(c, LedgerState.COMMITTED, IdempotencyKeys.resultHash(c.result));
+        }
       }
       return ControllerState.VERIFY;
     }
@@ -753,6 +761,12 @@ public final class Controller {
       transition(c, LedgerState.UNKNOWN, null);
     }
     if (c.tool.reconcileMethod() == null) {
+      if (c.risk == Risk.R1 && c.key != null) {
+        // Table 7: an R1 write is reconciled by resending it under the same key — the provider deduplicates
+        // on the key and answers with the committed result. The record stays UNKNOWN until it answers.
+        c.delayNanos = 0L;
+        return settle(c, Action.RETRY, Reason.RESEND_SAME_KEY);
+      }
       c.rt.meters.reconcile(ToolMeters.ReconcileOutcome.UNKNOWN);
       return settle(c, Action.ESCALATE, Reason.RECONCILE_UNKNOWN);
     }
@@ -929,6 +943,10 @@ public final class Controller {
   }
 
   private void finish(Call<?> c, ToolOutcome outcome, boolean unverifiedSideEffect) {
+    if (c.key != null && c.ledgerState != null && c.ledgerState.isCommitted() && !c.task.implicit()) {
+      // Kept for compensation (TaskScope.compensate): the invocation carries the compensate hook.
+      c.task.recordCommittedWrite(new TaskState.CommittedCall(c.step, c.tool, c.invocation, c.key));
+    }
     c.task.onCallEnd(outcome, unverifiedSideEffect);
     c.rt.meters.call(outcome.status(), outcome.degraded(), clock.nanoTime() - c.startNanos, outcome.attempts());
     if (c.lease != null) {

@@ -2,6 +2,8 @@ package dev.hfr.runtime.engine;
 
 import dev.hfr.annotations.Criticality;
 import dev.hfr.runtime.TaskReport;
+import dev.hfr.runtime.ToolDescriptor;
+import dev.hfr.runtime.ToolInvocation;
 import dev.hfr.runtime.ToolOutcome;
 import dev.hfr.runtime.budget.Deadline;
 import dev.hfr.runtime.budget.RetryBudget;
@@ -40,6 +42,8 @@ public final class TaskState {
   private int unverified;
   private int duplicates;
   private List<String> failedTools;
+  /** The writes the task committed, in commit order: what compensation undoes (created by the first). */
+  private List<CommittedCall> committedWrites;
   private volatile boolean replanRequested;
   private volatile ToolOutcome lastOutcome;
 
@@ -186,6 +190,29 @@ public final class TaskState {
   /** Counts a side effect known to have been committed twice in this task. */
   public synchronized void recordDuplicateSideEffect() {
     duplicates++;
+  }
+
+  /**
+   * One committed write of the task, kept with its invocation so its compensate method can run later.
+   *
+   * @param step the call's logical step
+   * @param tool the tool's descriptor
+   * @param invocation the call's invocation (its arguments and its compensate hook)
+   * @param key the write's idempotency key
+   */
+  record CommittedCall(long step, ToolDescriptor tool, ToolInvocation<?> invocation, String key) {}
+
+  /** Remembers a write whose ledger record ended the call committed (explicit tasks only). */
+  synchronized void recordCommittedWrite(CommittedCall call) {
+    if (committedWrites == null) {
+      committedWrites = new ArrayList<>(4);
+    }
+    committedWrites.add(call);
+  }
+
+  /** The task's committed writes so far, in commit order. */
+  synchronized List<CommittedCall> committedWrites() {
+    return committedWrites == null ? List.of() : List.copyOf(committedWrites);
   }
 
   private void addFailedTool(String tool) {
