@@ -9,8 +9,8 @@ import java.util.function.Supplier;
 
 /**
  * The transformer the JVM calls for every class: a set lookup of the class name, and nothing more
- * unless the class is one the agent instruments. Byte Buddy (about a thousand classes) is loaded and its
- * transformer built only when the first such class appears, so a JVM pays for it when it first uses an
+ * unless the class is one the agent instruments. Byte Buddy (several hundred classes) is loaded, and the
+ * recording started, only when the first such class appears, so a JVM pays for it when it first uses an
  * HTTP client, not at start-up, and a JVM that never does never pays.
  *
  * <p>It also lets a named module that gets advice (the JDK's {@code java.base}, {@code java.net.http}, or a
@@ -19,18 +19,18 @@ import java.util.function.Supplier;
 final class LazyTransformer implements ClassFileTransformer {
 
   private final Set<String> internalNames;
-  private final Supplier<ClassFileTransformer> factory;
+  private final Supplier<AdviceTransformer> factory;
   private final Instrumentation inst;
   private final Module bridgeModule;
   private final ThreadLocal<Boolean> building = new ThreadLocal<>();
-  private volatile ClassFileTransformer delegate;
+  private volatile AdviceTransformer delegate;
   private volatile boolean failed;
 
   /**
    * @param internalNames the instrumented classes, as {@code a/b/C$D}
-   * @param factory builds the Byte Buddy transformer (once)
+   * @param factory sets up the recording and builds the Byte Buddy transformer (called once, on first use)
    */
-  LazyTransformer(Set<String> internalNames, Supplier<ClassFileTransformer> factory, Instrumentation inst, Module bridgeModule) {
+  LazyTransformer(Set<String> internalNames, Supplier<AdviceTransformer> factory, Instrumentation inst, Module bridgeModule) {
     this.internalNames = internalNames;
     this.factory = factory;
     this.inst = inst;
@@ -44,22 +44,26 @@ final class LazyTransformer implements ClassFileTransformer {
       return null;
     }
     try {
-      ClassFileTransformer transformer = delegate();
+      AdviceTransformer transformer = delegate();
       if (transformer == null) {
         return null;
       }
       if (module != null && module.isNamed() && !module.canRead(bridgeModule)) {
         inst.redefineModule(module, Set.of(bridgeModule), Map.of(), Map.of(), Set.of(), Map.of());
       }
-      return transformer.transform(module, loader, className, classBeingRedefined, protectionDomain, classfileBuffer);
+      long began = System.nanoTime();
+      byte[] transformed = transformer.transform(loader, className, classfileBuffer);
+      AgentLog.debug("instrumented " + className.replace('/', '.') + (classBeingRedefined != null ? " (retransformed)" : "")
+          + " in " + AgentLog.millisSince(began));
+      return transformed;
     } catch (Throwable t) {
       AgentLog.warn("could not instrument " + className.replace('/', '.') + "; its client is not recorded: " + t);
       return null;
     }
   }
 
-  private ClassFileTransformer delegate() {
-    ClassFileTransformer d = delegate;
+  private AdviceTransformer delegate() {
+    AdviceTransformer d = delegate;
     if (d != null) {
       return d;
     }

@@ -118,7 +118,7 @@ public final class Hfr implements RecoveryEngine, AutoCloseable {
         b.escalationHandler, b.approvalGate, features, gate.build(), backoff, b.compressor,
         new ResultVerification(b.hooks), b.leaseTtl, b.maxRetryAfter, owner, breakers, bulkheads, policies);
     this.compensator = new Compensator(clock, ledger, b.classifier, sink, b.escalationHandler,
-        new CompensationMeters(b.meterRegistry), b.leaseTtl, owner);
+        new CompensationMeters(b.meterRegistry), meters, b.leaseTtl, owner);
   }
 
   /** Starts a builder; every setting has a default. */

@@ -5,7 +5,6 @@ import static net.bytebuddy.matcher.ElementMatchers.takesArguments;
 
 import dev.hfr.agent.bootstrap.HfrBridge;
 import java.util.List;
-import net.bytebuddy.agent.builder.AgentBuilder;
 import net.bytebuddy.asm.Advice;
 
 /**
@@ -27,8 +26,8 @@ public final class ApacheHttpClient5Instrumentation implements TypeInstrumentati
   }
 
   @Override
-  public AgentBuilder.Transformer.ForAdvice transformer(AgentBuilder.Transformer.ForAdvice advice) {
-    return advice.advice(named("doExecute").and(takesArguments(3)), ApacheHttpClient5Instrumentation.class.getName() + "$ExecuteAdvice");
+  public List<MethodAdvice> advice() {
+    return List.of(new MethodAdvice(named("doExecute").and(takesArguments(3)), ApacheHttpClient5Instrumentation.class.getName() + "$ExecuteAdvice"));
   }
 
   /** Reads the method, host and key presence of the request, and the status and Retry-After of the response. */

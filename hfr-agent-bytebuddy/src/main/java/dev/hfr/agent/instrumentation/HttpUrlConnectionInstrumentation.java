@@ -6,7 +6,6 @@ import static net.bytebuddy.matcher.ElementMatchers.takesArguments;
 
 import dev.hfr.agent.bootstrap.HfrBridge;
 import java.util.List;
-import net.bytebuddy.agent.builder.AgentBuilder;
 import net.bytebuddy.asm.Advice;
 
 /**
@@ -32,11 +31,11 @@ public final class HttpUrlConnectionInstrumentation implements TypeInstrumentati
   }
 
   @Override
-  public AgentBuilder.Transformer.ForAdvice transformer(AgentBuilder.Transformer.ForAdvice advice) {
-    return advice
-        .advice(named("getResponseCode").and(takesArguments(0)).and(isDeclaredBy(named(API))), ResponseAdvice.class.getName())
-        .advice(named("getInputStream").and(takesArguments(0)).and(isDeclaredBy(named(JDK_IMPLEMENTATION))),
-            ResponseAdvice.class.getName());
+  public List<MethodAdvice> advice() {
+    return List.of(
+        new MethodAdvice(named("getResponseCode").and(takesArguments(0)).and(isDeclaredBy(named(API))), ResponseAdvice.class.getName()),
+        new MethodAdvice(named("getInputStream").and(takesArguments(0)).and(isDeclaredBy(named(JDK_IMPLEMENTATION))),
+            ResponseAdvice.class.getName()));
   }
 
   /** Around the calls that wait for the response. */

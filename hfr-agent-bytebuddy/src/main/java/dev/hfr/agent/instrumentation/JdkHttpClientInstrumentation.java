@@ -6,7 +6,6 @@ import static net.bytebuddy.matcher.ElementMatchers.takesArguments;
 
 import dev.hfr.agent.bootstrap.HfrBridge;
 import java.util.List;
-import net.bytebuddy.agent.builder.AgentBuilder;
 import net.bytebuddy.asm.Advice;
 
 /**
@@ -29,12 +28,12 @@ public final class JdkHttpClientInstrumentation implements TypeInstrumentation {
   }
 
   @Override
-  public AgentBuilder.Transformer.ForAdvice transformer(AgentBuilder.Transformer.ForAdvice advice) {
-    return advice
-        .advice(named("send").and(takesArguments(2)).and(takesArgument(0, named("java.net.http.HttpRequest"))),
-            SendAdvice.class.getName())
-        .advice(named("sendAsync").and(takesArgument(0, named("java.net.http.HttpRequest"))),
-            SendAsyncAdvice.class.getName());
+  public List<MethodAdvice> advice() {
+    return List.of(
+        new MethodAdvice(named("send").and(takesArguments(2)).and(takesArgument(0, named("java.net.http.HttpRequest"))),
+            SendAdvice.class.getName()),
+        new MethodAdvice(named("sendAsync").and(takesArgument(0, named("java.net.http.HttpRequest"))),
+            SendAsyncAdvice.class.getName()));
   }
 
   /** Around {@code send}; a true exit value runs the method again (an enforced retry). */

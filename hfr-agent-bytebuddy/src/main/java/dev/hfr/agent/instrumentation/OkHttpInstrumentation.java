@@ -5,7 +5,6 @@ import static net.bytebuddy.matcher.ElementMatchers.takesArguments;
 
 import dev.hfr.agent.bootstrap.HfrBridge;
 import java.util.List;
-import net.bytebuddy.agent.builder.AgentBuilder;
 import net.bytebuddy.asm.Advice;
 
 /**
@@ -27,9 +26,10 @@ public final class OkHttpInstrumentation implements TypeInstrumentation {
   }
 
   @Override
-  public AgentBuilder.Transformer.ForAdvice transformer(AgentBuilder.Transformer.ForAdvice advice) {
+  public List<MethodAdvice> advice() {
     // Kotlin mangles the internal function's name: getResponseWithInterceptorChain$okhttp
-    return advice.advice(nameStartsWith("getResponseWithInterceptorChain").and(takesArguments(0)), OkHttpInstrumentation.class.getName() + "$CallAdvice");
+    return List.of(new MethodAdvice(nameStartsWith("getResponseWithInterceptorChain").and(takesArguments(0)),
+        OkHttpInstrumentation.class.getName() + "$CallAdvice"));
   }
 
   /** Reads the method, host and key presence of the request, and the status and Retry-After of the response. */

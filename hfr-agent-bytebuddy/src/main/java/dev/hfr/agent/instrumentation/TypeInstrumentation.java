@@ -1,11 +1,13 @@
 package dev.hfr.agent.instrumentation;
 
 import java.util.List;
-import net.bytebuddy.agent.builder.AgentBuilder;
 
 /**
  * How one HTTP client is instrumented: which classes (by exact name, so that looking at the application's
- * other classes costs one set lookup each) and which advice goes on which methods.
+ * other classes costs one set lookup each) and which advice goes on which of their methods.
+ *
+ * <p>{@link #client()} and {@link #classNames()} are asked at start-up and must not touch Byte Buddy;
+ * {@link #advice()} is asked only when one of the classes loads.
  */
 public interface TypeInstrumentation {
 
@@ -16,8 +18,8 @@ public interface TypeInstrumentation {
   List<String> classNames();
 
   /**
-   * Adds the advice to {@code advice}, which already knows where the advice classes' bytes are; the
-   * advice classes are never loaded, only read and inlined.
+   * Which advice goes on which declared methods of those classes. The advice classes are never loaded,
+   * only read from the agent jar and inlined.
    */
-  AgentBuilder.Transformer.ForAdvice transformer(AgentBuilder.Transformer.ForAdvice advice);
+  List<MethodAdvice> advice();
 }

@@ -1,0 +1,116 @@
+package dev.hfr.agent.it;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.sun.net.httpserver.HttpServer;
+import dev.hfr.agent.bench.StartupProbe;
+import java.io.File;
+import java.io.IOException;
+import java.io.OutputStream;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import java.util.stream.Collectors;
+import org.junit.jupiter.api.DisplayName;
+import org.junit.jupiter.api.Test;
+
+/**
+ * What the agent loads into a JVM, read from the JVM's own class-loading log ({@code -Xlog:class+load})
+ * rather than timed: class counts do not move with the load of a shared CI machine, wall time does. The
+ * start-up figures themselves are a benchmark (docs/AGENT.md, "Start-up").
+ */
+@DisplayName("the agent's start-up footprint")
+class StartupFootprintIT {
+
+  private static final String SHADED_BYTE_BUDDY = "dev.hfr.agent.shaded.net.bytebuddy.";
+
+  @Test
+  @DisplayName("a JVM that uses no HTTP client loads neither Byte Buddy nor Micrometer nor the classifier, and keeps class data sharing")
+  void nothingHeavyWithoutAnHttpClient() throws Exception {
+    Run run = probe("summary.interval=0s");
+
+    assertThat(run.stderr).contains("[hfr-agent] started on start-up");
+    assertThat(run.classes).as("the agent ran and its bridge is in the bootstrap class loader")
+        .contains("dev.hfr.agent.HfrAgent", "dev.hfr.agent.bootstrap.HfrBridge");
+    assertThat(run.classes).as("classes set up only when an HTTP client class loads")
+        .doesNotContain(SHADED_BYTE_BUDDY + "ByteBuddy", SHADED_BYTE_BUDDY + "asm.Advice", SHADED_BYTE_BUDDY + "pool.TypePool",
+            SHADED_BYTE_BUDDY + "agent.builder.AgentBuilder", "dev.hfr.agent.Recording", "dev.hfr.agent.AdviceTransformer")
+        .noneMatch(c -> c.startsWith("dev.hfr.agent.shaded.io.micrometer."))
+        .noneMatch(c -> c.startsWith("dev.hfr.agent.shaded.dev.hfr.runtime."));
+    // a type or two may load for the verifier; setting Byte Buddy up loads hundreds
+    assertThat(run.classes.stream().filter(c -> c.startsWith(SHADED_BYTE_BUDDY))).hasSizeLessThan(10);
+    assertThat(run.stderr).as("the bridge is defined without appending to the bootstrap path, which switches class data sharing off")
+        .doesNotContain("Sharing is only supported for boot loader classes");
+  }
+
+  @Test
+  @DisplayName("a JVM that sends one request gets Byte Buddy's advice without its AgentBuilder, and the request is recorded")
+  void adviceWithoutAgentBuilderOnFirstRequest() throws Exception {
+    HttpServer server = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 8);
+    byte[] ok = "ok".getBytes(StandardCharsets.UTF_8);
+    server.createContext("/ok", exchange -> {
+      try (exchange) {
+        exchange.sendResponseHeaders(200, ok.length);
+        try (OutputStream out = exchange.getResponseBody()) {
+          out.write(ok);
+        }
+      }
+    });
+    server.start();
+    Path events = Files.createTempFile("hfr-agent-footprint", ".jsonl");
+    try {
+      Run run = probe("events=" + events + ",events.successes=true,summary.interval=0s",
+          "http://127.0.0.1:" + server.getAddress().getPort() + "/ok");
+
+      assertThat(run.classes).contains(SHADED_BYTE_BUDDY + "asm.Advice", "dev.hfr.agent.AdviceTransformer")
+          .doesNotContain(SHADED_BYTE_BUDDY + "agent.builder.AgentBuilder");
+      // 1,215 with the AgentBuilder (Byte Buddy 1.18); about 680 with the advice alone
+      assertThat(run.classes.stream().filter(c -> c.startsWith(SHADED_BYTE_BUDDY))).hasSizeLessThan(1000);
+      assertThat(Files.readAllLines(events)).singleElement().asString()
+          .contains("\"client\":\"jdk-httpclient\"", "\"method\":\"GET\"", "\"status\":200");
+    } finally {
+      server.stop(0);
+      Files.deleteIfExists(events);
+    }
+  }
+
+  /** What one {@link StartupProbe} JVM with the agent loaded, and said on stderr. */
+  private record Run(List<String> classes, String stderr) {}
+
+  private static Run probe(String agentOptions, String... probeArgs) throws IOException, InterruptedException {
+    Path classLog = Files.createTempFile("hfr-agent-classes", ".log");
+    Path stderr = Files.createTempFile("hfr-agent-footprint", ".stderr");
+    try {
+      String classpath = Arrays.stream(System.getProperty("java.class.path").split(File.pathSeparator))
+          .filter(e -> e.contains("test-classes"))
+          .collect(Collectors.joining(File.pathSeparator));
+      List<String> command = new ArrayList<>(List.of(
+          Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+          "-Xshare:auto",
+          "-Xlog:class+load=info:file=" + classLog,
+          ForkedJvm.javaagent(agentOptions),
+          "-cp", classpath,
+          StartupProbe.class.getName()));
+      command.addAll(List.of(probeArgs));
+      Process p = new ProcessBuilder(command).redirectOutput(ProcessBuilder.Redirect.DISCARD).redirectError(stderr.toFile()).start();
+      assertThat(p.waitFor(60, TimeUnit.SECONDS)).as("the probe exits").isTrue();
+      String err = Files.readString(stderr);
+      assertThat(p.exitValue()).as("the probe's exit code; stderr:%n%s", err).isZero();
+      // lines read "[0.123s][info][class,load] a.b.C source: ..."
+      List<String> classes = Files.readAllLines(classLog).stream()
+          .map(line -> line.substring(line.indexOf("] ", line.indexOf("[class,load]")) + 2))
+          .map(rest -> rest.split(" ", 2)[0])
+          .toList();
+      return new Run(classes, err);
+    } finally {
+      Files.deleteIfExists(classLog);
+      Files.deleteIfExists(stderr);
+    }
+  }
+}
