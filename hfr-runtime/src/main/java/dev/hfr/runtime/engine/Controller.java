@@ -977,11 +977,21 @@ public final class Controller {
 
   private EvidenceBundle evidence(Call<?> c) {
     Verdict rejection = c.lastRejection;
+    String argsHash = argsHash(c);
     return new EvidenceBundle(c.task.tenant(), c.task.taskId(), c.step, c.tool.name(), c.risk, c.criticality, c.fault,
-        c.reason, c.attempts, argsHash(c), c.key, c.ledgerState == null ? null : c.ledgerState.name(),
+        c.reason, c.attempts, argsHash, c.key, c.ledgerState == null ? null : c.ledgerState.name(),
         c.error == null ? null : c.error.getClass().getName(),
         rejection == null ? null : rejection.reason(), rejection == null ? null : rejection.evidence(),
-        c.suggestion, c.decisions());
+        c.suggestion, withArgsHash(c.decisions(), argsHash));
+  }
+
+  /** The call's decisions, each with the argument hash (left out while no sink wanted the events). */
+  private static List<DecisionEvent> withArgsHash(List<DecisionEvent> decisions, String argsHash) {
+    List<DecisionEvent> complete = new ArrayList<>(decisions.size());
+    for (DecisionEvent d : decisions) {
+      complete.add(d.argsHash() == null ? d.withArgsHash(argsHash) : d);
+    }
+    return complete;
   }
 
   /**
@@ -1138,6 +1148,8 @@ public final class Controller {
     RetryBudget taskBudget = c.task.retryBudgetIfOpened();
     int taskLeft = taskBudget == null || taskBudget.maxRetriesPerTask() == Integer.MAX_VALUE ? -1 : taskBudget.remaining();
     Classification cls = c.classification;
+    // A sink that keeps nothing is spared the argument hash; the evidence bundle fills it in if the call escalates.
+    boolean publish = sink.wantsEvents();
     DecisionEvent event = new DecisionEvent(
         clock.epochMillis(),
         mode,
@@ -1158,11 +1170,14 @@ public final class Controller {
         Math.max(0, stepLeft),
         taskLeft,
         c.lastRejection == null ? null : c.lastRejection.reason(),
-        argsHash(c),
+        publish ? argsHash(c) : c.argsHash,
         c.hasResult && c.result != null ? resultHashOrType(c.result) : null,
         c.key,
         c.ledgerState == null ? null : c.ledgerState.name());
     c.addDecision(event);
+    if (!publish) {
+      return;
+    }
     try {
       sink.record(event);
     } catch (Exception e) {
