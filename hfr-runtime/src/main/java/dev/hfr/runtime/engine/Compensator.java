@@ -23,6 +23,7 @@ import dev.hfr.runtime.ledger.Lease;
 import dev.hfr.runtime.telemetry.CompensationMeters;
 import dev.hfr.runtime.telemetry.DecisionEvent;
 import dev.hfr.runtime.telemetry.DecisionSink;
+import dev.hfr.runtime.telemetry.HfrMeters;
 import dev.hfr.runtime.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -52,8 +53,8 @@ import java.util.Optional;
  * </ol>
  *
  * <p>Every request ends in one decision event (action {@code COMPENSATE} when the write was undone; {@code
- * FAIL} or {@code ESCALATE} otherwise, with the reason) and one count of {@value
- * CompensationMeters#COMPENSATIONS}. Thread-safe: concurrent requests on one write are serialised by the
+ * FAIL} or {@code ESCALATE} otherwise, with the reason), counted like every decision in {@value
+ * HfrMeters#DECISIONS}, and one count of {@value CompensationMeters#COMPENSATIONS}. Thread-safe: concurrent requests on one write are serialised by the
  * ledger's leases (the loser is refused with {@link Reason#KEY_IN_USE}).
  */
 public final class Compensator {
@@ -68,18 +69,20 @@ public final class Compensator {
   private final DecisionSink sink;
   private final EscalationHandler escalation;
   private final CompensationMeters meters;
+  private final HfrMeters decisions;
   private final Duration leaseTtl;
   private final String owner;
 
   /** Assembled by {@link dev.hfr.runtime.Hfr}; every argument is required. */
   public Compensator(Clock clock, IdempotencyLedger ledger, FailureClassifier classifier, DecisionSink sink,
-      EscalationHandler escalation, CompensationMeters meters, Duration leaseTtl, String owner) {
+      EscalationHandler escalation, CompensationMeters meters, HfrMeters decisions, Duration leaseTtl, String owner) {
     this.clock = Objects.requireNonNull(clock, "clock");
     this.ledger = Objects.requireNonNull(ledger, "ledger");
     this.classifier = Objects.requireNonNull(classifier, "classifier");
     this.sink = Objects.requireNonNull(sink, "sink");
     this.escalation = Objects.requireNonNull(escalation, "escalation");
     this.meters = Objects.requireNonNull(meters, "meters");
+    this.decisions = Objects.requireNonNull(decisions, "decisions");
     this.leaseTtl = Objects.requireNonNull(leaseTtl, "leaseTtl");
     this.owner = Objects.requireNonNull(owner, "owner") + "-compensate";
   }
@@ -176,6 +179,7 @@ public final class Compensator {
   private Compensation compensateLeased(Request req, ToolInvocation<?> invocation, LedgerRecord original, Lease originalLease) {
     String compensationKey = CompensationKeys.of(req.key);
     String compensator = compensatorName(req.tool);
+    // Only the holder of the original key's lease gets here, so a record this request did not find is its own.
     Optional<LedgerRecord> existing = ledger.find(req.tenant, compensationKey);
     LedgerRecord record = existing.isPresent() ? existing.get()
         : ledger.prepare(req.tenant, compensationKey, compensator, original.argsHash());
@@ -352,10 +356,11 @@ public final class Compensator {
         null,
         req.key,
         state == null ? null : state.name());
+    decisions.forTool(req.tool).decision(action, false);
     try {
       sink.record(event);
     } catch (Exception e) {
-      // The decision log is best effort; the ledger already holds the truth.
+      decisions.sinkFailure();
     }
     return event;
   }

@@ -12,8 +12,11 @@ import java.util.Optional;
 /**
  * Crash resume (§5.4): replays the ledger before anything else runs. A PREPARED record whose lease can be
  * taken belongs to a writer that vanished mid-call: its write may or may not have happened, so it becomes
- * UNKNOWN, and the next call on its key reconciles before acting. Records another live holder leases are
- * left alone.
+ * UNKNOWN, and the next call on its key reconciles before acting: through the tool's reconcile method,
+ * or — for an idempotent (R1) tool without one — by resending under the same key, which the provider
+ * deduplicates (Table 7); an R2/R3 write without a reconcile method is escalated, never resent. A
+ * compensation record left PREPARED becomes UNKNOWN the same way and is escalated, never re-run, when its
+ * write is compensated again. Records another live holder leases are left alone.
  */
 public final class CrashResume {
 

@@ -107,6 +107,8 @@ class CompensationTest {
         assertThat(e.ledgerState()).isEqualTo("COMPENSATED");
       });
       assertThat(compensations("Orders.createOrder", "compensated")).isEqualTo(1.0);
+      assertThat(f.registry.get("harness.decisions").tag("tool", "Orders.createOrder").tag("action", "compensate").counter().count())
+          .isEqualTo(1.0);
     }
 
     @Test
