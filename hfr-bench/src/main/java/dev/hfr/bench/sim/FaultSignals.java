@@ -17,24 +17,53 @@ final class FaultSignals {
 
   private static final Map<String, List<String>> JSON = Map.of("content-type", List.of("application/json"));
 
+  // The error bodies are the same on every throw: built once (millions of faults are thrown per run).
+  private static final String UNAVAILABLE = error("api_error", "Service unavailable", null);
+  private static final String MODEL_RATE_LIMITED = error("rate_limit_error", "Rate limit reached for requests", null);
+  private static final String TOOL_RATE_LIMITED = error("rate_limited", "Rate limit reached for requests", null);
+  private static final String OVERLOADED = error("overloaded_error", "Overloaded", null);
+  private static final String UNKNOWN_TOOL =
+      error("not_found_error", "unknown tool: the requested tool is not registered", "unknown_tool");
+  private static final String CONTEXT_TOO_LONG = error("invalid_request_error",
+      "This model's maximum context length is 8192 tokens. However, your messages resulted in 9120 tokens.", "context_length_exceeded");
+  private static final String FORBIDDEN = error("permission_error", "Permission denied for this resource", "forbidden");
+  private static final String FILTERED = error("invalid_request_error",
+      "The response was filtered due to the prompt triggering the content management policy.", "content_filter");
+
+  /** The headers of a 429 for the last Retry-After asked for (one value per run in practice). */
+  private static volatile RateLimitHeaders rateLimitHeaders = RateLimitHeaders.of(1);
+
   private FaultSignals() {}
 
   static Exception exception(Fault fault, StepKind kind, WorkloadParameters p) {
     boolean model = kind == StepKind.MODEL;
     return switch (fault) {
-      case T1 -> http(503, JSON, error("api_error", "Service unavailable", null));
-      case T2 -> http(429, Map.of("content-type", List.of("application/json"), "retry-after", List.of(String.valueOf(p.retryAfterSeconds()))),
-          error(model ? "rate_limit_error" : "rate_limited", "Rate limit reached for requests", null));
+      case T1 -> http(503, JSON, UNAVAILABLE);
+      case T2 -> http(429, rateLimitHeaders(p.retryAfterSeconds()), model ? MODEL_RATE_LIMITED : TOOL_RATE_LIMITED);
       case T3 -> new SimulatedTimeout();
-      case T4 -> http(529, JSON, error("overloaded_error", "Overloaded", null));
-      case T5 -> http(404, JSON, error("not_found_error", "unknown tool: the requested tool is not registered", "unknown_tool"));
-      case T6 -> http(400, JSON, error("invalid_request_error",
-          "This model's maximum context length is 8192 tokens. However, your messages resulted in 9120 tokens.", "context_length_exceeded"));
-      case T7 -> http(403, JSON, error("permission_error", "Permission denied for this resource", "forbidden"));
-      case T8 -> http(400, JSON, error("invalid_request_error",
-          "The response was filtered due to the prompt triggering the content management policy.", "content_filter"));
+      case T4 -> http(529, JSON, OVERLOADED);
+      case T5 -> http(404, JSON, UNKNOWN_TOOL);
+      case T6 -> http(400, JSON, CONTEXT_TOO_LONG);
+      case T7 -> http(403, JSON, FORBIDDEN);
+      case T8 -> http(400, JSON, FILTERED);
       default -> throw new IllegalArgumentException("not an injected fault class: " + fault);
     };
+  }
+
+  private static Map<String, List<String>> rateLimitHeaders(long retryAfterSeconds) {
+    RateLimitHeaders h = rateLimitHeaders;
+    if (h.retryAfterSeconds != retryAfterSeconds) {
+      h = RateLimitHeaders.of(retryAfterSeconds);
+      rateLimitHeaders = h;
+    }
+    return h.headers;
+  }
+
+  private record RateLimitHeaders(long retryAfterSeconds, Map<String, List<String>> headers) {
+    static RateLimitHeaders of(long retryAfterSeconds) {
+      return new RateLimitHeaders(retryAfterSeconds,
+          Map.of("content-type", List.of("application/json"), "retry-after", List.of(String.valueOf(retryAfterSeconds))));
+    }
   }
 
   private static String error(String type, String message, String code) {

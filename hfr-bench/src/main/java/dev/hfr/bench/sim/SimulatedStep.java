@@ -8,7 +8,6 @@ import dev.hfr.bench.workload.WorkloadParameters;
 import dev.hfr.runtime.ToolInvocation;
 import dev.hfr.runtime.degrade.Compressible;
 import java.util.List;
-import java.util.Map;
 
 /**
  * One logical step of a simulated task, as the engine sees it: a hand-written {@link ToolInvocation}
@@ -124,7 +123,7 @@ public final class SimulatedStep extends ToolInvocation<SimResult> implements Co
     if (draw(tier, n, PURPOSE_FAULT) >= p.pFault()) {
       return null;
     }
-    Fault fault = pick(p.faultMix(kind), draw(tier, n, PURPOSE_FAULT_CLASS));
+    Fault fault = world.pickFault(kind, draw(tier, n, PURPOSE_FAULT_CLASS));
     if (isNonRetryable(fault)) {
       task.stickyFault(step, tier, fault);
     }
@@ -138,19 +137,6 @@ public final class SimulatedStep extends ToolInvocation<SimResult> implements Co
 
   private double draw(int tier, int attempt, long purpose) {
     return Draws.uniform(world.seed(), task.plan().index(), step, tier, attempt, purpose);
-  }
-
-  private static Fault pick(Map<Fault, Double> mix, double u) {
-    double acc = 0;
-    Fault last = null;
-    for (Map.Entry<Fault, Double> e : mix.entrySet()) {
-      acc += e.getValue();
-      last = e.getKey();
-      if (u < acc) {
-        return last;
-      }
-    }
-    return last;
   }
 
   /** The step's kind. */

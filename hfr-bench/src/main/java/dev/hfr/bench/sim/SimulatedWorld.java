@@ -1,9 +1,12 @@
 package dev.hfr.bench.sim;
 
+import dev.hfr.annotations.Fault;
 import dev.hfr.bench.workload.IncidentSchedule;
+import dev.hfr.bench.workload.StepKind;
 import dev.hfr.bench.workload.TaskPlan;
 import dev.hfr.bench.workload.WorkloadParameters;
 import dev.hfr.runtime.time.VirtualTime;
+import java.util.Map;
 
 /**
  * The simulated environment of one run (one strategy, one seed): the virtual clock the engine and the
@@ -17,6 +20,9 @@ public final class SimulatedWorld {
   private final long seed;
   private final VirtualTime time;
   private final IncidentSchedule incidents;
+  // Each step kind's fault mix as parallel arrays, in the mix's own order: the draw walks them per fault.
+  private final Fault[][] faultClasses = new Fault[StepKind.values().length][];
+  private final double[][] faultWeights = new double[StepKind.values().length][];
   private TaskState current;
   private boolean providerIncident;
   private boolean toolIncident;
@@ -26,6 +32,17 @@ public final class SimulatedWorld {
     this.seed = seed;
     this.time = new VirtualTime();
     this.incidents = params.incidents(seed);
+    for (StepKind kind : StepKind.values()) {
+      Map<Fault, Double> mix = params.faultMix(kind);
+      faultClasses[kind.ordinal()] = new Fault[mix.size()];
+      faultWeights[kind.ordinal()] = new double[mix.size()];
+      int i = 0;
+      for (Map.Entry<Fault, Double> e : mix.entrySet()) {
+        faultClasses[kind.ordinal()][i] = e.getKey();
+        faultWeights[kind.ordinal()][i] = e.getValue();
+        i++;
+      }
+    }
   }
 
   public WorkloadParameters params() {
@@ -43,6 +60,25 @@ public final class SimulatedWorld {
 
   public IncidentSchedule incidents() {
     return incidents;
+  }
+
+  /**
+   * The fault class of {@code kind}'s mix that the uniform draw {@code u} picks: the first whose
+   * cumulative weight exceeds {@code u} (the last one if rounding leaves {@code u} above the total).
+   */
+  Fault pickFault(StepKind kind, double u) {
+    Fault[] classes = faultClasses[kind.ordinal()];
+    double[] weights = faultWeights[kind.ordinal()];
+    double acc = 0;
+    Fault last = null;
+    for (int i = 0; i < classes.length; i++) {
+      acc += weights[i];
+      last = classes[i];
+      if (u < acc) {
+        return last;
+      }
+    }
+    return last;
   }
 
   /** Starts {@code plan} now. */

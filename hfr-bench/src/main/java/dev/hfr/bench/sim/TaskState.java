@@ -3,7 +3,6 @@ package dev.hfr.bench.sim;
 import dev.hfr.annotations.Fault;
 import dev.hfr.bench.metrics.TaskResult;
 import dev.hfr.bench.workload.TaskPlan;
-import java.util.Arrays;
 import java.util.HashSet;
 import java.util.Set;
 
@@ -114,7 +113,11 @@ public final class TaskState {
 
   /** Side effects committed more than once. */
   int duplicates() {
-    return Arrays.stream(effects).map(e -> Math.max(0, e - 1)).sum();
+    int duplicates = 0;
+    for (int e : effects) {
+      duplicates += Math.max(0, e - 1);
+    }
+    return duplicates;
   }
 
   /**

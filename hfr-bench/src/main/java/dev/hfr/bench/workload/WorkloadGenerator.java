@@ -1,7 +1,6 @@
 package dev.hfr.bench.workload;
 
 import dev.hfr.annotations.Criticality;
-import java.util.ArrayList;
 import java.util.List;
 
 /**
@@ -13,6 +12,8 @@ public final class WorkloadGenerator {
   private static final long PURPOSE_STEPS = 1;
   private static final long PURPOSE_CRITICALITY = 2;
   private static final long PURPOSE_KIND = 3;
+  private static final Criticality.Level[] CRITICALITIES = Criticality.Level.values();
+  private static final StepKind[] KINDS = StepKind.values();
 
   private final WorkloadParameters params;
   private final long seed;
@@ -38,11 +39,11 @@ public final class WorkloadGenerator {
   public TaskPlan task(int index) {
     int steps = params.stepsMin() + Draws.pick(stepWeights, Draws.uniform(seed, index, 0, 0, 0, PURPOSE_STEPS));
     Criticality.Level criticality =
-        Criticality.Level.values()[Draws.pick(criticalityWeights, Draws.uniform(seed, index, 0, 0, 0, PURPOSE_CRITICALITY))];
-    List<StepKind> kinds = new ArrayList<>(steps);
+        CRITICALITIES[Draws.pick(criticalityWeights, Draws.uniform(seed, index, 0, 0, 0, PURPOSE_CRITICALITY))];
+    StepKind[] kinds = new StepKind[steps];
     for (int s = 0; s < steps; s++) {
-      kinds.add(StepKind.values()[Draws.pick(kindWeights, Draws.uniform(seed, index, s, 0, 0, PURPOSE_KIND))]);
+      kinds[s] = KINDS[Draws.pick(kindWeights, Draws.uniform(seed, index, s, 0, 0, PURPOSE_KIND))];
     }
-    return new TaskPlan(index, criticality, kinds);
+    return new TaskPlan(index, criticality, List.of(kinds));
   }
 }

@@ -1,11 +1,12 @@
 package dev.hfr.runtime.ledger;
 
+import dev.hfr.runtime.ledger.internal.CanonicalText;
+import dev.hfr.runtime.ledger.internal.PropertyTable;
+import dev.hfr.runtime.ledger.internal.ValuePath;
 import java.lang.reflect.Array;
 import java.lang.reflect.Field;
 import java.lang.reflect.InvocationTargetException;
 import java.lang.reflect.Method;
-import java.lang.reflect.Modifier;
-import java.lang.reflect.RecordComponent;
 import java.math.BigDecimal;
 import java.math.BigInteger;
 import java.net.URI;
@@ -26,11 +27,11 @@ import java.time.YearMonth;
 import java.time.ZoneId;
 import java.time.ZonedDateTime;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.Calendar;
 import java.util.Collection;
 import java.util.Currency;
 import java.util.Date;
-import java.util.IdentityHashMap;
 import java.util.Iterator;
 import java.util.List;
 import java.util.Locale;
@@ -87,7 +88,11 @@ import java.util.concurrent.atomic.AtomicLong;
  * lambda, a {@code new Object()}), and values whose content cannot be read.
  *
  * <p>The form never depends on identity hash codes, iteration order of hash-based collections, the
- * default locale or the default time zone. Thread-safe (stateless).
+ * default locale or the default time zone. Thread-safe (stateless but for a per-class cache).
+ *
+ * <p>What a record or a bean class offers is looked up by reflection once per class and kept ({@link
+ * PropertyTable}); the path of each value is built as text only when an error names it. Hashing the
+ * arguments of a call therefore costs the walk over its values, not a reflective scan of their classes.
  */
 public final class Canonical {
 
@@ -96,17 +101,27 @@ public final class Canonical {
   /** The canonical form of {@code value}. */
   public static String of(Object value) {
     StringBuilder out = new StringBuilder(64);
-    new Writer().write(value, "$", out);
+    new Writer().write(value, ValuePath.ROOT, out);
     return out.toString();
   }
 
   /** Walks one value; remembers the containers on the current path to detect cycles. */
   private static final class Writer {
     private static final int MAX_DEPTH = 64;
-    private final IdentityHashMap<Object, String> onPath = new IdentityHashMap<>();
+    // The containers on the current path and where each sits: a stack searched by identity (it is
+    // short), grown on demand up to MAX_DEPTH.
+    private Object[] onPath = new Object[4];
+    private ValuePath[] onPathAt = new ValuePath[4];
+    private int depth;
 
-    void write(Object v, String path, StringBuilder out) {
-      if (v == null) {
+    void write(Object v, ValuePath path, StringBuilder out) {
+      // The commonest arguments first, by exact class (the checks below would find them too).
+      Class<?> type = v == null ? null : v.getClass();
+      if (type == String.class) {
+        writeString((String) v, out);
+      } else if (type == Integer.class || type == Long.class) {
+        out.append(((Number) v).longValue());
+      } else if (v == null) {
         out.append("null");
       } else if (v instanceof Boolean b) {
         out.append(b.booleanValue());
@@ -145,15 +160,24 @@ public final class Canonical {
       }
     }
 
-    private void writeContainer(Object v, String path, StringBuilder out) {
-      if (onPath.size() >= MAX_DEPTH) {
-        throw new CanonicalFormException(path, "the arguments nest deeper than " + MAX_DEPTH + " levels at " + path);
+    private void writeContainer(Object v, ValuePath path, StringBuilder out) {
+      if (depth >= MAX_DEPTH) {
+        throw new CanonicalFormException(path.toString(), "the arguments nest deeper than " + MAX_DEPTH + " levels at " + path);
       }
-      String earlier = onPath.put(v, path);
-      if (earlier != null) {
-        throw new CanonicalFormException(
-            path, "cycle: the value at " + path + " is the same object as its container at " + earlier + "; arguments must be trees");
+      for (int i = 0; i < depth; i++) {
+        if (onPath[i] == v) {
+          String at = path.toString();
+          throw new CanonicalFormException(
+              at, "cycle: the value at " + at + " is the same object as its container at " + onPathAt[i] + "; arguments must be trees");
+        }
       }
+      if (depth == onPath.length) {
+        onPath = Arrays.copyOf(onPath, Math.min(MAX_DEPTH, depth * 2));
+        onPathAt = Arrays.copyOf(onPathAt, onPath.length);
+      }
+      onPath[depth] = v;
+      onPathAt[depth] = path;
+      depth++;
       try {
         if (v instanceof Map<?, ?> m) {
           writeMap(m, path, out);
@@ -163,29 +187,25 @@ public final class Canonical {
           writeSequence(it.iterator(), path, out);
         } else if (v.getClass().isArray()) {
           writeArray(v, path, out);
-        } else if (v instanceof Record r) {
-          writeRecord(r, path, out);
         } else {
-          writeBean(v, path, out);
+          writeProperties(v, path, out);
         }
       } finally {
-        onPath.remove(v);
+        depth--;
+        onPath[depth] = null;
+        onPathAt[depth] = null;
       }
     }
 
-    private void writeMap(Map<?, ?> m, String path, StringBuilder out) {
+    private void writeMap(Map<?, ?> m, ValuePath path, StringBuilder out) {
       TreeMap<String, Object> sorted = new TreeMap<>();
       for (Map.Entry<?, ?> e : m.entrySet()) {
         String key = keyForm(e.getKey(), path);
         if (sorted.containsKey(key)) {
-          throw new CanonicalFormException(path, "two keys of the map at " + path + " have the same canonical form " + key);
+          throw new CanonicalFormException(path.toString(), "two keys of the map at " + path + " have the same canonical form " + key);
         }
         sorted.put(key, e.getValue());
       }
-      writeSortedMap(sorted, path, out);
-    }
-
-    private void writeSortedMap(TreeMap<String, Object> sorted, String path, StringBuilder out) {
       out.append('{');
       boolean first = true;
       for (Map.Entry<String, Object> e : sorted.entrySet()) {
@@ -194,136 +214,121 @@ public final class Canonical {
         }
         first = false;
         out.append(e.getKey()).append(':');
-        write(e.getValue(), path + "[" + e.getKey() + "]", out);
+        write(e.getValue(), path.entry(e.getKey()), out);
       }
       out.append('}');
     }
 
-    private String keyForm(Object key, String path) {
+    private String keyForm(Object key, ValuePath path) {
       StringBuilder k = new StringBuilder();
-      write(key, path + "{key}", k);
+      write(key, path.mapKey(), k);
       return k.toString();
     }
 
-    private void writeSet(Set<?> s, String path, StringBuilder out) {
+    private void writeSet(Set<?> s, ValuePath path, StringBuilder out) {
       List<String> forms = new ArrayList<>(s.size());
       int i = 0;
       for (Object e : s) {
         StringBuilder one = new StringBuilder();
-        write(e, path + "[" + i++ + "]", one);
+        write(e, path.element(i++), one);
         forms.add(one.toString());
       }
       forms.sort(null);
       out.append('[').append(String.join(",", forms)).append(']');
     }
 
-    private void writeSequence(Iterator<?> it, String path, StringBuilder out) {
+    private void writeSequence(Iterator<?> it, ValuePath path, StringBuilder out) {
       out.append('[');
       int i = 0;
       while (it.hasNext()) {
         if (i > 0) {
           out.append(',');
         }
-        write(it.next(), path + "[" + i + "]", out);
+        write(it.next(), path.element(i), out);
         i++;
       }
       out.append(']');
     }
 
-    private void writeArray(Object array, String path, StringBuilder out) {
+    private void writeArray(Object array, ValuePath path, StringBuilder out) {
       int n = Array.getLength(array);
       out.append('[');
       for (int i = 0; i < n; i++) {
         if (i > 0) {
           out.append(',');
         }
-        write(Array.get(array, i), path + "[" + i + "]", out);
+        write(Array.get(array, i), path.element(i), out);
       }
       out.append(']');
     }
 
-    private void writeRecord(Record r, String path, StringBuilder out) {
-      TreeMap<String, Object> props = new TreeMap<>();
-      for (RecordComponent c : r.getClass().getRecordComponents()) {
-        props.put(quoted(c.getName()), invoke(c.getAccessor(), r, path + "." + c.getName()));
-      }
-      writeSortedMap(props, path, out);
-    }
-
-    private void writeBean(Object bean, String path, StringBuilder out) {
-      Class<?> type = bean.getClass();
-      String pkg = type.getPackageName();
-      if (pkg.startsWith("java.") || pkg.startsWith("javax.") || pkg.startsWith("jdk.") || pkg.startsWith("sun.")
-          || pkg.startsWith("com.sun.") || type.isSynthetic() || type.isHidden()) {
+    /**
+     * A record (its components) or another object (its getters, else its public fields) as a map from
+     * property name to value: every member is read, in reflective order, then written sorted by name.
+     */
+    private void writeProperties(Object v, ValuePath path, StringBuilder out) {
+      Class<?> type = v.getClass();
+      PropertyTable table = PropertyTable.of(type);
+      if (table.kind() == PropertyTable.Kind.NO_CANONICAL_FORM) {
+        String at = path.toString();
         throw new CanonicalFormException(
-            path, "the value at " + path + " has type " + type.getName() + ", which has no canonical form; pass its content instead");
+            at, "the value at " + at + " has type " + type.getName() + ", which has no canonical form; pass its content instead");
       }
-      TreeMap<String, Object> props = new TreeMap<>();
-      for (Method m : type.getMethods()) {
-        String name = propertyName(m);
-        if (name != null) {
-          props.put(quoted(name), invoke(m, bean, path + "." + name));
-        }
-      }
-      if (props.isEmpty()) {
-        for (Field f : type.getFields()) {
-          if (!Modifier.isStatic(f.getModifiers())) {
-            props.put(quoted(f.getName()), read(f, bean, path + "." + f.getName()));
-          }
-        }
-      }
-      if (props.isEmpty()) {
+      if (table.kind() == PropertyTable.Kind.NO_CONTENT) {
+        String at = path.toString();
         throw new CanonicalFormException(
-            path,
-            "the value at " + path + " of type " + type.getName()
+            at,
+            "the value at " + at + " of type " + type.getName()
                 + " has no readable content (no record components, getters or public fields); pass its content instead");
       }
-      writeSortedMap(props, path, out);
+      PropertyTable.Member[] members = table.readOrder();
+      Object[] values = new Object[members.length];
+      for (int i = 0; i < members.length; i++) {
+        PropertyTable.Member m = members[i];
+        values[i] = m.getter() != null ? invoke(m, v, path) : read(m.field(), v, path.property(m.name()));
+      }
+      out.append('{');
+      boolean first = true;
+      for (int i : table.writeOrder()) {
+        if (!first) {
+          out.append(',');
+        }
+        first = false;
+        String key = members[i].quotedName();
+        out.append(key).append(':');
+        write(values[i], path.entry(key), out);
+      }
+      out.append('}');
     }
 
-    private static String propertyName(Method m) {
-      if (Modifier.isStatic(m.getModifiers()) || m.getParameterCount() != 0 || m.getDeclaringClass() == Object.class) {
-        return null;
-      }
-      String n = m.getName();
-      if (n.startsWith("get") && n.length() > 3 && m.getReturnType() != void.class) {
-        return decapitalize(n.substring(3));
-      }
-      if (n.startsWith("is") && n.length() > 2 && (m.getReturnType() == boolean.class || m.getReturnType() == Boolean.class)) {
-        return decapitalize(n.substring(2));
-      }
-      return null;
-    }
-
-    private static String decapitalize(String s) {
-      if (s.length() > 1 && Character.isUpperCase(s.charAt(0)) && Character.isUpperCase(s.charAt(1))) {
-        return s; // JavaBeans rule: getURL -> URL
-      }
-      return Character.toLowerCase(s.charAt(0)) + s.substring(1);
-    }
-
-    private static Object invoke(Method m, Object target, String path) {
+    private static Object invoke(PropertyTable.Member member, Object target, ValuePath owner) {
+      Method m = member.getter();
       try {
-        if (!m.canAccess(target)) {
-          m.setAccessible(true);
+        if (!member.accessChecked()) {
+          if (!m.canAccess(target)) {
+            m.setAccessible(true);
+          }
+          member.markAccessChecked();
         }
         return m.invoke(target);
       } catch (InvocationTargetException e) {
+        String path = owner.property(member.name()).toString();
         throw new CanonicalFormException(path, "reading " + path + " through " + m.getName() + "() threw " + e.getCause(), e.getCause());
       } catch (IllegalAccessException | RuntimeException e) {
+        String path = owner.property(member.name()).toString();
         throw new CanonicalFormException(path, "cannot read " + path + " through " + m.getName() + "(): " + e, e);
       }
     }
 
-    private static Object read(Field f, Object target, String path) {
+    private static Object read(Field f, Object target, ValuePath path) {
       try {
         return f.get(target);
       } catch (IllegalAccessException | RuntimeException e) {
-        throw new CanonicalFormException(path, "cannot read field " + path + ": " + e, e);
+        throw new CanonicalFormException(path.toString(), "cannot read field " + path + ": " + e, e);
       }
     }
 
-    private static void writeNumber(Number n, String path, StringBuilder out) {
+    private static void writeNumber(Number n, ValuePath path, StringBuilder out) {
       BigDecimal d;
       if (n instanceof BigDecimal b) {
         d = b;
@@ -347,7 +352,7 @@ public final class Canonical {
         d = new BigDecimal(n instanceof Float f ? Float.toString(f) : Double.toString(x));
       } else {
         throw new CanonicalFormException(
-            path, "the number at " + path + " has an unsupported type " + n.getClass().getName() + "; pass a BigDecimal or a primitive");
+            path.toString(), "the number at " + path + " has an unsupported type " + n.getClass().getName() + "; pass a BigDecimal or a primitive");
       }
       if (d.signum() == 0) {
         out.append('0');
@@ -367,32 +372,8 @@ public final class Canonical {
           || v instanceof OffsetTime;
     }
 
-    private static String quoted(String s) {
-      StringBuilder b = new StringBuilder(s.length() + 2);
-      writeString(s, b);
-      return b.toString();
-    }
-
     private static void writeString(String s, StringBuilder out) {
-      out.append('"');
-      for (int i = 0; i < s.length(); i++) {
-        char c = s.charAt(i);
-        switch (c) {
-          case '"' -> out.append("\\\"");
-          case '\\' -> out.append("\\\\");
-          case '\n' -> out.append("\\n");
-          case '\r' -> out.append("\\r");
-          case '\t' -> out.append("\\t");
-          default -> {
-            if (c < 0x20) {
-              out.append(String.format("\\u%04x", (int) c));
-            } else {
-              out.append(c);
-            }
-          }
-        }
-      }
-      out.append('"');
+      CanonicalText.append(s, out);
     }
   }
 }

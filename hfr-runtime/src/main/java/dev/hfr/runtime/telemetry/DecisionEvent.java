@@ -6,6 +6,7 @@ import dev.hfr.annotations.Fault;
 import dev.hfr.annotations.Risk;
 import dev.hfr.runtime.action.Action;
 import dev.hfr.runtime.action.Reason;
+import java.util.Objects;
 
 /**
  * One decision of the engine (§5.5: the log is organised around decisions, not exceptions): what was
@@ -31,7 +32,9 @@ import dev.hfr.runtime.action.Reason;
  * @param stepRetriesLeft retries left in the step budget after this decision
  * @param taskRetriesLeft retries left in the task budget after this decision
  * @param verifierReason a verifier's stable rejection reason, or {@code null}
- * @param argsHash SHA-256 of the canonical arguments
+ * @param argsHash SHA-256 of the canonical arguments; {@code null} in a decision kept only for an
+ *     escalation when the sink takes no events (see {@link DecisionSink#wantsEvents()}) and the hash was
+ *     not yet known — the evidence bundle fills it in
  * @param resultHash SHA-256 of the result, or {@code null}
  * @param ledgerKey the write's idempotency key (itself a hash), or {@code null} for reads
  * @param ledgerState the write's ledger state after the decision, or {@code null}
@@ -60,4 +63,15 @@ public record DecisionEvent(
     String argsHash,
     String resultHash,
     String ledgerKey,
-    String ledgerState) {}
+    String ledgerState) {
+
+  /** This event with {@code argsHash} set, or this event itself when it already carries that hash. */
+  public DecisionEvent withArgsHash(String argsHash) {
+    if (Objects.equals(argsHash, this.argsHash)) {
+      return this;
+    }
+    return new DecisionEvent(epochMillis, mode, tenant, taskId, step, tool, risk, attempt, rung, fault, confidence, rule,
+        action, reason, delayMillis, latencyMillis, stepRetriesLeft, taskRetriesLeft, verifierReason, argsHash,
+        resultHash, ledgerKey, ledgerState);
+  }
+}

@@ -11,11 +11,34 @@ public interface DecisionSink extends AutoCloseable {
   /** Records one decision. */
   void record(DecisionEvent event) throws Exception;
 
+  /**
+   * Whether this sink keeps anything it is given. A sink that answers {@code false} is not called, and
+   * the engine skips the work done only for it: the argument hash of each decision (a call's decisions
+   * are still kept for its escalation, and the evidence bundle still carries the hash). Asked on every
+   * decision, so answer with a constant.
+   */
+  default boolean wantsEvents() {
+    return true;
+  }
+
   @Override
   default void close() throws java.io.IOException {}
 
-  /** Drops every event. */
+  /** Drops every event; the engine does no hashing for it ({@link #wantsEvents()} is {@code false}). */
   static DecisionSink discarding() {
-    return event -> {};
+    return new DecisionSink() {
+      @Override
+      public void record(DecisionEvent event) {}
+
+      @Override
+      public boolean wantsEvents() {
+        return false;
+      }
+
+      @Override
+      public String toString() {
+        return "DecisionSink.discarding()";
+      }
+    };
   }
 }
