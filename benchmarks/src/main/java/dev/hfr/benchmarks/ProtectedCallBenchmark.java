@@ -46,6 +46,8 @@ public class ProtectedCallBenchmark {
   private dev.failsafe.FailsafeExecutor<Long> failsafe;
   private Hfr hfr;
   private QuoteTools proxy;
+  private Hfr hfrEveryCall;
+  private QuoteTools proxyEveryCall;
 
   @Setup(Level.Trial)
   public void setUp() {
@@ -56,11 +58,14 @@ public class ProtectedCallBenchmark {
     failsafe = Protections.failsafe();
     hfr = Protections.hfr(null);
     proxy = QuoteTools_Recovering.create(hfr);
+    hfrEveryCall = Protections.hfrTimingEveryCall();
+    proxyEveryCall = QuoteTools_Recovering.create(hfrEveryCall);
   }
 
   @TearDown(Level.Trial)
   public void tearDown() {
     hfr.close();
+    hfrEveryCall.close();
   }
 
   @Benchmark
@@ -83,6 +88,12 @@ public class ProtectedCallBenchmark {
   @Benchmark
   public long happyHfr() {
     return proxy.quote(SKU);
+  }
+
+  /** The same, with every call timed ({@code CallTiming.EVERY_CALL}): two clock readings per call. */
+  @Benchmark
+  public long happyHfrEveryCallTimed() {
+    return proxyEveryCall.quote(SKU);
   }
 
   @Benchmark

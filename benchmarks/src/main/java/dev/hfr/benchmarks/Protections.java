@@ -6,6 +6,8 @@ import dev.hfr.runtime.budget.TenantRetryBudgets;
 import dev.hfr.runtime.breaker.CircuitBreakerConfig;
 import dev.hfr.runtime.breaker.CircuitBreakers;
 import dev.hfr.runtime.ledger.IdempotencyLedger;
+import dev.hfr.runtime.ledger.InMemoryLedger;
+import dev.hfr.runtime.telemetry.CallTiming;
 import dev.hfr.runtime.telemetry.DecisionSink;
 import dev.hfr.runtime.time.Clock;
 import io.github.resilience4j.bulkhead.BulkheadConfig;
@@ -33,7 +35,17 @@ final class Protections {
 
   /** The HFR engine: full features, meters on a SimpleMeterRegistry, decisions discarded. */
   static Hfr hfr(IdempotencyLedger ledger) {
+    return hfr(ledger, CallTiming.ADAPTIVE);
+  }
+
+  /** The same engine with every call timed, on an in-memory ledger (a read never touches it). */
+  static Hfr hfrTimingEveryCall() {
+    return hfr(new InMemoryLedger(), CallTiming.EVERY_CALL);
+  }
+
+  private static Hfr hfr(IdempotencyLedger ledger, CallTiming timing) {
     Hfr.Builder builder = Hfr.builder()
+        .callTiming(timing)
         .meterRegistry(new SimpleMeterRegistry())
         .decisionSink(DecisionSink.discarding())
         .circuitBreakers(CircuitBreakers.builder(Clock.system())

@@ -29,6 +29,7 @@ import dev.hfr.runtime.retry.Backoff;
 import dev.hfr.runtime.retry.FixedDelayBackoff;
 import dev.hfr.runtime.retry.FullJitterBackoff;
 import dev.hfr.runtime.retry.RetryGate;
+import dev.hfr.runtime.telemetry.CallTiming;
 import dev.hfr.runtime.telemetry.CompensationMeters;
 import dev.hfr.runtime.telemetry.DecisionSink;
 import dev.hfr.runtime.telemetry.HfrMeters;
@@ -116,7 +117,7 @@ public final class Hfr implements RecoveryEngine, AutoCloseable {
     Backoff backoff = features.backoff() == HfrFeatures.Backoff.FIXED ? FixedDelayBackoff.INSTANCE : FullJitterBackoff.INSTANCE;
     this.controller = new Controller(clock, b.sleeper, b.random, b.classifier, ledger, meters, sink,
         b.escalationHandler, b.approvalGate, features, gate.build(), backoff, b.compressor,
-        new ResultVerification(b.hooks), b.leaseTtl, b.maxRetryAfter, owner, breakers, bulkheads, policies);
+        new ResultVerification(b.hooks), b.leaseTtl, b.maxRetryAfter, owner, breakers, bulkheads, policies, b.callTiming);
     this.compensator = new Compensator(clock, ledger, b.classifier, sink, b.escalationHandler,
         new CompensationMeters(b.meterRegistry), meters, b.leaseTtl, owner);
   }
@@ -272,6 +273,7 @@ public final class Hfr implements RecoveryEngine, AutoCloseable {
     private FailureClassifier classifier;
     private IdempotencyLedger ledger;
     private MeterRegistry meterRegistry;
+    private CallTiming callTiming = CallTiming.ADAPTIVE;
     private DecisionSink decisionSink;
     private EscalationHandler escalationHandler = EscalationHandler.recordOnly();
     private ApprovalGate approvalGate = ApprovalGate.denyAll();
@@ -324,6 +326,16 @@ public final class Hfr implements RecoveryEngine, AutoCloseable {
 
     public Builder meterRegistry(MeterRegistry registry) {
       this.meterRegistry = Objects.requireNonNull(registry, "registry");
+      return this;
+    }
+
+    /**
+     * Which calls are timed for {@code harness.call.duration}: {@link CallTiming#ADAPTIVE} (the default)
+     * samples the clean calls of in-process tools that answer in microseconds; {@link CallTiming#EVERY_CALL}
+     * times every call.
+     */
+    public Builder callTiming(CallTiming timing) {
+      this.callTiming = Objects.requireNonNull(timing, "timing");
       return this;
     }
 

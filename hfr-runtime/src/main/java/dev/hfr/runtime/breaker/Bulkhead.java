@@ -50,27 +50,21 @@ public final class Bulkhead {
   /** Takes a permit; a critical call may also use the reserved permits. */
   public boolean tryAcquire(boolean critical) {
     int limit = critical ? maxConcurrent : maxConcurrent - reservedForCritical;
-    while (true) {
-      int used = inUse.get();
-      if (used >= limit) {
-        return false;
-      }
-      if (inUse.compareAndSet(used, used + 1)) {
-        return true;
-      }
+    // One atomic add instead of a compare-and-set loop: under contention a CAS loop retries, an add does
+    // not. A caller that overshoots takes its permit back at once, so no more than the limit are ever
+    // admitted; near the limit, a racing caller may be refused a permit that was just being given back.
+    if (inUse.incrementAndGet() <= limit) {
+      return true;
     }
+    inUse.decrementAndGet();
+    return false;
   }
 
   /** Gives back a permit taken by {@link #tryAcquire}. Releasing more than was taken is a bug and is refused. */
   public void release() {
-    while (true) {
-      int used = inUse.get();
-      if (used <= 0) {
-        throw new IllegalStateException("bulkhead " + kind.tag() + ":" + name + " released more permits than were acquired");
-      }
-      if (inUse.compareAndSet(used, used - 1)) {
-        return;
-      }
+    if (inUse.decrementAndGet() < 0) {
+      inUse.incrementAndGet();
+      throw new IllegalStateException("bulkhead " + kind.tag() + ":" + name + " released more permits than were acquired");
     }
   }
 

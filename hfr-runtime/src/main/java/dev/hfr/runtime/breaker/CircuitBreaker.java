@@ -3,6 +3,7 @@ package dev.hfr.runtime.breaker;
 import dev.hfr.annotations.Fault;
 import dev.hfr.runtime.time.Clock;
 import java.util.Objects;
+import java.util.concurrent.atomic.LongAdder;
 import java.util.concurrent.locks.ReentrantLock;
 import java.util.random.RandomGenerator;
 
@@ -27,8 +28,11 @@ import java.util.random.RandomGenerator;
  * than call timeouts (the defaults) this does not happen.
  *
  * <p>Thread-safe. In the closed state {@code tryAcquire} is one volatile read, and during the cooldown
- * a volatile read and a clock read; outcomes are recorded under a short lock. Nothing allocates after
- * construction. Time comes only from the injected {@link Clock}.
+ * a volatile read and a clock read. A success in the closed state that is not slow is counted in a
+ * striped counter, without the lock: a success can never trip the breaker, so it is folded into the
+ * window only when the window is next consulted under the lock (by a failure, a slow call or a state
+ * change), in the order it arrived relative to those outcomes. Everything else is recorded under a short
+ * lock. Nothing allocates after construction. Time comes only from the injected {@link Clock}.
  */
 public final class CircuitBreaker {
 
@@ -41,6 +45,13 @@ public final class CircuitBreaker {
   private final CircuitBreakerListener listener;
   private final ReentrantLock lock = new ReentrantLock();
   private final OutcomeWindow window;
+  /** Successes in the closed state, counted without the lock; {@link #foldedSuccesses} of them are in the window. */
+  private final LongAdder closedSuccesses = new LongAdder();
+  /**
+   * A recent clock reading at which a success was reported, at most {@link #STAMP_NANOS} stale while
+   * successes arrive: the time the window gives the successes it folds in.
+   */
+  private volatile long lastSuccessNanos;
 
   private volatile CircuitState state = CircuitState.CLOSED;
   private volatile TripReason lastTripReason;
@@ -53,6 +64,10 @@ public final class CircuitBreaker {
   private int probesIssued;
   private int probesSucceeded;
   private long openedCount;
+  private long foldedSuccesses;
+
+  /** How often the time stamp of lock-free successes is refreshed: often enough for windows of seconds. */
+  private static final long STAMP_NANOS = 1_000_000L;
 
   /**
    * A closed breaker.
@@ -78,6 +93,7 @@ public final class CircuitBreaker {
     this.jitter = Objects.requireNonNull(jitter, "jitter");
     this.slowNanos = config.latencyThreshold().isZero() ? Long.MAX_VALUE : config.latencyThreshold().toNanos();
     this.window = new OutcomeWindow(config.windowSize(), config.windowDuration().toNanos());
+    this.lastSuccessNanos = clock.nanoTime();
   }
 
   /**
@@ -128,9 +144,32 @@ public final class CircuitBreaker {
     return granted;
   }
 
-  /** Reports a successful call that took {@code latencyNanos}. */
+  /** Reports a successful call that took {@code latencyNanos} and ended now. */
   public void onSuccess(long latencyNanos) {
+    onSuccess(latencyNanos, clock.nanoTime());
+  }
+
+  /**
+   * Reports a successful call that took {@code latencyNanos} and ended at {@code endNanos}, a reading of
+   * this breaker's clock that the caller already has (so reporting costs no clock read). A caller that
+   * did not time the call may pass its latest reading and a latency of 0, if the breaker has no latency
+   * threshold ({@link CircuitBreakerConfig#latencyThreshold()} zero).
+   */
+  public void onSuccess(long latencyNanos, long endNanos) {
+    if (latencyNanos <= slowNanos && state == CircuitState.CLOSED) {
+      // The common case takes no lock: a success cannot trip the breaker, so it only needs counting.
+      closedSuccesses.increment();
+      if (endNanos - lastSuccessNanos >= STAMP_NANOS) {
+        lastSuccessNanos = endNanos;
+      }
+      return;
+    }
     record(null, latencyNanos);
+  }
+
+  /** Whether outcomes need their latency: only when a latency threshold is configured. */
+  public boolean needsLatency() {
+    return slowNanos != Long.MAX_VALUE;
   }
 
   /** Reports a failed call of class {@code fault} that took {@code latencyNanos}. */
@@ -161,6 +200,7 @@ public final class CircuitBreaker {
       long now = clock.nanoTime();
       switch (from) {
         case CLOSED -> {
+          foldClosedSuccesses(now);
           window.record(now, outcome);
           consecutiveFailures = failure ? consecutiveFailures + 1 : 0;
           TripReason reason = tripReason();
@@ -186,6 +226,25 @@ public final class CircuitBreaker {
     if (from != to) {
       listener.onStateChange(this, from, to, to == CircuitState.OPEN ? lastTripReason : null);
     }
+  }
+
+  /** Moves the successes counted without the lock into the window, ahead of the outcome being recorded. Under lock. */
+  private void foldClosedSuccesses(long now) {
+    long total = closedSuccesses.sum();
+    long pending = total - foldedSuccesses;
+    if (pending <= 0) {
+      return;
+    }
+    foldedSuccesses = total;
+    consecutiveFailures = 0;
+    // They happened since the last fold; the latest stamp is within STAMP_NANOS of the newest of them, and
+    // never later than now. Stamping them older than they are only makes them leave the window sooner.
+    window.recordSuccesses(pending, Math.min(lastSuccessNanos, now));
+  }
+
+  /** Forgets the successes counted without the lock that were not folded yet (the window is being cleared). Under lock. */
+  private void dropClosedSuccesses() {
+    foldedSuccesses = closedSuccesses.sum();
   }
 
   private byte outcomeOf(Fault fault, long latencyNanos) {
@@ -232,6 +291,7 @@ public final class CircuitBreaker {
     lastTripReason = reason;
     openedCount++;
     window.clear();
+    dropClosedSuccesses();
     consecutiveFailures = 0;
     state = CircuitState.OPEN;
   }
@@ -239,6 +299,7 @@ public final class CircuitBreaker {
   private void close() {
     reopenCount = 0;
     window.clear();
+    dropClosedSuccesses();
     consecutiveFailures = 0;
     state = CircuitState.CLOSED;
   }

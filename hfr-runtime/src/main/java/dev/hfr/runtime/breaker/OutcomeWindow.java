@@ -40,6 +40,17 @@ final class OutcomeWindow {
     slow += (outcome & SLOW) >> 2;
   }
 
+  /**
+   * Records {@code n} successes at {@code nowNanos}: the same window as {@code n} calls of
+   * {@link #record} with no flags, in at most {@code size} steps.
+   */
+  void recordSuccesses(long n, long nowNanos) {
+    long steps = Math.min(n, times.length);
+    for (long i = 0; i < steps; i++) {
+      record(nowNanos, (byte) 0);
+    }
+  }
+
   /** Drops the calls older than the window's duration. */
   void expire(long nowNanos) {
     while (count > 0 && nowNanos - times[oldest] > maxAgeNanos) {

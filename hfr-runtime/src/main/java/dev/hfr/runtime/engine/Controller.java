@@ -39,6 +39,7 @@ import dev.hfr.runtime.retry.RetryGate;
 import dev.hfr.runtime.retry.RetryRequest;
 import dev.hfr.runtime.retry.RetryVerdict;
 import dev.hfr.runtime.retry.StopReason;
+import dev.hfr.runtime.telemetry.CallTiming;
 import dev.hfr.runtime.telemetry.DecisionEvent;
 import dev.hfr.runtime.telemetry.DecisionSink;
 import dev.hfr.runtime.telemetry.HfrMeters;
@@ -109,6 +110,7 @@ public final class Controller {
   private final CircuitBreakers breakers;
   private final Bulkheads bulkheads;
   private final PolicySource policies;
+  private final CallTiming callTiming;
   private final ConcurrentHashMap<ToolDescriptor, ToolRuntime> runtimes = new ConcurrentHashMap<>();
 
   /**
@@ -119,7 +121,7 @@ public final class Controller {
       IdempotencyLedger ledger, HfrMeters meters, DecisionSink sink, EscalationHandler escalation, ApprovalGate approval,
       HfrFeatures features, RetryGate gate, Backoff backoff, ContextCompressor compressor, ResultVerification verification,
       Duration leaseTtl, Duration maxRetryAfter, String owner, CircuitBreakers breakers, Bulkheads bulkheads,
-      PolicySource policies) {
+      PolicySource policies, CallTiming callTiming) {
     this.clock = Objects.requireNonNull(clock, "clock");
     this.sleeper = Objects.requireNonNull(sleeper, "sleeper");
     this.random = Objects.requireNonNull(random, "random");
@@ -140,12 +142,14 @@ public final class Controller {
     this.breakers = features.circuitBreaker() ? breakers : null;
     this.bulkheads = features.circuitBreaker() ? bulkheads : null;
     this.policies = Objects.requireNonNull(policies, "policies");
+    this.callTiming = Objects.requireNonNull(callTiming, "callTiming");
   }
 
   /** What is resolved once per descriptor: meters, breakers, policies. */
   private ToolRuntime runtime(ToolDescriptor tool) {
     ToolRuntime rt = runtimes.get(tool);
-    return rt != null ? rt : runtimes.computeIfAbsent(tool, t -> new ToolRuntime(t, meters, breakers, bulkheads, policies));
+    return rt != null ? rt : runtimes.computeIfAbsent(tool,
+        t -> new ToolRuntime(t, meters, breakers, bulkheads, policies, new TimingSampler(callTiming, clock.nanoTime())));
   }
 
   // ---------------------------------------------------------------------------------------------
@@ -197,27 +201,30 @@ public final class Controller {
     ToolRuntime rt;
     ToolRuntime.TenantView view;
     CallPolicy policy;
+    CircuitBreaker breaker;
+    VerifyLevel level;
+    boolean timed;
     long start;
     try {
       rt = runtime(tool);
       Criticality.Level criticality = effectiveCriticality(null, tool.criticality());
       view = rt.tenant(tasks.tenant());
       policy = rt.policy(tasks.tenant(), view, criticality);
-      start = clock.nanoTime();
+      breaker = view.breakers == null ? null : view.breakers[0];
+      level = features.verification() ? policy.verifyLevel() : null;
+      // Verification above V0 may take real time of its own, and a latency threshold needs every latency.
+      timed = rt.timing.shouldTime() || (level != null && level != VerifyLevel.V0) || (breaker != null && breaker.needsLatency());
+      start = timed ? clock.nanoTime() : rt.timing.lastReading();
     } catch (RuntimeException e) {
       return unavailable(tool, invocation, e);
     }
     // The locals mirror the fields of Call that INIT, RUN_STEP, OBSERVE and VERIFY set on a read.
     R result = null;
     boolean hasResult = false;
-    Exception error = null;
-    int attempts = 0;
-    long latency = 0;
     Call<R> c;
     ControllerState next;
     try {
       // RUN_STEP on the method itself (a read: no ledger key).
-      CircuitBreaker breaker = view.breakers == null ? null : view.breakers[0];
       Bulkhead bulkhead = features.circuitBreaker() ? rt.bulkhead(-1) : null;
       Reason blocked = null;
       if (breaker != null && !breaker.tryAcquire()) {
@@ -229,15 +236,11 @@ public final class Controller {
         blocked = Reason.BULKHEAD_FULL;
       }
       if (blocked != null) {
-        c = implicitCall(rt, invocation, tasks, view, policy, start);
+        c = implicitCall(rt, invocation, tasks, view, policy, timed ? start : clock.nanoTime());
         c.blocked = blocked;
         next = ControllerState.CHECK;
       } else {
-        attempts = 1;
-        // The clock is read three times on this path (start, end of attempt, end of call) and each
-        // reading serves twice: on a virtualised host a reading costs as much as the rest of the path.
-        // The attempt's latency thus includes taking the breaker and bulkhead permits (nanoseconds).
-        long t0 = start;
+        Exception error = null;
         try {
           result = invocation.proceed(null);
           hasResult = true;
@@ -247,41 +250,54 @@ public final class Controller {
           }
           error = e;
         } finally {
-          latency = clock.nanoTime() - t0;
           if (bulkhead != null) {
             bulkhead.release();
           }
         }
         if (!hasResult) {
-          c = implicitCall(rt, invocation, tasks, view, policy, start);
-          c.attempts = attempts;
+          long now = clock.nanoTime();
+          c = implicitCall(rt, invocation, tasks, view, policy, timed ? start : now);
+          c.attempts = 1;
           c.error = error;
-          c.lastLatencyNanos = latency;
+          c.lastLatencyNanos = timed ? now - start : 0; // an untimed call failed in microseconds at most
           next = ControllerState.CLASSIFY;
         } else {
-          // OBSERVE
+          // OBSERVE and VERIFY. A timed call reads the clock once more when it ends, or twice when a
+          // verification above V0 ran (the attempt's latency excludes it); the permits' nanoseconds count
+          // as the attempt's.
+          boolean verifyTakesTime = level != null && level != VerifyLevel.V0;
+          long attemptEnd = verifyTakesTime ? clock.nanoTime() : 0;
+          ResultVerification.Result v = level == null ? null : verification.verify(tool, level, result);
+          long end = timed ? clock.nanoTime() : rt.timing.lastReading();
+          if (!verifyTakesTime) {
+            attemptEnd = end;
+          }
+          long latency = timed ? attemptEnd - start : 0;
           if (breaker != null) {
-            breaker.onSuccess(latency);
+            breaker.onSuccess(latency, attemptEnd);
+          }
+          if (v == null || (v.accepted() && !v.verificationRequired() && v.verdict().quality() >= policy.qualityFloor())) {
+            // ACCEPT: only the meters (nobody can ask for the outcome of a call outside a scope).
+            if (timed) {
+              rt.meters.cleanCall(end - start);
+              rt.timing.timed(start, end);
+            } else {
+              rt.meters.cleanCall();
+            }
+            return result;
           }
           rt.meters.attempt(null, true);
-          // VERIFY, then ACCEPT inline when the result passes cleanly.
-          if (!features.verification()) {
-            return acceptCleanRead(rt, result, start, clock.nanoTime());
-          }
-          VerifyLevel level = policy.verifyLevel();
-          long v0 = t0 + latency;
-          ResultVerification.Result v = verification.verify(tool, level, result);
-          long end = clock.nanoTime();
-          long verifyNanos = end - v0;
-          if (v.accepted() && !v.verificationRequired() && v.verdict().quality() >= policy.qualityFloor()) {
-            return acceptCleanRead(rt, result, start, end);
+          if (!timed) {
+            start = clock.nanoTime();
+            end = start;
+            attemptEnd = start;
           }
           c = implicitCall(rt, invocation, tasks, view, policy, start);
           c.result = result;
           c.hasResult = true;
-          c.attempts = attempts;
+          c.attempts = 1;
           c.lastLatencyNanos = latency;
-          c.verifyNanos = verifyNanos;
+          c.verifyNanos = end - attemptEnd;
           c.state = ControllerState.VERIFY;
           next = verified(c, level, v);
         }
@@ -307,12 +323,6 @@ public final class Controller {
     TaskState task = tasks.next();
     task.onCallStart(false);
     return new Call<>(rt, invocation, task, view, policy, task.nextStep(), start);
-  }
-
-  /** ACCEPT of a clean read outside a scope: only the meters (nobody can ask for its outcome). */
-  private <R> R acceptCleanRead(ToolRuntime rt, R result, long start, long end) {
-    rt.meters.call(ToolOutcome.Status.SUCCESS, false, end - start, 1);
-    return result;
   }
 
   private <R> R run(Call<R> c, ControllerState from) {
@@ -895,7 +905,7 @@ public final class Controller {
     if (c.task.implicit() && c.key == null && !degraded && !verificationOwed) {
       // The clean read of a call outside any scope: nobody can ask for its outcome, so none is built.
       c.task.count(c.tool.name(), ToolOutcome.Status.SUCCESS, false, c.attempts, false);
-      c.rt.meters.call(ToolOutcome.Status.SUCCESS, false, clock.nanoTime() - c.startNanos, c.attempts);
+      c.rt.meters.call(ToolOutcome.Status.SUCCESS, false, clock.nanoTime() - c.startNanos);
       return c.result;
     }
     List<String> refs = c.key == null ? List.of() : artifactRefs(c);
@@ -948,7 +958,7 @@ public final class Controller {
       c.task.recordCommittedWrite(new TaskState.CommittedCall(c.step, c.tool, c.invocation, c.key));
     }
     c.task.onCallEnd(outcome, unverifiedSideEffect);
-    c.rt.meters.call(outcome.status(), outcome.degraded(), clock.nanoTime() - c.startNanos, outcome.attempts());
+    c.rt.meters.call(outcome.status(), outcome.degraded(), clock.nanoTime() - c.startNanos);
     if (c.lease != null) {
       Lease lease = c.lease;
       c.lease = null;

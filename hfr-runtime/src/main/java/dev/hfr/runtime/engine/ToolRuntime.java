@@ -25,6 +25,8 @@ final class ToolRuntime {
 
   final ToolDescriptor tool;
   final ToolMeters meters;
+  /** Which of the tool's clean calls read the clock. */
+  final TimingSampler timing;
   /** Index 0: the method itself; index i + 1: rung i. */
   private final String[] targets;
   private final Bulkhead[] bulkheads;
@@ -48,9 +50,11 @@ final class ToolRuntime {
     }
   }
 
-  ToolRuntime(ToolDescriptor tool, HfrMeters meters, CircuitBreakers breakers, Bulkheads bulkheads, PolicySource policies) {
+  ToolRuntime(ToolDescriptor tool, HfrMeters meters, CircuitBreakers breakers, Bulkheads bulkheads, PolicySource policies,
+      TimingSampler timing) {
     this.tool = tool;
     this.meters = meters.forTool(tool);
+    this.timing = timing;
     this.allMeters = meters;
     this.breakerFactory = breakers;
     this.policies = policies;

@@ -28,15 +28,21 @@ import java.util.function.ToDoubleFunction;
  *   <tr><td>{@value #ESCALATIONS}</td><td>counter</td><td>tool, reason</td></tr>
  *   <tr><td>{@value #DUPLICATE_SIDE_EFFECTS}</td><td>counter</td><td>tool</td></tr>
  *   <tr><td>{@value #APPROVALS}</td><td>counter</td><td>tool, outcome</td></tr>
+ *   <tr><td>{@value #CALLS}</td><td>function counter</td><td>tool</td></tr>
  *   <tr><td>{@value #CALL_DURATION}</td><td>timer</td><td>tool, status, degraded</td></tr>
- *   <tr><td>{@value #RETRY_AMPLIFICATION}</td><td>distribution summary</td><td>tool</td></tr>
+ *   <tr><td>{@value #RETRY_AMPLIFICATION}</td><td>gauge</td><td>tool</td></tr>
  *   <tr><td>{@value #CONTROLLER_FAILURES}</td><td>counter</td><td>tool, fallback</td></tr>
  *   <tr><td>{@value #CIRCUIT_STATE}</td><td>gauge</td><td>target, tenant</td></tr>
  *   <tr><td>{@value #SINK_FAILURES}</td><td>counter</td><td></td></tr>
  * </table>
  *
  * <p>A tool's meters are resolved once per descriptor ({@link #forTool}) and cached, each the first time
- * its tag combination occurs; the hot path only increments.
+ * its tag combination occurs; the hot path only increments. {@value #CALLS}, the successful attempts and
+ * {@value #RETRY_AMPLIFICATION} (attempts per call since start; over a window, divide the rates of the
+ * two counters) are read from striped counters at scrape time, so a clean call costs one increment.
+ * {@value #CALL_DURATION} holds every call the engine timed: every call, except the clean calls of a tool
+ * that answers in microseconds, of which a random sample is timed (see {@code CallTiming}); its count is
+ * then smaller than {@value #CALLS}.
  */
 public final class HfrMeters {
 
@@ -50,6 +56,7 @@ public final class HfrMeters {
   public static final String ESCALATIONS = "harness.escalations";
   public static final String DUPLICATE_SIDE_EFFECTS = "harness.duplicate.side.effects";
   public static final String APPROVALS = "harness.approvals";
+  public static final String CALLS = "harness.calls";
   public static final String CALL_DURATION = "harness.call.duration";
   public static final String RETRY_AMPLIFICATION = "harness.retry.amplification";
   public static final String CONTROLLER_FAILURES = "harness.controller.failures";

@@ -8,15 +8,24 @@ import dev.hfr.runtime.action.Action;
 import dev.hfr.runtime.action.Reason;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.DistributionSummary;
+import io.micrometer.core.instrument.FunctionCounter;
+import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Timer;
 import java.util.Locale;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicReferenceArray;
+import java.util.concurrent.atomic.LongAdder;
 
 /**
  * The meters of one tool. Each tag combination is registered the first time it occurs and then kept in
  * a slot, so recording is an array read and an increment: no tag lists, no strings, no lookups per call.
+ *
+ * <p>The clean call — one attempt that succeeded and was accepted — is what almost every call is, so it
+ * costs one striped increment ({@link #cleanCall()}): the meters it feeds (the successful attempts,
+ * {@value HfrMeters#CALLS} and {@value HfrMeters#RETRY_AMPLIFICATION}) read their counts at scrape time
+ * instead of being updated one by one. Its duration goes to {@value HfrMeters#CALL_DURATION} when the
+ * engine timed it ({@link #cleanCall(long)}; see {@code CallTiming}).
  */
 public final class ToolMeters {
 
@@ -69,7 +78,16 @@ public final class ToolMeters {
   private final AtomicReferenceArray<Timer> durations = new AtomicReferenceArray<>(STATUSES.length * 2);
   private final AtomicReferenceArray<Counter> controllerFailures = new AtomicReferenceArray<>(2);
   private final Counter duplicates;
-  private final DistributionSummary amplification;
+  /** Calls that succeeded at their first attempt and were accepted: one logical call and one successful attempt each. */
+  private final LongAdder cleanCalls = new LongAdder();
+  /** Every other logical call. */
+  private final LongAdder otherCalls = new LongAdder();
+  /** Successful attempts of the other calls. */
+  private final LongAdder otherSuccesses = new LongAdder();
+  /** Every attempt of the other calls, successful or not. */
+  private final LongAdder otherAttempts = new LongAdder();
+  /** The clean calls' timer, resolved on the first timed clean call. */
+  private Timer cleanCallTimer;
 
   ToolMeters(MeterRegistry registry, String tool) {
     this.registry = registry;
@@ -79,14 +97,65 @@ public final class ToolMeters {
         .description("Side effects committed more than once for one logical action; should stay 0")
         .baseUnit("side_effects")
         .register(registry);
-    this.amplification = DistributionSummary.builder(HfrMeters.RETRY_AMPLIFICATION)
+    FunctionCounter.builder(HfrMeters.ATTEMPTS, this, ToolMeters::successfulAttempts)
         .tag("tool", tool)
-        .description("Physical attempts per logical call (retries and degradation rungs included)")
+        .tag("class", "none")
+        .tag("outcome", "success")
+        .description(ATTEMPTS_DESCRIPTION)
+        .baseUnit("attempts")
         .register(registry);
+    FunctionCounter.builder(HfrMeters.CALLS, this, ToolMeters::calls)
+        .tag("tool", tool)
+        .description("Logical tool calls, whatever their outcome")
+        .baseUnit("calls")
+        .register(registry);
+    Gauge.builder(HfrMeters.RETRY_AMPLIFICATION, this, ToolMeters::retryAmplification)
+        .tag("tool", tool)
+        .description("Physical attempts per logical call since start (retries and degradation rungs included); "
+            + "over a window: rate of harness_attempts_total / rate of harness_calls_total")
+        .register(registry);
+  }
+
+  private static final String ATTEMPTS_DESCRIPTION = "Physical attempts of tool calls, by fault class and outcome";
+
+  private double successfulAttempts() {
+    return (double) cleanCalls.sum() + otherSuccesses.sum();
+  }
+
+  private double calls() {
+    return (double) cleanCalls.sum() + otherCalls.sum();
+  }
+
+  /** Attempts per logical call since start; NaN before the first call. */
+  private double retryAmplification() {
+    long clean = cleanCalls.sum();
+    long calls = clean + otherCalls.sum();
+    return calls == 0 ? Double.NaN : (double) (clean + otherAttempts.sum()) / calls;
+  }
+
+  /** A clean call (one successful, accepted attempt) that the engine did not time. */
+  public void cleanCall() {
+    cleanCalls.increment();
+  }
+
+  /** A clean call (one successful, accepted attempt) that took {@code nanos}. */
+  public void cleanCall(long nanos) {
+    cleanCalls.increment();
+    Timer t = cleanCallTimer;
+    if (t == null) {
+      t = durationTimer(ToolOutcome.Status.SUCCESS, false);
+      cleanCallTimer = t;
+    }
+    t.record(nanos, TimeUnit.NANOSECONDS);
   }
 
   /** One physical attempt ended: successfully ({@code fault == null}) or with {@code fault}. */
   public void attempt(Fault fault, boolean success) {
+    otherAttempts.increment();
+    if (fault == null && success) {
+      otherSuccesses.increment();
+      return;
+    }
     int f = fault == null ? NO_FAULT : fault.ordinal();
     int slot = f * 2 + (success ? 0 : 1);
     Counter c = attempts.get(slot);
@@ -95,7 +164,7 @@ public final class ToolMeters {
           .tag("tool", tool)
           .tag("class", fault == null ? "none" : fault.name())
           .tag("outcome", success ? "success" : "failure")
-          .description("Physical attempts of tool calls, by fault class and outcome")
+          .description(ATTEMPTS_DESCRIPTION)
           .baseUnit("attempts")
           .register(registry);
       attempts.set(slot, c);
@@ -232,8 +301,16 @@ public final class ToolMeters {
     duplicates.increment();
   }
 
-  /** A logical call ended with {@code status} after {@code nanos} and {@code attempts} physical attempts. */
-  public void call(ToolOutcome.Status status, boolean degraded, long nanos, int attempts) {
+  /**
+   * A logical call other than a clean one ended with {@code status} after {@code nanos}; its attempts were
+   * reported one by one with {@link #attempt}.
+   */
+  public void call(ToolOutcome.Status status, boolean degraded, long nanos) {
+    otherCalls.increment();
+    durationTimer(status, degraded).record(nanos, TimeUnit.NANOSECONDS);
+  }
+
+  private Timer durationTimer(ToolOutcome.Status status, boolean degraded) {
     int slot = status.ordinal() * 2 + (degraded ? 1 : 0);
     Timer t = durations.get(slot);
     if (t == null) {
@@ -245,8 +322,7 @@ public final class ToolMeters {
           .register(registry);
       durations.set(slot, t);
     }
-    t.record(nanos, TimeUnit.NANOSECONDS);
-    amplification.record(attempts);
+    return t;
   }
 
   /** The engine itself failed on a call and fell back open (reads) or closed (writes). */

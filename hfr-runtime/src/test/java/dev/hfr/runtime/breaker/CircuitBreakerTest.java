@@ -137,6 +137,73 @@ class CircuitBreakerTest {
     assertThat(b.state()).isEqualTo(CircuitState.CLOSED); // 1 error in 10 recent calls
   }
 
+  @Test
+  @DisplayName("under contention, lock-free successes still dilute rare failures: the breaker stays closed")
+  void contentionWithRareFailures() throws Exception {
+    CircuitBreaker b = breaker(CircuitBreakerConfig.builder().windowSize(100).minimumCalls(50).errorRateThreshold(0.5)
+        .consecutiveFailures(1_000).build());
+    ExecutorService pool = Executors.newFixedThreadPool(8);
+    CountDownLatch start = new CountDownLatch(1);
+    List<Future<?>> futures = new ArrayList<>();
+    for (int t = 0; t < 8; t++) {
+      int thread = t;
+      futures.add(pool.submit(() -> {
+        start.await();
+        for (int i = 0; i < 20_000; i++) {
+          assertThat(b.tryAcquire()).isTrue();
+          if ((i + thread) % 10 == 0) {
+            b.onFailure(Fault.T1, MS);
+          } else {
+            b.onSuccess(MS, time.nanoTime());
+          }
+        }
+        return null;
+      }));
+    }
+    start.countDown();
+    for (Future<?> f : futures) {
+      f.get(30, TimeUnit.SECONDS);
+    }
+    pool.shutdown();
+    assertThat(b.state()).isEqualTo(CircuitState.CLOSED);
+    assertThat(b.openedCount()).isZero();
+  }
+
+  @Test
+  @DisplayName("successes are counted without the lock, yet weigh in the window in the order they came")
+  void lockFreeSuccessesKeepTheirPlace() {
+    CircuitBreaker b = breaker(quiet().windowSize(10).errorRateThreshold(0.5).build());
+    for (int i = 0; i < 6; i++) {
+      call(b, null, MS);
+    }
+    for (int i = 0; i < 5; i++) {
+      call(b, Fault.T1, MS);
+    }
+    // The window is the last 10: 5 successes and 5 errors, not above half.
+    assertThat(b.state()).isEqualTo(CircuitState.CLOSED);
+    call(b, Fault.T1, MS);
+    assertThat(b.state()).isEqualTo(CircuitState.OPEN); // 6 errors in the last 10
+    assertThat(b.lastTripReason()).isEqualTo(TripReason.ERROR_RATE);
+  }
+
+  @Test
+  @DisplayName("a success reported with the caller's clock reading leaves the window when that reading is too old")
+  void successesAtTheCallersReading() {
+    CircuitBreaker b = breaker(quiet().windowDuration(Duration.ofSeconds(10)).errorRateThreshold(0.5).build());
+    long start = time.nanoTime();
+    for (int i = 0; i < 10; i++) {
+      assertThat(b.tryAcquire()).isTrue();
+      b.onSuccess(0, start);
+    }
+    time.advance(Duration.ofSeconds(11).toNanos());
+    for (int i = 0; i < 9; i++) {
+      call(b, Fault.T1, MS);
+    }
+    assertThat(b.state()).isEqualTo(CircuitState.CLOSED); // only 9 recent calls: below minimumCalls
+    call(b, Fault.T1, MS);
+    assertThat(b.state()).isEqualTo(CircuitState.OPEN); // the ten old successes no longer dilute the rate
+  }
+
   @Nested
   @DisplayName("open and half-open")
   class OpenAndHalfOpen {

@@ -40,7 +40,7 @@ class ControllerTest {
     assertThat(tool.methodCalls).isEqualTo(1);
     assertThat(f.sink.events).isEmpty();
     assertThat(f.registry.get("harness.attempts").tag("tool", "Search.search").tag("class", "none")
-        .tag("outcome", "success").counter().count()).isEqualTo(1.0);
+        .tag("outcome", "success").functionCounter().count()).isEqualTo(1.0);
   }
 
   @Test

@@ -107,7 +107,9 @@ class PrometheusScrapeTest {
         "harness_decisions_total{action=\"retry\",mode=\"enforce\",tool=\"Llm.complete\"} 2.0",
         "harness_circuit_state{target=\"Llm.complete\",tenant=\"acme\"} 0.0",
         "harness_call_duration_seconds_count{degraded=\"true\",status=\"success\",tool=\"Llm.complete\"} 1",
-        "harness_retry_amplification_count{tool=\"Llm.complete\"} 2");
+        "harness_calls_total{tool=\"Llm.complete\"} 2.0",
+        // 3 attempts for the 503s, then one 529 and its L2 rung: 5 attempts for 2 calls.
+        "harness_retry_amplification{tool=\"Llm.complete\"} 2.5");
     assertThat(scrape).doesNotContain("acme\",tool").doesNotContain("demo");
     List.of("harness_attempts_total", "harness_duplicate_side_effects_total", "harness_retry_budget_exhausted_total",
         "harness_escalations_total", "harness_degradation_quality_delta")

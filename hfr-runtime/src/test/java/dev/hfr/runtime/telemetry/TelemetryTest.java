@@ -13,11 +13,13 @@ import dev.hfr.runtime.ToolOutcome;
 import dev.hfr.runtime.action.Action;
 import dev.hfr.runtime.action.Reason;
 import io.micrometer.core.instrument.Meter;
+import io.micrometer.core.instrument.Timer;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
+import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -65,7 +67,7 @@ class TelemetryTest {
     m.escalation(Reason.RECONCILE_UNKNOWN);
     m.approval(false);
     m.duplicateSideEffect();
-    m.call(ToolOutcome.Status.SUCCESS, false, 1_000_000, 2);
+    m.call(ToolOutcome.Status.SUCCESS, false, 1_000_000);
     m.controllerFailure(false);
 
     assertThat(registry.get("harness.attempts").tag("class", "T1").tag("outcome", "failure").counter().count()).isEqualTo(1);
@@ -82,5 +84,28 @@ class TelemetryTest {
       }
       assertThat(meter.getId().getTag("tool")).isIn("Orders.createOrder", null);
     }
+  }
+
+  @Test
+  @DisplayName("a clean call is one increment, yet it shows in the attempts, the calls, the amplification and, timed, the duration")
+  void cleanCalls() {
+    SimpleMeterRegistry registry = new SimpleMeterRegistry();
+    ToolMeters m = new HfrMeters(registry).forTool(ToolDescriptor.builder("com.acme.Catalog", "find", Risk.R0).build());
+    assertThat(registry.get("harness.retry.amplification").gauge().value()).isNaN(); // no call yet
+
+    m.cleanCall();
+    m.cleanCall(2_000_000);
+    // One other call: a T1 failure, then a success.
+    m.attempt(Fault.T1, false);
+    m.attempt(null, true);
+    m.call(ToolOutcome.Status.SUCCESS, false, 5_000_000);
+
+    assertThat(registry.get("harness.calls").functionCounter().count()).isEqualTo(3);
+    assertThat(registry.get("harness.attempts").tag("class", "none").tag("outcome", "success").functionCounter().count())
+        .isEqualTo(3);
+    assertThat(registry.get("harness.retry.amplification").gauge().value()).isEqualTo(4.0 / 3);
+    Timer success = registry.get("harness.call.duration").tag("status", "success").tag("degraded", "false").timer();
+    assertThat(success.count()).isEqualTo(2); // the untimed clean call is counted in harness.calls only
+    assertThat(success.totalTime(TimeUnit.MILLISECONDS)).isEqualTo(7.0);
   }
 }
