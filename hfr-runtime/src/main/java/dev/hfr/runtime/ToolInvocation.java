@@ -37,7 +37,9 @@ public abstract class ToolInvocation<R> {
   }
 
   /**
-   * Undoes a committed write of this call through the compensate method.
+   * Undoes a committed write of this call through the compensate method. The engine calls it only from
+   * {@code TaskScope.compensate} / {@code compensateAll} / {@code Hfr.compensate}, as a guarded write with
+   * its own ledger record, after checking that the call's record is committed.
    *
    * @throws UnsupportedOperationException if the method declares no compensate method
    */

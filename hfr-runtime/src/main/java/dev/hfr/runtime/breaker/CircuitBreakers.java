@@ -51,6 +51,15 @@ public final class CircuitBreakers {
 
   /** The breaker of {@code kind:name}, created closed on first use. */
   public CircuitBreaker forTarget(TargetKind kind, String name) {
+    return forTarget(kind, name, null);
+  }
+
+  /**
+   * The breaker of {@code kind:name}, created closed on first use with {@code preferred} (e.g. a tool's
+   * own configured thresholds) unless this registry has an explicit override for the target;
+   * {@code null} means {@link #configFor}. A breaker that exists already is returned as it is.
+   */
+  public CircuitBreaker forTarget(TargetKind kind, String name, CircuitBreakerConfig preferred) {
     ConcurrentHashMap<String, CircuitBreaker> byName = breakers.get(Objects.requireNonNull(kind, "kind"));
     CircuitBreaker existing = byName.get(Objects.requireNonNull(name, "name"));
     if (existing != null) {
@@ -59,7 +68,7 @@ public final class CircuitBreakers {
     boolean[] created = new boolean[1];
     CircuitBreaker breaker = byName.computeIfAbsent(name, n -> {
       created[0] = true;
-      return create(kind, n);
+      return create(kind, n, preferred);
     });
     if (created[0]) {
       listener.onCreated(breaker);
@@ -90,12 +99,15 @@ public final class CircuitBreakers {
     return resolved != null ? resolved : defaults;
   }
 
-  private CircuitBreaker create(TargetKind kind, String name) {
+  private CircuitBreaker create(TargetKind kind, String name, CircuitBreakerConfig preferred) {
     RandomGenerator jitter;
     synchronized (seeds) {
       jitter = seeds.split();
     }
-    return new CircuitBreaker(kind, name, configFor(kind, name), clock, jitter, listener);
+    Map<String, CircuitBreakerConfig> byName = overrides.get(kind);
+    boolean overridden = byName != null && byName.containsKey(name);
+    CircuitBreakerConfig config = preferred != null && !overridden ? preferred : configFor(kind, name);
+    return new CircuitBreaker(kind, name, config, clock, jitter, listener);
   }
 
   /** Builds {@link CircuitBreakers}; arguments are checked as they are given. */

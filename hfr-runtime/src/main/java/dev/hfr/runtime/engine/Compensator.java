@@ -357,10 +357,12 @@ public final class Compensator {
         req.key,
         state == null ? null : state.name());
     decisions.forTool(req.tool).decision(action, false);
-    try {
-      sink.record(event);
-    } catch (Exception e) {
-      decisions.sinkFailure();
+    if (sink.wantsEvents()) {
+      try {
+        sink.record(event);
+      } catch (Exception e) {
+        decisions.sinkFailure();
+      }
     }
     return event;
   }

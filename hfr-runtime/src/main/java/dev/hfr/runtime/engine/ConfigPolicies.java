@@ -93,7 +93,17 @@ public final class ConfigPolicies implements PolicySource {
 
   /** The breaker thresholds of the configuration's {@code circuit_breaker} section. */
   public CircuitBreakerConfig breakerDefaults() {
-    BreakerSettings s = config.circuitBreaker();
+    return breakerConfig(config.circuitBreaker());
+  }
+
+  /** A tenant's or a tool's own {@code circuit_breaker} section; {@code null} where the global one applies. */
+  @Override
+  public CircuitBreakerConfig breakerConfig(String tenant, ToolDescriptor tool) {
+    BreakerSettings effective = config.policyFor(tenant, tool).breaker();
+    return effective.equals(config.circuitBreaker()) ? null : breakerConfig(effective);
+  }
+
+  private static CircuitBreakerConfig breakerConfig(BreakerSettings s) {
     CircuitBreakerConfig.Builder b = CircuitBreakerConfig.builder()
         .errorRateThreshold(s.errorRateThreshold())
         .rateLimitedRateThreshold(s.rateLimitThreshold())
@@ -107,4 +117,5 @@ public final class ConfigPolicies implements PolicySource {
     }
     return b.build();
   }
+
 }

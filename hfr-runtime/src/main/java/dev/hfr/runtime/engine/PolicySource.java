@@ -2,6 +2,7 @@ package dev.hfr.runtime.engine;
 
 import dev.hfr.annotations.Criticality;
 import dev.hfr.runtime.ToolDescriptor;
+import dev.hfr.runtime.breaker.CircuitBreakerConfig;
 import dev.hfr.runtime.budget.TaskLimits;
 
 /**
@@ -15,4 +16,12 @@ public interface PolicySource {
 
   /** The task limits of {@code tenant} (B_t is {@link TaskLimits#maxRetries()}). */
   TaskLimits taskLimits(String tenant);
+
+  /**
+   * The configuration of {@code tool}'s own breaker for {@code tenant}, when a tenant or tool override
+   * sets one; {@code null} leaves the breakers' defaults. Asked once per tool and tenant.
+   */
+  default CircuitBreakerConfig breakerConfig(String tenant, ToolDescriptor tool) {
+    return null;
+  }
 }

@@ -6,6 +6,7 @@ import dev.hfr.runtime.ToolDescriptor;
 import dev.hfr.runtime.breaker.Bulkhead;
 import dev.hfr.runtime.breaker.Bulkheads;
 import dev.hfr.runtime.breaker.CircuitBreaker;
+import dev.hfr.runtime.breaker.CircuitBreakerConfig;
 import dev.hfr.runtime.breaker.CircuitBreakers;
 import dev.hfr.runtime.breaker.TargetKind;
 import dev.hfr.runtime.telemetry.HfrMeters;
@@ -98,7 +99,9 @@ final class ToolRuntime {
     }
     CircuitBreaker[] breakers = new CircuitBreaker[targets.length];
     for (int i = 0; i < targets.length; i++) {
-      breakers[i] = breakerFactory.forTarget(TargetKind.TOOL, tenant + ":" + targets[i]);
+      // The tool's own breaker takes its tenant's or its own configured thresholds; the rungs' the defaults.
+      CircuitBreakerConfig preferred = i == 0 ? policies.breakerConfig(tenant, tool) : null;
+      breakers[i] = breakerFactory.forTarget(TargetKind.TOOL, tenant + ":" + targets[i], preferred);
       allMeters.circuitState(targets[i], tenant, breakers[i], b -> b.state().gaugeValue());
     }
     return new TenantView(tenant, breakers);

@@ -422,6 +422,40 @@ class CompensationTest {
     }
 
     @Test
+    @DisplayName("a compensation whose process died mid-call is escalated after the restart, never run again")
+    void crashDuringCompensation(@TempDir Path dir) {
+      LedgerOptions options = LedgerOptions.defaults().withClock(f.time).withForcePolicy(ForcePolicy.OS_BUFFERED);
+      String key;
+      try (EmbeddedFileLedger ledger = EmbeddedFileLedger.open(dir, options)) {
+        Hfr first = f.builder().ledger(ledger).build();
+        ShopTools.CreateOrder order = new ShopTools.CreateOrder(shop, "ref-5");
+        try (TaskScope task = first.openTask(TaskSpec.builder("acme", "t").build())) {
+          first.execute(ShopTools.CREATE_ORDER, order);
+          key = task.committedWrites().get(0).ledgerKey();
+          order.crashAfterCancel = true;
+          assertThat(catchThrowableOfType(ShopTools.SimulatedCrash.class, () -> task.compensate(key))).isNotNull();
+        }
+      }
+      f.time.advance(Duration.ofMinutes(6).toNanos());
+      try (EmbeddedFileLedger ledger = EmbeddedFileLedger.open(dir, options)) {
+        assertThat(ledger.find("acme", CompensationKeys.of(key)).orElseThrow().state()).isEqualTo(LedgerState.PREPARED);
+        Hfr restarted = f.builder().ledger(ledger).build();   // crash resume: the compensation becomes UNKNOWN
+        assertThat(ledger.find("acme", CompensationKeys.of(key)).orElseThrow().state()).isEqualTo(LedgerState.UNKNOWN);
+        ShopTools.CreateOrder sameCall = new ShopTools.CreateOrder(shop, "ref-5");
+
+        CompensationException e = catchThrowableOfType(CompensationException.class,
+            () -> restarted.compensate("acme", "t", 1, ShopTools.CREATE_ORDER, sameCall));
+
+        assertThat(e.reason()).isEqualTo(Reason.COMPENSATION_UNKNOWN);
+        assertThat(e).hasMessageContaining("Orders.createOrder").hasMessageContaining(key).hasMessageContaining("COMMITTED");
+        assertThat(sameCall.cancels).hasValue(0);
+        assertThat(ledger.find("acme", key).orElseThrow().state()).isEqualTo(LedgerState.COMMITTED);
+      }
+      assertThat(shop.cancelsByRef).containsEntry("ref-5", 1);
+      assertThat(f.escalations.drain()).singleElement().satisfies(b -> assertThat(b.reason()).isEqualTo(Reason.COMPENSATION_UNKNOWN));
+    }
+
+    @Test
     @DisplayName("refuses an invocation that does not implement the compensate hook, and runs nothing")
     void invocationWithoutHook() {
       Hfr hfr = f.engine();

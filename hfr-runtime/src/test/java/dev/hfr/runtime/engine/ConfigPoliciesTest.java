@@ -59,4 +59,30 @@ class ConfigPoliciesTest {
     assertThat(p.allowedAutomatic()).containsExactlyInAnyOrder(DegradeLevel.L1, DegradeLevel.L2);
     assertThat(p.verifyLevel()).isEqualTo(VerifyLevel.V2);
   }
+
+  @Test
+  @DisplayName("give a tool the breaker thresholds of its own circuit_breaker section, and the others the global ones")
+  void perToolBreaker() {
+    HfrConfig config = HfrConfigLoader.parse(String.join("\n",
+        "hfr:",
+        "  version: \"1.0\"",
+        "  tools:",
+        "    Search.fragile:",
+        "      circuit_breaker:",
+        "        consecutive_failures: 2",
+        ""), "hfr.yaml");
+    Fixtures f = new Fixtures();
+    Hfr hfr = f.builder().config(config).build();
+    try (TaskScope task = hfr.openTask(TaskSpec.builder("acme", "t1").build())) {
+      ScriptedTool<String> fragile = new ScriptedTool<String>("q").failsTimes(2, Fixtures.unavailable()).returns("ok");
+      ToolCallException e = catchThrowableOfType(ToolCallException.class, () -> hfr.execute(Fixtures.read("fragile"), fragile));
+      assertThat(e.outcome().reason()).isEqualTo(Reason.CIRCUIT_OPEN.code());
+      assertThat(fragile.methodCalls).isEqualTo(2); // the third attempt met the open breaker
+
+      // The same two failures leave a tool on the global thresholds (5 in a row) closed: its retry succeeds.
+      ScriptedTool<String> sturdy = new ScriptedTool<String>("q").failsTimes(2, Fixtures.unavailable()).returns("ok");
+      assertThat(hfr.execute(Fixtures.read("sturdy"), sturdy)).isEqualTo("ok");
+      assertThat(sturdy.methodCalls).isEqualTo(3);
+    }
+  }
 }

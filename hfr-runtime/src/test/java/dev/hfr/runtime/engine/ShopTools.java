@@ -94,6 +94,7 @@ final class ShopTools {
     private final String ref;
     final AtomicInteger sends = new AtomicInteger();
     final AtomicInteger cancels = new AtomicInteger();
+    volatile boolean crashAfterCancel;
 
     CreateOrder(ShopService shop, String ref) {
       this.shop = shop;
@@ -128,6 +129,9 @@ final class ShopTools {
     public void compensate() throws Exception {
       cancels.incrementAndGet();
       shop.post("/orders/cancel", Map.of("ref", ref), null);
+      if (crashAfterCancel) {
+        throw new SimulatedCrash();
+      }
     }
   }
 
