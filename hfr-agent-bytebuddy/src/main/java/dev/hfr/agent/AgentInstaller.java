@@ -72,9 +72,18 @@ final class AgentInstaller {
 
   /**
    * What happens when the first instrumented class loads (or at once, for the Prometheus endpoint): the
-   * recording starts and Byte Buddy's transformer is built. Runs at most once each.
+   * recording starts and Byte Buddy's transformer is built, each at most once.
+   *
+   * <p>On first use the two run side by side, the recording on a daemon thread of its own, so that on a
+   * machine with a second core the application's thread waits for the longer of the two rather than for
+   * both. The application's thread still waits for the recording before the instrumented class is
+   * defined, so the very first request is recorded, as before. (The recording loads Micrometer, the
+   * runtime's classifier and JDK classes, never an instrumented class, so it never needs the transformer
+   * being built; the wait is bounded all the same.)
    */
-  private static final class FirstUse implements Supplier<AdviceTransformer> {
+  private static final class FirstUse implements Supplier<AdviceTransformer>, Runnable {
+    private static final long RECORDING_WAIT_MILLIS = 10_000;
+
     private final AgentOptions options;
     private final List<TypeInstrumentation> instrumentations;
     private boolean recording;
@@ -93,12 +102,32 @@ final class AgentInstaller {
       }
     }
 
+    /** The recording thread. */
+    @Override
+    public void run() {
+      try {
+        startRecording();
+      } catch (Throwable t) {
+        AgentLog.warn("could not start recording; no request is recorded: " + t);
+      }
+    }
+
     @Override
     public AdviceTransformer get() {
-      startRecording();
+      Thread recorder = new Thread(this, "hfr-agent-start");
+      recorder.setDaemon(true);
+      recorder.start();
       long began = System.nanoTime();
       AdviceTransformer transformer = new AdviceTransformer(instrumentations, AgentInstaller.class.getClassLoader());
       AgentLog.debug("set up byte buddy in " + AgentLog.millisSince(began));
+      try {
+        recorder.join(RECORDING_WAIT_MILLIS);
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt(); // the application's interrupt: keep it, go on without waiting
+      }
+      if (recorder.isAlive()) {
+        AgentLog.warn("the recording is not ready after " + RECORDING_WAIT_MILLIS + " ms; requests are recorded once it is");
+      }
       return transformer;
     }
   }
