@@ -72,7 +72,8 @@ public final class RatioTables {
         {"Resilience4j", "Resilience4j Retry+CircuitBreaker+Bulkhead"},
         {"Failsafe", "Failsafe RetryPolicy+CircuitBreaker+Bulkhead"},
         {"Hfr", "HFR generated proxy (default `CallTiming.ADAPTIVE`)"},
-        {"HfrEveryCallTimed", "HFR generated proxy, `CallTiming.EVERY_CALL`"}};
+        {"HfrEveryCallTimed", "HFR generated proxy, `CallTiming.EVERY_CALL`"},
+        {"HfrInTask", "HFR generated proxy, call inside an open task"}};
     for (String[] row : rows) {
       Score s = scores.get(PROTECTED + scenario + row[0]);
       if (s != null) {
