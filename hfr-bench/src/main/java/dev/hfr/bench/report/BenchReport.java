@@ -138,8 +138,10 @@ public final class BenchReport {
   public String consoleSummary() {
     StringBuilder s = new StringBuilder();
     if (synthetic != null) {
-      s.append(String.format(java.util.Locale.ROOT, "synthetic: %,d tasks (main) in %.1f s = %,.0f tasks/s on %d threads%n",
-          timing.mainTasks(), timing.mainSeconds(), timing.mainTasksPerSecond(), timing.threads()));
+      s.append(String.format(java.util.Locale.ROOT, "synthetic: %,d tasks (main) in %.1f s = %,.0f tasks/s on %d threads"
+              + " (%.1f CPU s; load average %.2f -> %.2f)%n",
+          timing.mainTasks(), timing.mainSeconds(), timing.mainTasksPerSecond(), timing.threads(), timing.mainCpuSeconds(),
+          timing.loadBefore(), timing.loadAfter()));
       s.append(String.format(java.util.Locale.ROOT, "%-20s %8s %8s %8s %8s %9s %7s %7s%n", "strategy", "SR%", "CSR%", "SCR%", "CPS", "DUP/1000", "ESC%", "DEG%"));
       for (SyntheticResults.StrategyResult r : synthetic.main()) {
         Map<Metric, dev.hfr.bench.stats.MeanSd> m = r.summary();

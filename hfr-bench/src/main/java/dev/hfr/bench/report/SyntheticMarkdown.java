@@ -48,10 +48,12 @@ public final class SyntheticMarkdown {
         Fmt.num(plan.incidentFaultRate(), 2)));
     if (timing != null) {
       s.append(String.format(Locale.ROOT,
-          "Run time on this machine (%d worker threads): main comparison %s tasks in %s s (**%s tasks/s**); whole synthetic run "
-              + "%s tasks in %s s including the bootstrap.\n\n",
-          timing.threads(), Fmt.thousands(timing.mainTasks()), Fmt.num(timing.mainSeconds(), 1),
-          Fmt.thousands(Math.round(timing.mainTasksPerSecond())), Fmt.thousands(timing.totalTasks()), Fmt.num(timing.totalSeconds(), 1)));
+          "Run time on this machine (%d worker threads): main comparison %s tasks in %s s (**%s tasks/s**)%s%s; "
+              + "whole synthetic run %s tasks in %s s including the bootstrap. The machine is shared, so the wall time depends on "
+              + "its other load; the CPU time does much less.\n\n",
+          timing.threads(), Fmt.thousands(timing.mainTasks()),
+          Fmt.num(timing.mainSeconds(), 1), Fmt.thousands(Math.round(timing.mainTasksPerSecond())), cpuTime(timing),
+          loadAverages(timing), Fmt.thousands(timing.totalTasks()), Fmt.num(timing.totalSeconds(), 1)));
     }
     table12(s);
     table13(s);
@@ -324,5 +326,21 @@ public final class SyntheticMarkdown {
         .append(p.incidentWindowTasks()).append(" consecutive tasks in which the primary tier fails ")
         .append(Fmt.num(100 * p.incidentFailureProbability(), 0)).append(" % of attempts with 503.\n\n");
     return s.toString();
+  }
+
+  private static String cpuTime(RunTiming timing) {
+    if (timing.mainCpuSeconds() <= 0) {
+      return "";
+    }
+    return String.format(Locale.ROOT, ", using %s s of CPU time (%s tasks per CPU second)", Fmt.num(timing.mainCpuSeconds(), 1),
+        Fmt.thousands(Math.round(timing.mainTasksPerCpuSecond())));
+  }
+
+  private static String loadAverages(RunTiming timing) {
+    if (timing.loadBefore() < 0 || timing.loadAfter() < 0) {
+      return "";
+    }
+    return String.format(Locale.ROOT, ", with a load average of %s when it began and %s when it ended", Fmt.num(timing.loadBefore(), 2),
+        Fmt.num(timing.loadAfter(), 2));
   }
 }

@@ -56,6 +56,8 @@ public final class SyntheticBenchmark {
     });
     try {
       long t0 = System.nanoTime();
+      double loadBefore = MachineLoad.loadAverage();
+      double cpu0 = MachineLoad.processCpuSeconds();
       long mainTasks = (long) plan.mainSeeds().size() * plan.mainTasks() * plan.mainStrategies().size();
       progress.start("synthetic: main", mainTasks);
       Map<Strategy, List<Future<TaskTable>>> mainRuns = new EnumMap<>(Strategy.class);
@@ -73,6 +75,9 @@ public final class SyntheticBenchmark {
         mainTables.put(e.getKey(), tables);
       }
       double mainSeconds = (System.nanoTime() - t0) / 1e9;
+      double cpu1 = MachineLoad.processCpuSeconds();
+      double mainCpuSeconds = cpu0 < 0 || cpu1 < 0 ? -1 : cpu1 - cpu0;
+      double loadAfter = MachineLoad.loadAverage();
       progress.done();
 
       List<SyntheticResults.StrategyResult> main = new ArrayList<>();
@@ -160,7 +165,8 @@ public final class SyntheticBenchmark {
 
       double totalSeconds = (System.nanoTime() - t0) / 1e9;
       SyntheticResults results = new SyntheticResults(plan, main, comparisons, sweep, incidents);
-      return new Outcome(results, new RunTiming(threads, mainTasks, mainSeconds, plan.totalTasks(), totalSeconds), pooled);
+      return new Outcome(results, new RunTiming(threads, mainTasks, mainSeconds, mainCpuSeconds, loadBefore, loadAfter,
+          plan.totalTasks(), totalSeconds), pooled);
     } finally {
       pool.shutdownNow();
     }

@@ -3,8 +3,7 @@ package dev.hfr.bench.sim;
 import dev.hfr.annotations.Fault;
 import dev.hfr.bench.metrics.TaskResult;
 import dev.hfr.bench.workload.TaskPlan;
-import java.util.HashSet;
-import java.util.Set;
+import java.util.Arrays;
 
 /**
  * The bookkeeping of one running simulated task: what it cost, how many attempts it made, which
@@ -14,13 +13,16 @@ import java.util.Set;
 public final class TaskState {
 
   static final int TIERS = 3;
+  private static final String[] NO_KEYS = new String[0];
 
   private final TaskPlan plan;
   private final long startNanos;
   private final int[][] attemptNumbers;
   private final Fault[][] stickyFaults;
   private final int[] effects;
-  private final Set<String> committedKeys = new HashSet<>();
+  // The idempotency keys the write tool has seen: a task has a handful, so a short array beats a hash set.
+  private String[] committedKeys = NO_KEYS;
+  private int committedKeyCount;
   private double cost;
   private int attempts;
   private int stepsRun;
@@ -69,10 +71,24 @@ public final class TaskState {
    * first effect; any other call creates a new effect.
    */
   void commit(int step, String idempotencyKey) {
-    if (idempotencyKey != null && !committedKeys.add(idempotencyKey)) {
+    if (idempotencyKey != null && !rememberKey(idempotencyKey)) {
       return;
     }
     effects[step]++;
+  }
+
+  /** Adds {@code key} to the keys seen; {@code false} if it was seen before. */
+  private boolean rememberKey(String key) {
+    for (int i = 0; i < committedKeyCount; i++) {
+      if (committedKeys[i].equals(key)) {
+        return false;
+      }
+    }
+    if (committedKeyCount == committedKeys.length) {
+      committedKeys = Arrays.copyOf(committedKeys, Math.max(4, 2 * committedKeyCount));
+    }
+    committedKeys[committedKeyCount++] = key;
+    return true;
   }
 
   /** A failure (fault or verifier rejection) was seen at {@code nowNanos}. */

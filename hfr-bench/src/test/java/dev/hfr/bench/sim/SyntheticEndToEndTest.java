@@ -95,4 +95,13 @@ class SyntheticEndToEndTest {
         "bootstrap", "The largest gap is");
     assertThat(report.chart()).startsWith("<svg").contains("polyline").contains("HFR-verifier");
   }
+
+  @Test
+  void theRunTimeLineSaysHowBusyTheMachineWas() {
+    RunTiming timing = outcome.timing();
+    assertThat(timing.mainCpuSeconds()).as("CPU time of the main comparison").isPositive();
+    assertThat(timing.loadBefore()).as("load average at the start (Linux reports one)").isNotNegative();
+    String md = new BenchReport(new RunInfo("test", 1, "tiny", "now", "here"), outcome.results(), timing, null, PARAMS).markdown();
+    assertThat(md).contains("Run time on this machine", "s of CPU time", "tasks per CPU second", "with a load average of");
+  }
 }

@@ -151,6 +151,7 @@ class CallTimingTest {
       for (int i = 0; i < calls; i++) {
         hfr.execute(lookup, new Lookup(f.time, 1, "q" + i));
       }
+      assertThat(task.report().calls()).isEqualTo(calls);
     }
     assertThat(timed(f)).isEqualTo(calls);
     assertThat(calls(f)).isEqualTo(calls);
