@@ -1,6 +1,9 @@
 package dev.hfr.benchmarks;
 
 import dev.hfr.runtime.Hfr;
+import dev.hfr.runtime.TaskScope;
+import dev.hfr.runtime.TaskSpec;
+import dev.hfr.runtime.budget.TaskLimits;
 import io.github.resilience4j.bulkhead.Bulkhead;
 import io.github.resilience4j.circuitbreaker.CircuitBreaker;
 import io.github.resilience4j.core.functions.CheckedSupplier;
@@ -87,6 +90,32 @@ public class ProtectedCallBenchmark {
 
   @Benchmark
   public long happyHfr() {
+    return proxy.quote(SKU);
+  }
+
+  /**
+   * An agent's calls run inside a task: each joins the task open on its thread, which tracks the task's
+   * limits, budgets and report. One task per thread and iteration, with no limits (a benchmark makes
+   * millions of calls).
+   */
+  @State(Scope.Thread)
+  public static class InTask {
+    private TaskScope task;
+
+    @Setup(Level.Iteration)
+    public void open(ProtectedCallBenchmark benchmark) {
+      task = benchmark.hfr.openTask(TaskSpec.builder("bench", "task-" + Thread.currentThread().getId())
+          .limits(TaskLimits.unlimited()).build());
+    }
+
+    @TearDown(Level.Iteration)
+    public void close() {
+      task.close();
+    }
+  }
+
+  @Benchmark
+  public long happyHfrInTask(InTask task) {
     return proxy.quote(SKU);
   }
 

@@ -2,7 +2,9 @@ package dev.hfr.langchain4j;
 
 import dev.hfr.annotations.Fault;
 import dev.hfr.annotations.Risk;
+import dev.hfr.runtime.TaskScope;
 import dev.hfr.runtime.ToolCallException;
+import dev.hfr.runtime.ToolOutcome;
 import dev.langchain4j.agent.tool.ToolExecutionRequest;
 import dev.langchain4j.exception.ToolArgumentsException;
 import dev.langchain4j.exception.ToolExecutionException;
@@ -11,6 +13,7 @@ import dev.langchain4j.service.tool.ToolExecutionResult;
 import dev.langchain4j.service.tool.ToolExecutor;
 import java.util.Map;
 import java.util.Objects;
+import java.util.function.Supplier;
 
 /**
  * The {@link ToolExecutor} LangChain4j calls for one HFR-protected tool. The call itself goes to the
@@ -20,16 +23,26 @@ import java.util.Objects;
  * with {@code isError = true} and the {@code ToolOutcome} in the result's attributes under
  * {@value #OUTCOME_ATTRIBUTE}, never as a stack trace.
  *
+ * <p>A result that came from a {@code @Degrade} rung reaches the model as the contract too, with the
+ * result embedded: {@code {"status":"success",...,"degraded":true,"degrade_level":"L3",...,"result":"..."}}
+ * (see {@link ToolResultContract#renderSuccess}), so the model knows it reads a fallback. An undegraded
+ * result is passed on unchanged. The engine says whether a call was degraded in the outcome of the task
+ * the call joined ({@link TaskScope#lastOutcome()}), so this needs the task: give the executor a supplier
+ * of the caller's open {@link TaskScope}. Without one (or outside a task) results are passed on as they
+ * are. If one task runs several calls of the same tool at once, an outcome could be matched to the wrong
+ * call; LangChain4j runs a turn's tool calls one after another unless told otherwise.
+ *
  * <p>Nothing here reflects per call: the tool's name and risk are fixed when the executor is built.
  */
 public final class HfrToolExecutor implements ToolExecutor {
 
-  /** The attribute of a failed {@link ToolExecutionResult} holding HFR's {@code ToolOutcome}. */
+  /** The attribute of a failed or degraded {@link ToolExecutionResult} holding HFR's {@code ToolOutcome}. */
   public static final String OUTCOME_ATTRIBUTE = "hfr.outcome";
 
   private final ToolExecutor delegate;
   private final String toolName;
   private final Risk risk;
+  private final Supplier<TaskScope> currentTask;
 
   /**
    * @param delegate LangChain4j's executor of the proxy method, built to propagate the tool's exceptions
@@ -37,9 +50,21 @@ public final class HfrToolExecutor implements ToolExecutor {
    * @param risk the tool's declared risk, used only when HFR did not handle a failure itself
    */
   public HfrToolExecutor(ToolExecutor delegate, String toolName, Risk risk) {
+    this(delegate, toolName, risk, () -> null);
+  }
+
+  /**
+   * @param delegate LangChain4j's executor of the proxy method, built to propagate the tool's exceptions
+   * @param toolName the tool's HFR name ({@code SimpleClassName.method})
+   * @param risk the tool's declared risk, used only when HFR did not handle a failure itself
+   * @param currentTask the task the caller has open, or a supplier answering {@code null} when none; read
+   *     once per call, to tell the model when its result is degraded
+   */
+  public HfrToolExecutor(ToolExecutor delegate, String toolName, Risk risk, Supplier<TaskScope> currentTask) {
     this.delegate = Objects.requireNonNull(delegate, "delegate");
     this.toolName = Objects.requireNonNull(toolName, "toolName");
     this.risk = Objects.requireNonNull(risk, "risk");
+    this.currentTask = Objects.requireNonNull(currentTask, "currentTask");
   }
 
   public String toolName() {
@@ -52,8 +77,11 @@ public final class HfrToolExecutor implements ToolExecutor {
 
   @Override
   public ToolExecutionResult executeWithContext(ToolExecutionRequest request, InvocationContext context) {
+    TaskScope task = currentTask.get();
+    ToolOutcome before = task == null ? null : task.lastOutcome();
     try {
-      return delegate.executeWithContext(request, context);
+      ToolExecutionResult result = delegate.executeWithContext(request, context);
+      return task == null ? result : markIfDegraded(result, before, task.lastOutcome());
     } catch (ToolArgumentsException e) {
       // The model's arguments did not bind: nothing ran. A contract mismatch (T5) the model can fix.
       return error(ToolResultContract.renderUnmanaged(toolName, risk, "invalid_arguments", Fault.T5, true, false), null);
@@ -72,6 +100,23 @@ public final class HfrToolExecutor implements ToolExecutor {
   @Override
   public String execute(ToolExecutionRequest request, Object memoryId) {
     return executeWithContext(request, InvocationContext.builder().chatMemoryId(memoryId).build()).resultText();
+  }
+
+  /**
+   * The result as the contract when the call it came from was degraded; otherwise unchanged. The call's
+   * outcome is the task's last one if it is new (not the one seen before the call) and of this tool.
+   */
+  private ToolExecutionResult markIfDegraded(ToolExecutionResult result, ToolOutcome before, ToolOutcome after) {
+    if (after == null || after == before || !after.degraded() || after.status() != ToolOutcome.Status.SUCCESS
+        || !toolName.equals(after.tool())) {
+      return result;
+    }
+    return ToolExecutionResult.builder()
+        .isError(false)
+        .resultText(ToolResultContract.renderSuccess(after, result.resultText()))
+        .result(result.result())
+        .attributes(Map.of(OUTCOME_ATTRIBUTE, after))
+        .build();
   }
 
   private static ToolExecutionResult error(String json, Object outcome) {

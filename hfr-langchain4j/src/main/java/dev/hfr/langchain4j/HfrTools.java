@@ -2,6 +2,7 @@ package dev.hfr.langchain4j;
 
 import dev.hfr.annotations.Risk;
 import dev.hfr.annotations.SideEffect;
+import dev.hfr.runtime.TaskScope;
 import dev.langchain4j.agent.tool.Tool;
 import dev.langchain4j.agent.tool.ToolSpecifications;
 import dev.langchain4j.service.AiServices;
@@ -15,6 +16,7 @@ import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
+import java.util.function.Supplier;
 
 /**
  * Gives LangChain4j the {@code @Tool} methods of HFR-protected tool objects — the generated
@@ -27,6 +29,9 @@ import java.util.Set;
  *     .chatModel(model)
  *     .build();
  * }</pre>
+ *
+ * <p>To let the model see when a result came from a {@code @Degrade} rung, pass the caller's open task too:
+ * {@code HfrTools.wrap(builder, () -> currentTask, tools)} (see {@link HfrToolExecutor}).
  *
  * <p>All reflection happens here, once, when the tools are registered: the {@code @Tool} methods are
  * found on the user's class (the proxy overrides them), the specification is LangChain4j's own
@@ -45,19 +50,40 @@ public final class HfrTools {
     return builder.tools(aiServiceTools(recoveringTools));
   }
 
+  /**
+   * Registers the tools of {@code recoveringTools} on {@code builder}; a result from a degradation rung of
+   * a call in the task {@code currentTask} supplies reaches the model marked as degraded.
+   */
+  public static <T> AiServices<T> wrap(AiServices<T> builder, Supplier<TaskScope> currentTask, Object... recoveringTools) {
+    return builder.tools(aiServiceTools(currentTask, recoveringTools));
+  }
+
   /** The tools of {@code recoveringTools} as a static {@link ToolProvider}. */
   public static ToolProvider toolProvider(Object... recoveringTools) {
-    ToolProviderResult result = ToolProviderResult.builder().addAll(aiServiceTools(recoveringTools)).build();
+    return toolProvider(() -> null, recoveringTools);
+  }
+
+  /** The tools of {@code recoveringTools} as a static {@link ToolProvider}, marking degraded results. */
+  public static ToolProvider toolProvider(Supplier<TaskScope> currentTask, Object... recoveringTools) {
+    ToolProviderResult result = ToolProviderResult.builder().addAll(aiServiceTools(currentTask, recoveringTools)).build();
     return request -> result;
+  }
+
+  /** The tools of {@code recoveringTools}, without marking degraded results (no task to read them from). */
+  public static List<AiServiceTool> aiServiceTools(Object... recoveringTools) {
+    return aiServiceTools(() -> null, recoveringTools);
   }
 
   /**
    * The tools of {@code recoveringTools}, each executed through an {@link HfrToolExecutor}.
    *
+   * @param currentTask the caller's open task, or a supplier answering {@code null} when there is none
+   *
    * @throws IllegalArgumentException if an object is not a generated {@code _Recovering} proxy, or has
    *     no {@code @Tool} method, or a {@code @Tool} method lacks {@code @SideEffect}
    */
-  public static List<AiServiceTool> aiServiceTools(Object... recoveringTools) {
+  public static List<AiServiceTool> aiServiceTools(Supplier<TaskScope> currentTask, Object... recoveringTools) {
+    java.util.Objects.requireNonNull(currentTask, "currentTask");
     List<AiServiceTool> tools = new ArrayList<>();
     Set<String> names = new HashSet<>();
     for (Object object : recoveringTools) {
@@ -68,7 +94,7 @@ public final class HfrTools {
           throw new IllegalArgumentException("@Tool method " + userClass.getSimpleName() + "." + method.getName()
               + " has no @SideEffect: declare its risk (R0 for a read) so HFR knows whether it may retry it");
         }
-        AiServiceTool tool = toolOf(object, userClass, method, sideEffect.value());
+        AiServiceTool tool = toolOf(object, userClass, method, sideEffect.value(), currentTask);
         if (!names.add(tool.name())) {
           throw new IllegalArgumentException("two tools are named '" + tool.name() + "'; LangChain4j needs unique tool names");
         }
@@ -78,7 +104,8 @@ public final class HfrTools {
     return tools;
   }
 
-  private static AiServiceTool toolOf(Object proxy, Class<?> userClass, Method method, Risk risk) {
+  private static AiServiceTool toolOf(Object proxy, Class<?> userClass, Method method, Risk risk,
+      Supplier<TaskScope> currentTask) {
     // The executor invokes the user's method on the proxy: virtual dispatch runs the proxy's override.
     DefaultToolExecutor invoker = DefaultToolExecutor.builder()
         .object(proxy)
@@ -89,7 +116,7 @@ public final class HfrTools {
         .build();
     return AiServiceTool.builder()
         .toolSpecification(ToolSpecifications.toolSpecificationFrom(method))
-        .toolExecutor(new HfrToolExecutor(invoker, userClass.getSimpleName() + "." + method.getName(), risk))
+        .toolExecutor(new HfrToolExecutor(invoker, userClass.getSimpleName() + "." + method.getName(), risk, currentTask))
         .returnBehavior(method.getAnnotation(Tool.class).returnBehavior())
         .build();
   }

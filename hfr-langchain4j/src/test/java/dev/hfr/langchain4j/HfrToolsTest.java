@@ -144,6 +144,45 @@ class HfrToolsTest {
   }
 
   @Test
+  @InjectFault(tool = "OrderDesk.price", call = 1, times = 20, fault = Fault.T4)
+  @DisplayName("a result from a @Degrade rung reaches the model as the contract, marked degraded")
+  void degradedResultIsMarked(RecoveryEngine engine, Hfr hfr) throws Exception {
+    OrderDesk desk = OrderDesk_Recovering.create(engine);
+    server.script("gpt-4o", Reply.toolCall("call_1", "price", "{\"sku\":\"SKU-42\"}"), echoToolResult());
+
+    try (TaskScope task = hfr.openTask(TaskSpec.builder("test", "price").build())) {
+      Clerk clerk = HfrTools.wrap(AiServices.builder(Clerk.class), () -> task, desk)
+          .chatModel(ModelFixtures.openAi(server, "gpt-4o"))
+          .build();
+      clerk.chat("what does SKU-42 cost?");
+      HfrAssertions.assertThat(task.report()).succeeded(1);
+      assertThat(task.report().degraded()).isEqualTo(1);
+    }
+
+    JsonNode contract = lastToolResult();
+    assertThat(contract.path("status").asText()).isEqualTo("success");
+    assertThat(contract.path("degraded").asBoolean()).isTrue();
+    assertThat(contract.path("degrade_level").asText()).isEqualTo("L3");
+    assertThat(contract.path("result").asText()).isEqualTo("12.00 EUR");
+    assertThat(contract.path("tool").asText()).isEqualTo("OrderDesk.price");
+    assertThat(contract.has("error_type")).as("a degraded success has no error type").isFalse();
+  }
+
+  @Test
+  @DisplayName("an undegraded result in a task reaches the model unchanged")
+  void undegradedResultInATaskIsUnchanged(RecoveryEngine engine, Hfr hfr) {
+    OrderDesk desk = OrderDesk_Recovering.create(engine);
+    server.script("gpt-4o", Reply.toolCall("call_1", "price", "{\"sku\":\"SKU-42\"}"), echoToolResult());
+
+    try (TaskScope task = hfr.openTask(TaskSpec.builder("test", "price").build())) {
+      Clerk clerk = HfrTools.wrap(AiServices.builder(Clerk.class), () -> task, desk)
+          .chatModel(ModelFixtures.openAi(server, "gpt-4o"))
+          .build();
+      assertThat(clerk.chat("what does SKU-42 cost?")).isEqualTo("12.50 EUR");
+    }
+  }
+
+  @Test
   @DisplayName("the same tools work as a ToolProvider")
   void toolProvider(RecoveryEngine engine) {
     OrderDesk desk = OrderDesk_Recovering.create(engine);
@@ -171,6 +210,6 @@ class HfrToolsTest {
   void specificationsAreLangChain4js(RecoveryEngine engine) {
     assertThat(HfrTools.aiServiceTools(OrderDesk_Recovering.create(engine)))
         .extracting(t -> t.toolSpecification().name())
-        .containsExactly("checkStock", "emailCustomer", "placeOrder");
+        .containsExactly("checkStock", "emailCustomer", "placeOrder", "price");
   }
 }

@@ -1,5 +1,7 @@
 package dev.hfr.langchain4j;
 
+import dev.hfr.annotations.Degrade;
+import dev.hfr.annotations.DegradeLevel;
 import dev.hfr.annotations.Risk;
 import dev.hfr.annotations.SideEffect;
 import dev.langchain4j.agent.tool.Tool;
@@ -7,7 +9,10 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 
-/** LangChain4j tools with HFR annotations: a read, a queryable write (R2) and an irreversible one (R3). */
+/**
+ * LangChain4j tools with HFR annotations: a read, a read with a cached fallback (an L3 rung), a queryable
+ * write (R2) and an irreversible one (R3).
+ */
 public class OrderDesk {
 
   final List<String> orders = new ArrayList<>();
@@ -17,6 +22,19 @@ public class OrderDesk {
   @SideEffect(Risk.R0)
   public int checkStock(String sku) {
     return 17;
+  }
+
+  @Tool("Returns the current price of a product")
+  @SideEffect(Risk.R0)
+  @Degrade(to = "cachedPrice", level = DegradeLevel.L3)
+  public String price(String sku) {
+    return "12.50 EUR";
+  }
+
+  /** The fallback of {@link #price}: yesterday's price list. */
+  @SideEffect(Risk.R0)
+  public String cachedPrice(String sku) {
+    return "12.00 EUR";
   }
 
   @Tool("Places an order and returns its id")

@@ -50,6 +50,8 @@ final class Call<R> {
   boolean resultFromReconcile;
   Exception error;
   long lastLatencyNanos;
+  /** When the last attempt ended: the breaker's time for its outcome, and where verification starts. */
+  long lastAttemptEndNanos;
   long verifyNanos;
   Classification classification;
   Fault fault;

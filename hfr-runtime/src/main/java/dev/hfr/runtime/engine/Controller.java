@@ -260,6 +260,7 @@ public final class Controller {
           c.attempts = 1;
           c.error = error;
           c.lastLatencyNanos = timed ? now - start : 0; // an untimed call failed in microseconds at most
+          c.lastAttemptEndNanos = now;
           next = ControllerState.CLASSIFY;
         } else {
           // OBSERVE and VERIFY. A timed call reads the clock once more when it ends, or twice when a
@@ -297,6 +298,7 @@ public final class Controller {
           c.hasResult = true;
           c.attempts = 1;
           c.lastLatencyNanos = latency;
+          c.lastAttemptEndNanos = attemptEnd;
           c.verifyNanos = end - attemptEnd;
           c.state = ControllerState.VERIFY;
           next = verified(c, level, v);
@@ -513,7 +515,8 @@ public final class Controller {
       c.hasResult = false;
       c.error = e;
     } finally {
-      c.lastLatencyNanos = clock.nanoTime() - t0;
+      c.lastAttemptEndNanos = clock.nanoTime();
+      c.lastLatencyNanos = c.lastAttemptEndNanos - t0;
       if (bulkhead != null) {
         bulkhead.release();
       }
@@ -526,7 +529,7 @@ public final class Controller {
     CircuitBreaker breaker = c.breaker();
     if (c.hasResult) {
       if (breaker != null) {
-        breaker.onSuccess(c.lastLatencyNanos);
+        breaker.onSuccess(c.lastLatencyNanos, c.lastAttemptEndNanos);
       }
       c.rt.meters.attempt(null, true);
       if (c.key != null && !c.alreadyCommitted) {
@@ -845,7 +848,13 @@ public final class Controller {
       return ControllerState.ACCEPT;
     }
     VerifyLevel level = verifyLevel(c);
-    long t0 = clock.nanoTime();
+    if (level == VerifyLevel.V0) {
+      // The built-in transport check takes nanoseconds: not worth two clock readings.
+      c.verifyNanos = 0;
+      return verified(c, level, verification.verify(c.tool, level, c.result));
+    }
+    // A read comes straight from its attempt; a write's ledger checkpoint came in between.
+    long t0 = c.key == null ? c.lastAttemptEndNanos : clock.nanoTime();
     ResultVerification.Result v = verification.verify(c.tool, level, c.result);
     c.verifyNanos = clock.nanoTime() - t0;
     return verified(c, level, v);

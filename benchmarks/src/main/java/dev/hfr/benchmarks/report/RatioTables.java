@@ -1,0 +1,121 @@
+package dev.hfr.benchmarks.report;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import java.io.IOException;
+import java.nio.file.Path;
+import java.util.LinkedHashMap;
+import java.util.Locale;
+import java.util.Map;
+
+/**
+ * Turns JMH JSON results ({@code -rf json}) into the Markdown tables of {@code docs/BENCHMARKS.md}: time
+ * and allocation per operation with JMH's error bars, and HFR's ratios to Resilience4j and Failsafe,
+ * so the document's figures come from the run and not from hand copying.
+ *
+ * <pre>java -cp benchmarks/target/benchmarks.jar dev.hfr.benchmarks.report.RatioTables results.json...</pre>
+ */
+public final class RatioTables {
+
+  private static final String PROTECTED = "dev.hfr.benchmarks.ProtectedCallBenchmark.";
+  private static final String CLASSIFIER = "dev.hfr.benchmarks.ClassifierBenchmark.";
+  private static final String BREAKDOWN = "dev.hfr.benchmarks.CostBreakdownBenchmark.";
+
+  /** One benchmark's primary score and, if it was run with {@code -prof gc}, its bytes per operation. */
+  record Score(double value, double error, String unit, double bytesPerOp, int threads) {}
+
+  private RatioTables() {}
+
+  public static void main(String[] args) throws IOException {
+    if (args.length == 0) {
+      System.err.println("usage: RatioTables results.json...");
+      System.exit(2);
+    }
+    ObjectMapper json = new ObjectMapper();
+    for (String file : args) {
+      Map<String, Score> scores = read(json.readTree(Path.of(file).toFile()));
+      int threads = scores.values().iterator().next().threads();
+      System.out.printf("<!-- %s -->%n%n", Path.of(file).getFileName());
+      for (String scenario : new String[] {"happy", "transient"}) {
+        if (scores.containsKey(PROTECTED + scenario + "Hfr")) {
+          System.out.println(protectedTable(scores, scenario, threads));
+        }
+      }
+      if (scores.keySet().stream().anyMatch(k -> k.startsWith(CLASSIFIER))) {
+        System.out.println(simpleTable(scores, CLASSIFIER, "classifier, " + threads + " thread(s)"));
+      }
+      if (scores.keySet().stream().anyMatch(k -> k.startsWith(BREAKDOWN))) {
+        System.out.println(simpleTable(scores, BREAKDOWN, "parts of the happy path, " + threads + " thread(s)"));
+      }
+    }
+  }
+
+  static Map<String, Score> read(JsonNode results) {
+    Map<String, Score> scores = new LinkedHashMap<>();
+    for (JsonNode r : results) {
+      JsonNode primary = r.get("primaryMetric");
+      JsonNode alloc = r.path("secondaryMetrics").path("gc.alloc.rate.norm");
+      scores.put(r.get("benchmark").asText(), new Score(primary.get("score").asDouble(),
+          primary.get("scoreError").asDouble(), primary.get("scoreUnit").asText(),
+          alloc.isMissingNode() ? Double.NaN : alloc.get("score").asDouble(), r.get("threads").asInt()));
+    }
+    return scores;
+  }
+
+  static String protectedTable(Map<String, Score> scores, String scenario, int threads) {
+    StringBuilder out = new StringBuilder();
+    out.append(String.format(Locale.ROOT, "#### %s, %d thread(s)%n%n", scenario.equals("happy")
+        ? "Happy path (R0 read answers at once)" : "One T1 failure, then success (backoff 0)", threads));
+    out.append("| | time/op | B/op |\n|---|---:|---:|\n");
+    String[][] rows = {
+        {"Direct", "direct call"},
+        {"Resilience4j", "Resilience4j Retry+CircuitBreaker+Bulkhead"},
+        {"Failsafe", "Failsafe RetryPolicy+CircuitBreaker+Bulkhead"},
+        {"Hfr", "HFR generated proxy (default `CallTiming.ADAPTIVE`)"},
+        {"HfrEveryCallTimed", "HFR generated proxy, `CallTiming.EVERY_CALL`"},
+        {"HfrInTask", "HFR generated proxy, call inside an open task"}};
+    for (String[] row : rows) {
+      Score s = scores.get(PROTECTED + scenario + row[0]);
+      if (s != null) {
+        out.append(String.format(Locale.ROOT, "| %s | %s ± %s %s | %s |%n", row[1], number(s.value()), number(s.error()),
+            s.unit().replace("/op", ""), number(s.bytesPerOp())));
+      }
+    }
+    Score hfr = scores.get(PROTECTED + scenario + "Hfr");
+    for (String other : new String[] {"Resilience4j", "Failsafe"}) {
+      Score o = scores.get(PROTECTED + scenario + other);
+      out.append(String.format(Locale.ROOT, "| **HFR / %s** | **%.2f** | **%.2f** |%n", other,
+          hfr.value() / o.value(), hfr.bytesPerOp() / o.bytesPerOp()));
+    }
+    Score every = scores.get(PROTECTED + scenario + "HfrEveryCallTimed");
+    if (every != null) {
+      for (String other : new String[] {"Resilience4j", "Failsafe"}) {
+        Score o = scores.get(PROTECTED + scenario + other);
+        out.append(String.format(Locale.ROOT, "| HFR `EVERY_CALL` / %s | %.2f | %.2f |%n", other,
+            every.value() / o.value(), every.bytesPerOp() / o.bytesPerOp()));
+      }
+    }
+    return out.toString();
+  }
+
+  static String simpleTable(Map<String, Score> scores, String prefix, String title) {
+    StringBuilder out = new StringBuilder(String.format(Locale.ROOT, "#### %s%n%n| benchmark | score | B/op |%n|---|---:|---:|%n", title));
+    scores.forEach((name, s) -> {
+      if (name.startsWith(prefix)) {
+        out.append(String.format(Locale.ROOT, "| %s | %s ± %s %s | %s |%n", name.substring(prefix.length()),
+            number(s.value()), number(s.error()), s.unit(), number(s.bytesPerOp())));
+      }
+    });
+    return out.toString();
+  }
+
+  private static String number(double v) {
+    if (Double.isNaN(v)) {
+      return "—";
+    }
+    if (Math.abs(v) >= 1000) {
+      return String.format(Locale.ROOT, "%,.0f", v);
+    }
+    return String.format(Locale.ROOT, Math.abs(v) >= 10 ? "%.1f" : "%.2f", v);
+  }
+}
