@@ -21,7 +21,8 @@ import java.util.stream.Collectors;
  * The agent's overhead, measured in one run: throughput and p99 latency of a loopback HTTP workload
  * ({@link LoopbackWorkload}) in JVMs without and with {@code -javaagent:hfr-agent.jar} (shadow mode,
  * default options), alternating, several rounds, medians reported; and the start-up time the agent adds
- * ({@link StartupProbe}), both to an empty {@code main} and to a {@code main} that sends one request.
+ * ({@link StartupProbe}), both to an empty {@code main} and to a {@code main} that sends one request, beside
+ * that of an agent that does nothing ({@link NoOpAgent}), the floor of any transforming agent.
  * Not a test: run it by hand, see docs/AGENT.md.
  *
  * <p>Usage: {@code AgentOverhead AGENT_JAR [ROUNDS] [SECONDS]} (0 rounds: the start-up figures only)
@@ -36,6 +37,7 @@ public final class AgentOverhead {
 
   public static void main(String[] args) throws Exception {
     String agent = "-javaagent:" + Path.of(args[0]).toAbsolutePath();
+    String noOpAgent = "-javaagent:" + NoOpAgent.jar();
     int rounds = args.length > 1 ? Integer.parseInt(args[1]) : 3;
     String seconds = args.length > 2 ? args[2] : "8";
     String classpath = Arrays.stream(System.getProperty("java.class.path").split(File.pathSeparator))
@@ -77,10 +79,10 @@ public final class AgentOverhead {
       }
 
       System.out.println();
-      System.out.println("| start-up (median of 7) | wall without | wall with | added | CPU without | CPU with | added CPU |");
-      System.out.println("|---|---|---|---|---|---|---|");
-      startup(classpath, agent, "empty main", List.of());
-      startup(classpath, agent, "main sending one request", List.of(url));
+      System.out.println("| start-up (median of 7) | wall without | wall no-op agent | wall with | added | CPU without | CPU no-op agent | CPU with | added CPU |");
+      System.out.println("|---|---|---|---|---|---|---|---|---|");
+      startup(classpath, agent, noOpAgent, "empty main", List.of());
+      startup(classpath, agent, noOpAgent, "main sending one request", List.of(url));
     } finally {
       server.stop(0);
       pool.shutdownNow();
@@ -100,20 +102,22 @@ public final class AgentOverhead {
         Double.parseDouble(m.group(4))};
   }
 
-  private static void startup(String classpath, String agent, String label, List<String> probeArgs)
+  private static void startup(String classpath, String agent, String noOpAgent, String label, List<String> probeArgs)
       throws IOException, InterruptedException {
     long[][] without = new long[7][];
+    long[][] noOp = new long[7][];
     long[][] with = new long[7][];
     for (int i = 0; i < 7; i++) {
       without[i] = timed(classpath, null, probeArgs);
+      noOp[i] = timed(classpath, noOpAgent, probeArgs);
       with[i] = timed(classpath, agent, probeArgs);
     }
     long wallWithout = median(without, 0);
     long wallWith = median(with, 0);
     long cpuWithout = median(without, 1);
     long cpuWith = median(with, 1);
-    System.out.printf("| %s | %d ms | %d ms | %+d ms | %d ms | %d ms | %+d ms |%n", label, wallWithout, wallWith, wallWith - wallWithout,
-        cpuWithout, cpuWith, cpuWith - cpuWithout);
+    System.out.printf("| %s | %d ms | %d ms | %d ms | %+d ms | %d ms | %d ms | %d ms | %+d ms |%n", label, wallWithout, median(noOp, 0),
+        wallWith, wallWith - wallWithout, cpuWithout, median(noOp, 1), cpuWith, cpuWith - cpuWithout);
   }
 
   /** Wall and CPU milliseconds of one {@link StartupProbe} JVM. */
