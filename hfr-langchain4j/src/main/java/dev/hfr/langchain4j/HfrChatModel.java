@@ -6,7 +6,6 @@ import dev.hfr.annotations.Fault;
 import dev.hfr.runtime.RetrySpec;
 import dev.hfr.runtime.ToolOutcome;
 import dev.hfr.runtime.classify.FailureClassifier;
-import dev.hfr.runtime.retry.FullJitterBackoff;
 import dev.hfr.runtime.time.Clock;
 import dev.hfr.runtime.time.Sleeper;
 import dev.langchain4j.data.message.ChatMessage;
@@ -58,11 +57,9 @@ public final class HfrChatModel implements ChatModel {
   private final Criticality.Level criticality;
   private final ModelFailureClassifier classifier;
   private final ContextSummarizer summarizer;
-  private final RetrySpec retry;
-  private final long maxWaitNanos;
+  private final ModelLadderRules rules;
   private final Clock clock;
   private final Sleeper sleeper;
-  private final RandomGenerator random;
   private final Consumer<ModelDecision> listener;
   private final Consumer<ModelCallFailedException> escalationHandler;
   private final Set<Capability> capabilities;
@@ -72,11 +69,10 @@ public final class HfrChatModel implements ChatModel {
     this.criticality = b.criticality;
     this.classifier = new ModelFailureClassifier(b.classifier);
     this.summarizer = b.summarizer;
-    this.retry = b.retry;
-    this.maxWaitNanos = b.maxWait.toNanos();
+    this.rules = new ModelLadderRules(rungs.stream().map(ModelRung::name).toList(), rungs.stream().map(ModelRung::level).toList(),
+        b.criticality, b.retry, b.maxWait.toNanos(), b.random);
     this.clock = b.clock;
     this.sleeper = b.sleeper;
-    this.random = b.random;
     this.listener = b.listener;
     this.escalationHandler = b.escalationHandler;
     Set<Capability> common = EnumSet.allOf(Capability.class);
@@ -105,15 +101,6 @@ public final class HfrChatModel implements ChatModel {
     return new Call(request).run();
   }
 
-  /** Whether a ladder level may run without a human at this criticality (Table 5). */
-  static boolean allowedAutomatically(DegradeLevel level, Criticality.Level criticality) {
-    return switch (criticality) {
-      case HIGH -> level.compareTo(DegradeLevel.L2) <= 0;
-      case MEDIUM -> level.compareTo(DegradeLevel.L3) <= 0;
-      case LOW -> true;
-    };
-  }
-
   /** The state of one call: the conversation as sent, whether it was compressed, the decisions so far. */
   private final class Call {
     private final ChatRequest original;
@@ -132,7 +119,7 @@ public final class HfrChatModel implements ChatModel {
       ModelFailure lastFailure = null;
       for (int i = 0; i < rungs.size(); i++) {
         ModelRung rung = rungs.get(i);
-        if (!allowedAutomatically(rung.level(), criticality)) {
+        if (!rules.allowed(i)) {
           continue; // needs a human at this criticality; said in the decision that left the last allowed rung
         }
         for (int attempt = 1; ; attempt++) {
@@ -187,9 +174,9 @@ public final class HfrChatModel implements ChatModel {
             throw new ModelCallFailedException(ToolOutcome.Status.FAILED, fault,
                 rung.name() + ": context window exceeded and compression cannot help (T6)", decisions, error);
           }
-          long delay = retryDelayNanos(failure, attempt);
+          long delay = rules.retryDelayNanos(failure, attempt, waitedNanos);
           if (delay >= 0) {
-            record(rung, attempt, fault, rule, "RETRY", delay / 1_000_000L, retryReason(failure));
+            record(rung, attempt, fault, rule, "RETRY", delay / 1_000_000L, rules.retryReason(failure));
             try {
               sleeper.sleep(delay);
             } catch (InterruptedException e) {
@@ -200,9 +187,7 @@ public final class HfrChatModel implements ChatModel {
             waitedNanos += delay;
             continue;
           }
-          boolean more = hasAllowedRungAfter(i);
-          record(rung, attempt, fault, rule, more ? "DEGRADE_MODEL" : (criticality == Criticality.Level.HIGH ? "ESCALATE" : "FAIL"), 0,
-              whyLeave(failure, attempt) + (more ? ", moving down the ladder" : ", no rung left" + disallowedAfter(i)));
+          record(rung, attempt, fault, rule, rules.leaveAction(i), 0, rules.leaveDetail(failure, attempt, i));
           break;
         }
       }
@@ -223,63 +208,6 @@ public final class HfrChatModel implements ChatModel {
       } catch (RuntimeException handlerFailure) {
         escalation.addSuppressed(handlerFailure);
       }
-    }
-
-    /** The wait before retrying on the same rung, or -1 when this rung should be left. */
-    private long retryDelayNanos(ModelFailure failure, int attempt) {
-      Fault fault = failure.fault();
-      boolean probe = fault == Fault.UNCLASSIFIED;
-      if (failure.quotaExhausted() || !(probe || retry.retryOn().contains(fault))) {
-        return -1;
-      }
-      int maxAttempts = probe ? Math.min(2, retry.maxAttempts()) : retry.maxAttempts();
-      if (attempt >= maxAttempts) {
-        return -1;
-      }
-      // U(0, min(cap, base * 2^(k-1))), never sooner than the server's Retry-After (paper §4.3).
-      long delay = FullJitterBackoff.INSTANCE.delayNanos(attempt, retry, failure.classification().retryAfterMillis(), random);
-      return waitedNanos + delay <= maxWaitNanos ? delay : -1;
-    }
-
-    private String retryReason(ModelFailure failure) {
-      long ra = failure.classification().retryAfterMillis();
-      return failure.fault() == Fault.UNCLASSIFIED ? "unclassified: probing once"
-          : ra > 0 ? "honouring Retry-After " + ra + " ms" : "full-jitter backoff";
-    }
-
-    private String whyLeave(ModelFailure failure, int attempt) {
-      Fault fault = failure.fault();
-      if (failure.quotaExhausted()) {
-        return "quota exhausted on this provider";
-      }
-      if (fault == Fault.T4) {
-        return "model overloaded";
-      }
-      if (fault == Fault.T5) {
-        return "model unavailable";
-      }
-      if (retry.retryOn().contains(fault) && attempt < retry.maxAttempts()) {
-        return "waiting would exceed the wait budget of " + maxWaitNanos / 1_000_000L + " ms";
-      }
-      return "gave up after " + attempt + " attempt" + (attempt == 1 ? "" : "s");
-    }
-
-    private String disallowedAfter(int i) {
-      StringBuilder sb = new StringBuilder();
-      for (int j = i + 1; j < rungs.size(); j++) {
-        ModelRung r = rungs.get(j);
-        sb.append(sb.length() == 0 ? " (" : ", ").append(r.level()).append(' ').append(r.name());
-      }
-      return sb.length() == 0 ? "" : sb.append(" needs a human at ").append(criticality).append(" criticality)").toString();
-    }
-
-    private boolean hasAllowedRungAfter(int i) {
-      for (int j = i + 1; j < rungs.size(); j++) {
-        if (allowedAutomatically(rungs.get(j).level(), criticality)) {
-          return true;
-        }
-      }
-      return false;
     }
 
     private void record(ModelRung rung, int attempt, Fault fault, String rule, String action, long delayMillis, String detail) {

@@ -31,8 +31,22 @@ public final class EngineRunner implements StrategyRunner {
 
   /** A baseline's escalation: nobody is there, so the engine ends the call as failed ({@code escalation_failed}). */
   private static final dev.hfr.runtime.escalate.EscalationHandler NO_ESCALATION_PATH = evidence -> {
-    throw new IllegalStateException("this strategy has no human to escalate to");
+    throw new NoEscalationPath();
   };
+
+  /** The refusal of a strategy without a human; thrown for many thousands of calls, so without a stack trace. */
+  private static final class NoEscalationPath extends IllegalStateException {
+    private static final long serialVersionUID = 1L;
+
+    NoEscalationPath() {
+      super("this strategy has no human to escalate to");
+    }
+
+    @Override
+    public synchronized Throwable fillInStackTrace() {
+      return this;
+    }
+  }
 
   @Override
   @SuppressWarnings("try") // the open scope binds each task to this thread; the body need not name it

@@ -23,6 +23,10 @@ import java.util.Map;
  */
 public final class SimulatedTools {
 
+  // Verdicts are immutable values: one of each serves every verification of the run.
+  private static final Verdict ACCEPTED = Verdict.accept();
+  private static final Verdict REJECTED = Verdict.reject("semantic_mismatch");
+
   private final Map<StepKind, ToolDescriptor> descriptors = new EnumMap<>(StepKind.class);
 
   /** The descriptors of a run in {@code world}; their verifier notes rejections in the running task. */
@@ -33,9 +37,9 @@ public final class SimulatedTools {
     Verifier<SimResult> verifier = result -> {
       if (result.verifierRejects()) {
         world.current().failureSeen(world.time().nanoTime());
-        return Verdict.reject("semantic_mismatch");
+        return REJECTED;
       }
-      return Verdict.accept();
+      return ACCEPTED;
     };
     descriptors.put(StepKind.MODEL, ToolDescriptor.builder("dev.hfr.bench.sim.Model", "complete", Risk.R0)
         .parameters("task", "step").retry(retry).criticality(Criticality.Level.LOW).verify(VerifyLevel.V1, verifier)

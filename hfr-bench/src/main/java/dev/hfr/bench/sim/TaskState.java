@@ -17,8 +17,9 @@ public final class TaskState {
 
   private final TaskPlan plan;
   private final long startNanos;
-  private final int[][] attemptNumbers;
-  private final Fault[][] stickyFaults;
+  // Per step and tier, at [step * TIERS + tier].
+  private final int[] attemptNumbers;
+  private final Fault[] stickyFaults;
   private final int[] effects;
   // The idempotency keys the write tool has seen: a task has a handful, so a short array beats a hash set.
   private String[] committedKeys = NO_KEYS;
@@ -36,8 +37,8 @@ public final class TaskState {
     this.plan = plan;
     this.startNanos = startNanos;
     int steps = plan.stepCount();
-    this.attemptNumbers = new int[steps][TIERS];
-    this.stickyFaults = new Fault[steps][TIERS];
+    this.attemptNumbers = new int[steps * TIERS];
+    this.stickyFaults = new Fault[steps * TIERS];
     this.effects = new int[steps];
   }
 
@@ -51,15 +52,15 @@ public final class TaskState {
     if (tier > 0) {
       degraded = true;
     }
-    return attemptNumbers[step][tier]++;
+    return attemptNumbers[step * TIERS + tier]++;
   }
 
   Fault stickyFault(int step, int tier) {
-    return stickyFaults[step][tier];
+    return stickyFaults[step * TIERS + tier];
   }
 
   void stickyFault(int step, int tier, Fault fault) {
-    stickyFaults[step][tier] = fault;
+    stickyFaults[step * TIERS + tier] = fault;
   }
 
   void addCost(double amount) {

@@ -114,18 +114,33 @@ public final class Canonical {
     private ValuePath[] onPathAt = new ValuePath[4];
     private int depth;
 
-    void write(Object v, ValuePath path, StringBuilder out) {
-      // The commonest arguments first, by exact class (the checks below would find them too).
-      Class<?> type = v == null ? null : v.getClass();
+    /**
+     * Writes the commonest values (null, strings, booleans, ints and longs, by exact class) at once and
+     * says whether it did: those never fail, so no path needs to be made for them.
+     */
+    private static boolean writeSimple(Object v, StringBuilder out) {
+      if (v == null) {
+        out.append("null");
+        return true;
+      }
+      Class<?> type = v.getClass();
       if (type == String.class) {
         writeString((String) v, out);
       } else if (type == Integer.class || type == Long.class) {
         out.append(((Number) v).longValue());
-      } else if (v == null) {
-        out.append("null");
-      } else if (v instanceof Boolean b) {
-        out.append(b.booleanValue());
-      } else if (v instanceof Number n) {
+      } else if (type == Boolean.class) {
+        out.append(((Boolean) v).booleanValue());
+      } else {
+        return false;
+      }
+      return true;
+    }
+
+    void write(Object v, ValuePath path, StringBuilder out) {
+      if (writeSimple(v, out)) {
+        return;
+      }
+      if (v instanceof Number n) {
         writeNumber(n, path, out);
       } else if (v instanceof CharSequence s) {
         writeString(s.toString(), out);
@@ -214,7 +229,9 @@ public final class Canonical {
         }
         first = false;
         out.append(e.getKey()).append(':');
-        write(e.getValue(), path.entry(e.getKey()), out);
+        if (!writeSimple(e.getValue(), out)) {
+          write(e.getValue(), path.entry(e.getKey()), out);
+        }
       }
       out.append('}');
     }
@@ -230,7 +247,10 @@ public final class Canonical {
       int i = 0;
       for (Object e : s) {
         StringBuilder one = new StringBuilder();
-        write(e, path.element(i++), one);
+        if (!writeSimple(e, one)) {
+          write(e, path.element(i), one);
+        }
+        i++;
         forms.add(one.toString());
       }
       forms.sort(null);
@@ -244,7 +264,10 @@ public final class Canonical {
         if (i > 0) {
           out.append(',');
         }
-        write(it.next(), path.element(i), out);
+        Object e = it.next();
+        if (!writeSimple(e, out)) {
+          write(e, path.element(i), out);
+        }
         i++;
       }
       out.append(']');
@@ -257,7 +280,10 @@ public final class Canonical {
         if (i > 0) {
           out.append(',');
         }
-        write(Array.get(array, i), path.element(i), out);
+        Object e = Array.get(array, i);
+        if (!writeSimple(e, out)) {
+          write(e, path.element(i), out);
+        }
       }
       out.append(']');
     }
@@ -296,7 +322,9 @@ public final class Canonical {
         first = false;
         String key = members[i].quotedName();
         out.append(key).append(':');
-        write(values[i], path.entry(key), out);
+        if (!writeSimple(values[i], out)) {
+          write(values[i], path.entry(key), out);
+        }
       }
       out.append('}');
     }
