@@ -9,6 +9,7 @@ import dev.hfr.runtime.ToolInvocation;
 import dev.hfr.runtime.action.Action;
 import dev.hfr.runtime.action.Reason;
 import dev.hfr.runtime.budget.RetryBudget;
+import dev.hfr.runtime.budget.TaskLimit;
 import dev.hfr.runtime.classify.Classification;
 import dev.hfr.runtime.ledger.LedgerState;
 import dev.hfr.runtime.ledger.Lease;
@@ -58,6 +59,9 @@ final class Call<R> {
   Verdict lastRejection;
   boolean verificationRequired;
   double quality = 1.0;
+
+  /** The task limit that refused the call when it was admitted before its Call existed (the inline read). */
+  TaskLimit refusal;
 
   /** Set when the call could not even be attempted (breaker open, bulkhead full). */
   Reason blocked;

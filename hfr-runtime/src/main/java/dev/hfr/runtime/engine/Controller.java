@@ -161,6 +161,9 @@ public final class Controller {
    * @throws ToolCallException when no accepted result could be had safely
    */
   public <R> R execute(ToolDescriptor tool, ToolInvocation<R> invocation, TaskState task) {
+    if (tool.risk() == Risk.R0 && !tool.requiresApproval()) {
+      return executeRead(tool, invocation, task, null);
+    }
     Call<R> c;
     try {
       ToolRuntime rt = runtime(tool);
@@ -186,11 +189,8 @@ public final class Controller {
   }
 
   /**
-   * Runs {@code invocation} under HFR outside any task scope. Behaves exactly like {@link #execute} on a
-   * fresh one-call task, but the clean read — first attempt answered and verified — is run inline without
-   * a {@link Call} or a task: an implicit task's counters are unobservable, so none is kept. Anything else
-   * (a write, an approval, a failure, a rejection, an open breaker) creates the task and the call, and
-   * the state machine continues from the state the inline path reached.
+   * Runs {@code invocation} under HFR outside any task scope: like {@link #execute} on a fresh one-call
+   * task, which is created only when the call leaves the clean path.
    *
    * @throws ToolCallException when no accepted result could be had safely
    */
@@ -198,6 +198,18 @@ public final class Controller {
     if (tool.risk() != Risk.R0 || tool.requiresApproval()) {
       return execute(tool, invocation, tasks.next());
     }
+    return executeRead(tool, invocation, null, tasks);
+  }
+
+  /**
+   * A read (R0, no approval) in {@code task}, or outside any scope ({@code task == null}, one-call tasks
+   * from {@code tasks}). The clean read — first attempt answered and verified — runs inline without a
+   * {@link Call}: INIT's admission, RUN_STEP, OBSERVE, VERIFY and ACCEPT on locals. Anything else (a
+   * task limit, a failure, a rejection, an open breaker) creates the call with the state reached, and the
+   * state machine continues from there, so behaviour is that of {@link #drive} from INIT. Outside a scope
+   * not even the task is created, and the call may go untimed ({@link TimingSampler}).
+   */
+  private <R> R executeRead(ToolDescriptor tool, ToolInvocation<R> invocation, TaskState task, ImplicitTasks tasks) {
     ToolRuntime rt;
     ToolRuntime.TenantView view;
     CallPolicy policy;
@@ -205,22 +217,43 @@ public final class Controller {
     VerifyLevel level;
     boolean timed;
     long start;
+    long step = 0;
     try {
       rt = runtime(tool);
-      Criticality.Level criticality = effectiveCriticality(null, tool.criticality());
-      view = rt.tenant(tasks.tenant());
-      policy = rt.policy(tasks.tenant(), view, criticality);
+      String tenant = task != null ? task.tenant() : tasks.tenant();
+      Criticality.Level criticality = effectiveCriticality(task != null ? task.criticality() : null, tool.criticality());
+      view = rt.tenant(tenant);
+      policy = rt.policy(tenant, view, criticality);
       breaker = view.breakers == null ? null : view.breakers[0];
       level = features.verification() ? policy.verifyLevel() : null;
-      // Verification above V0 may take real time of its own, and a latency threshold needs every latency.
-      timed = rt.timing.shouldTime() || (level != null && level != VerifyLevel.V0) || (breaker != null && breaker.needsLatency());
+      // A task's calls are always timed; verification above V0 may take real time of its own; and a
+      // latency threshold needs every latency.
+      timed = task != null || rt.timing.shouldTime() || (level != null && level != VerifyLevel.V0)
+          || (breaker != null && breaker.needsLatency());
       start = timed ? clock.nanoTime() : rt.timing.lastReading();
+      if (task != null) {
+        step = task.nextStep();
+      }
     } catch (RuntimeException e) {
       return unavailable(tool, invocation, e);
     }
     // The locals mirror the fields of Call that INIT, RUN_STEP, OBSERVE and VERIFY set on a read.
     R result = null;
     boolean hasResult = false;
+    if (task != null) {
+      // INIT's admission; a refusal takes the state machine's way out, with the refusal already counted.
+      TaskLimit refusal;
+      try {
+        refusal = admit(task, tool, false, false);
+      } catch (RuntimeException e) {
+        return unavailable(tool, invocation, e);
+      }
+      if (refusal != null) {
+        Call<R> refused = new Call<>(rt, invocation, task, view, policy, step, start);
+        refused.refusal = refusal;
+        return drive(refused, ControllerState.INIT);
+      }
+    }
     Call<R> c;
     ControllerState next;
     try {
@@ -236,7 +269,7 @@ public final class Controller {
         blocked = Reason.BULKHEAD_FULL;
       }
       if (blocked != null) {
-        c = implicitCall(rt, invocation, tasks, view, policy, timed ? start : clock.nanoTime());
+        c = leaveInline(rt, invocation, task, tasks, view, policy, step, timed ? start : clock.nanoTime());
         c.blocked = blocked;
         next = ControllerState.CHECK;
       } else {
@@ -256,7 +289,7 @@ public final class Controller {
         }
         if (!hasResult) {
           long now = clock.nanoTime();
-          c = implicitCall(rt, invocation, tasks, view, policy, timed ? start : now);
+          c = leaveInline(rt, invocation, task, tasks, view, policy, step, timed ? start : now);
           c.attempts = 1;
           c.error = error;
           c.lastLatencyNanos = timed ? now - start : 0; // an untimed call failed in microseconds at most
@@ -277,8 +310,13 @@ public final class Controller {
           if (breaker != null) {
             breaker.onSuccess(latency, attemptEnd);
           }
-          if (v == null || (v.accepted() && !v.verificationRequired() && v.verdict().quality() >= policy.qualityFloor())) {
-            // ACCEPT: only the meters (nobody can ask for the outcome of a call outside a scope).
+          double floor = task == null || Double.isNaN(task.qualityFloor()) ? policy.qualityFloor() : task.qualityFloor();
+          if (v == null || (v.accepted() && !v.verificationRequired() && v.verdict().quality() >= floor)) {
+            // ACCEPT. Outside a scope only the meters: nobody can ask for the outcome.
+            if (task != null) {
+              task.onCallEnd(new ToolOutcome(tool.name(), ToolOutcome.Status.SUCCESS, null, false, false, List.of(),
+                  false, false, DegradeLevel.L0, 1, Reason.OK.code()), false);
+            }
             if (timed) {
               rt.meters.cleanCall(end - start);
               rt.timing.timed(start, end);
@@ -293,7 +331,7 @@ public final class Controller {
             end = start;
             attemptEnd = start;
           }
-          c = implicitCall(rt, invocation, tasks, view, policy, start);
+          c = leaveInline(rt, invocation, task, tasks, view, policy, step, start);
           c.result = result;
           c.hasResult = true;
           c.attempts = 1;
@@ -319,12 +357,27 @@ public final class Controller {
     return drive(c, next);
   }
 
-  /** The implicit task and the call of a read that left the inline path, as INIT would have set them up. */
-  private <R> Call<R> implicitCall(ToolRuntime rt, ToolInvocation<R> invocation, ImplicitTasks tasks,
-      ToolRuntime.TenantView view, CallPolicy policy, long start) {
-    TaskState task = tasks.next();
-    task.onCallStart(false);
-    return new Call<>(rt, invocation, task, view, policy, task.nextStep(), start);
+  /**
+   * The call of a read that left the inline path, as INIT would have set it up: in its task (admitted
+   * already), or in a new implicit task.
+   */
+  private <R> Call<R> leaveInline(ToolRuntime rt, ToolInvocation<R> invocation, TaskState task, ImplicitTasks tasks,
+      ToolRuntime.TenantView view, CallPolicy policy, long step, long start) {
+    if (task != null) {
+      return new Call<>(rt, invocation, task, view, policy, step, start);
+    }
+    TaskState implicit = tasks.next();
+    implicit.onCallStart(false);
+    return new Call<>(rt, invocation, implicit, view, policy, implicit.nextStep(), start);
+  }
+
+  /**
+   * INIT's admission of a call into its task: counts it, and checks the task's limits. Returns the limit
+   * that refuses the call, or {@code null}.
+   */
+  private TaskLimit admit(TaskState task, ToolDescriptor tool, boolean write, boolean highRisk) {
+    task.onCallStart(highRisk);
+    return features.budgets() && task.limits() != null ? task.limits().beforeToolCall(tool.name(), write) : null;
   }
 
   private <R> R run(Call<R> c, ControllerState from) {
@@ -379,17 +432,15 @@ public final class Controller {
 
   /** INIT: task limits, approval, the ledger record of a write. */
   private <R> ControllerState init(Call<R> c) {
-    TaskState task = c.task;
-    task.onCallStart(c.risk.compareTo(Risk.R2) >= 0 || c.tool.requiresApproval());
-    if (features.budgets() && task.limits() != null) {
-      TaskLimit limit = task.limits().beforeToolCall(c.tool.name(), c.write());
-      if (limit != null) {
-        c.rt.meters.retryBudgetExhausted(Reason.TASK_LIMIT_REACHED);
-        if (limit == TaskLimit.SAME_TOOL_CALLS) {
-          return settle(c, Action.REPLAN, Reason.REPEATED_ACTION);
-        }
-        return settle(c, Action.FAIL, Reason.TASK_LIMIT_REACHED);
+    // A read admitted on the inline path arrives here only when its task refused it.
+    TaskLimit limit = c.refusal != null ? c.refusal
+        : admit(c.task, c.tool, c.write(), c.risk.compareTo(Risk.R2) >= 0 || c.tool.requiresApproval());
+    if (limit != null) {
+      c.rt.meters.retryBudgetExhausted(Reason.TASK_LIMIT_REACHED);
+      if (limit == TaskLimit.SAME_TOOL_CALLS) {
+        return settle(c, Action.REPLAN, Reason.REPEATED_ACTION);
       }
+      return settle(c, Action.FAIL, Reason.TASK_LIMIT_REACHED);
     }
     if (c.tool.requiresApproval() && !approved(c)) {
       c.classification = APPROVAL_DENIED;
