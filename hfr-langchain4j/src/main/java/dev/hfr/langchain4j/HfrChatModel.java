@@ -50,7 +50,9 @@ import java.util.random.RandomGenerator;
  * what the criticality allows without a human (HIGH: L2, MEDIUM: L3, LOW: L4; paper Table 5) is skipped.
  * When no rung is left the call fails — or is escalated for HIGH criticality. Every decision goes to the
  * listener; an accepted answer from a fallback rung or a compressed conversation is reported as
- * degraded there, never silently.
+ * degraded there, never silently. Given a {@link DecisionSink} ({@link Builder#decisionSink}), the
+ * decisions are also written to it, in the caller's task, next to the engine's tool decisions. For
+ * streaming models, see {@link HfrStreamingChatModel}.
  *
  * <p>Configure the underlying models without their own retries ({@code maxRetries(0)}): two retry loops
  * multiply attempts, and only this one knows the fault class.

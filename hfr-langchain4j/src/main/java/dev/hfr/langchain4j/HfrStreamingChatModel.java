@@ -32,6 +32,7 @@ import java.util.Objects;
 import java.util.Set;
 import java.util.SplittableRandom;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Consumer;
 import java.util.function.Supplier;
 import java.util.random.RandomGenerator;
@@ -160,11 +161,12 @@ public final class HfrStreamingChatModel implements StreamingChatModel {
         end(refusal);
         return;
       }
-      if (a.delivered > 0) {
+      int delivered = a.delivered.get();
+      if (delivered > 0) {
         record(rung, a.attempt, failure, "FAIL", Reason.NOT_RETRYABLE, 0,
-            "failed after " + a.delivered + " partial responses reached the caller: not retried, it would repeat them");
+            "failed after " + delivered + " partial responses reached the caller: not retried, it would repeat them");
         end(new ModelStreamInterruptedException(fault, rung.name() + " failed mid-stream (" + fault + ", " + rule + ") after "
-            + a.delivered + " partial responses; not retried, not degraded", a.delivered, decisions, error));
+            + delivered + " partial responses; not retried, not degraded", delivered, decisions, error));
         return;
       }
       if (fault == Fault.T7 && !failure.quotaExhausted()) {
@@ -256,7 +258,7 @@ public final class HfrStreamingChatModel implements StreamingChatModel {
       final int attempt;
       final long startedNanos;
       private final AtomicBoolean done = new AtomicBoolean();
-      volatile int delivered;
+      private final AtomicInteger delivered = new AtomicInteger();
 
       Attempt(int index, int attempt, long startedNanos) {
         this.index = index;
@@ -271,7 +273,7 @@ public final class HfrStreamingChatModel implements StreamingChatModel {
       @Override
       public void onPartialResponse(String partialResponse) {
         if (live()) {
-          delivered++;
+          delivered.incrementAndGet();
           caller.onPartialResponse(partialResponse);
         }
       }
@@ -279,7 +281,7 @@ public final class HfrStreamingChatModel implements StreamingChatModel {
       @Override
       public void onPartialResponse(PartialResponse partialResponse, PartialResponseContext context) {
         if (live()) {
-          delivered++;
+          delivered.incrementAndGet();
           caller.onPartialResponse(partialResponse, context);
         }
       }
@@ -287,7 +289,7 @@ public final class HfrStreamingChatModel implements StreamingChatModel {
       @Override
       public void onPartialThinking(PartialThinking partialThinking) {
         if (live()) {
-          delivered++;
+          delivered.incrementAndGet();
           caller.onPartialThinking(partialThinking);
         }
       }
@@ -295,7 +297,7 @@ public final class HfrStreamingChatModel implements StreamingChatModel {
       @Override
       public void onPartialThinking(PartialThinking partialThinking, PartialThinkingContext context) {
         if (live()) {
-          delivered++;
+          delivered.incrementAndGet();
           caller.onPartialThinking(partialThinking, context);
         }
       }
@@ -303,7 +305,7 @@ public final class HfrStreamingChatModel implements StreamingChatModel {
       @Override
       public void onPartialToolCall(PartialToolCall partialToolCall) {
         if (live()) {
-          delivered++;
+          delivered.incrementAndGet();
           caller.onPartialToolCall(partialToolCall);
         }
       }
@@ -311,7 +313,7 @@ public final class HfrStreamingChatModel implements StreamingChatModel {
       @Override
       public void onPartialToolCall(PartialToolCall partialToolCall, PartialToolCallContext context) {
         if (live()) {
-          delivered++;
+          delivered.incrementAndGet();
           caller.onPartialToolCall(partialToolCall, context);
         }
       }
@@ -319,7 +321,7 @@ public final class HfrStreamingChatModel implements StreamingChatModel {
       @Override
       public void onCompleteToolCall(CompleteToolCall completeToolCall) {
         if (live()) {
-          delivered++;
+          delivered.incrementAndGet();
           caller.onCompleteToolCall(completeToolCall);
         }
       }

@@ -19,6 +19,8 @@ import dev.hfr.runtime.telemetry.DecisionEvent;
 import dev.hfr.runtime.time.VirtualTime;
 import dev.langchain4j.model.chat.response.ChatResponse;
 import dev.langchain4j.model.chat.response.StreamingChatResponseHandler;
+import dev.langchain4j.service.AiServices;
+import dev.langchain4j.service.TokenStream;
 import java.util.List;
 import java.util.SplittableRandom;
 import java.util.concurrent.CompletableFuture;
@@ -214,5 +216,32 @@ class HfrStreamingChatModelTest {
     assertThat(caller.partials).containsExactly("Sure, here is");
     assertThat(actions()).containsExactly("ESCALATE");
     assertThat(server.requests()).containsExactly("gpt-4o");
+  }
+
+  interface StreamingClerk {
+    TokenStream chat(String message);
+  }
+
+  @Test
+  @DisplayName("an AiServices TokenStream on the ladder: a 529 degrades to the backup, then a cut stream fails clearly")
+  void aiServicesTokenStream() throws Exception {
+    errors.script("gpt-4o", Reply.overloaded());
+    server.script("gpt-4o", relay(), tokensThenDrop("Half an "));
+    server.script("gpt-4o-backup", tokens("Hi ", "there"));
+    StreamingClerk clerk = AiServices.builder(StreamingClerk.class).streamingChatModel(ladder()).build();
+
+    Caller first = new Caller();
+    clerk.chat("hello").onPartialResponse(first::onPartialResponse).onCompleteResponse(first::onCompleteResponse)
+        .onError(first::onError).start();
+    assertThat(first.response().aiMessage().text()).isEqualTo("Hi there");
+    assertThat(first.partials).containsExactly("Hi ", "there");
+
+    Caller second = new Caller();
+    clerk.chat("again").onPartialResponse(second::onPartialResponse).onCompleteResponse(second::onCompleteResponse)
+        .onError(second::onError).start();
+    assertThat(second.error()).isInstanceOf(ModelStreamInterruptedException.class);
+    assertThat(second.partials).containsExactly("Half an ");
+    assertThat(actions()).containsExactly("DEGRADE_MODEL", "ACCEPT", "FAIL");
+    assertThat(server.requests()).containsExactly("gpt-4o", "gpt-4o-backup", "gpt-4o");
   }
 }
