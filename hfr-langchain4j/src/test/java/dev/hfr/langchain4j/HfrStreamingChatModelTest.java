@@ -12,7 +12,10 @@ import dev.hfr.annotations.Fault;
 import dev.hfr.junit.openai.Reply;
 import dev.hfr.junit.openai.ScriptedOpenAiServer;
 import dev.hfr.runtime.ToolOutcome;
+import dev.hfr.runtime.action.Action;
+import dev.hfr.runtime.action.Reason;
 import dev.hfr.runtime.classify.DefaultFailureClassifier;
+import dev.hfr.runtime.telemetry.DecisionEvent;
 import dev.hfr.runtime.time.VirtualTime;
 import dev.langchain4j.model.chat.response.ChatResponse;
 import dev.langchain4j.model.chat.response.StreamingChatResponseHandler;
@@ -35,6 +38,7 @@ class HfrStreamingChatModelTest {
   final VirtualTime time = new VirtualTime();
   final List<ModelDecision> decisions = new CopyOnWriteArrayList<>();
   final List<ModelCallFailedException> escalations = new CopyOnWriteArrayList<>();
+  final List<DecisionEvent> events = new CopyOnWriteArrayList<>();
 
   @BeforeEach
   void start() {
@@ -58,6 +62,7 @@ class HfrStreamingChatModelTest {
         .random(new SplittableRandom(7))
         .listener(decisions::add)
         .escalationHandler(escalations::add)
+        .decisionSink(events::add, () -> null)
         .build();
   }
 
@@ -188,6 +193,13 @@ class HfrStreamingChatModelTest {
     assertThat(escalations).hasSize(1);
     assertThat(actions()).containsExactly("ESCALATE");
     assertThat(server.requests()).doesNotContain("gpt-4o-backup");
+    assertThat(events).singleElement().satisfies(e -> {
+      assertThat(e.tool()).isEqualTo("model:gpt-4o");
+      assertThat(e.action()).isEqualTo(Action.ESCALATE);
+      assertThat(e.reason()).isEqualTo(Reason.POLICY_REFUSAL);
+      assertThat(e.tenant()).as("outside a task").isEqualTo("default");
+      assertThat(e.taskId()).isNull();
+    });
   }
 
   @Test
