@@ -53,8 +53,10 @@ final class LazyTransformer implements ClassFileTransformer {
       }
       long began = System.nanoTime();
       byte[] transformed = transformer.transform(loader, className, classfileBuffer);
-      AgentLog.debug("instrumented " + className.replace('/', '.') + (classBeingRedefined != null ? " (retransformed)" : "")
-          + " in " + AgentLog.millisSince(began));
+      if (AgentLog.DEBUG) {
+        AgentLog.debug("instrumented " + className.replace('/', '.') + (classBeingRedefined != null ? " (retransformed)" : "")
+            + " in " + AgentLog.millisSince(began));
+      }
       return transformed;
     } catch (Throwable t) {
       AgentLog.warn("could not instrument " + className.replace('/', '.') + "; its client is not recorded: " + t);

@@ -4,9 +4,11 @@ import dev.hfr.annotations.Criticality;
 import dev.hfr.annotations.DegradeLevel;
 import dev.hfr.annotations.Fault;
 import dev.hfr.runtime.RetrySpec;
+import dev.hfr.runtime.TaskScope;
 import dev.hfr.runtime.ToolOutcome;
+import dev.hfr.runtime.action.Reason;
 import dev.hfr.runtime.classify.FailureClassifier;
-import dev.hfr.runtime.retry.FullJitterBackoff;
+import dev.hfr.runtime.telemetry.DecisionSink;
 import dev.hfr.runtime.time.Clock;
 import dev.hfr.runtime.time.Sleeper;
 import dev.langchain4j.data.message.ChatMessage;
@@ -22,6 +24,7 @@ import java.util.Objects;
 import java.util.Set;
 import java.util.SplittableRandom;
 import java.util.function.Consumer;
+import java.util.function.Supplier;
 import java.util.random.RandomGenerator;
 
 /**
@@ -47,7 +50,9 @@ import java.util.random.RandomGenerator;
  * what the criticality allows without a human (HIGH: L2, MEDIUM: L3, LOW: L4; paper Table 5) is skipped.
  * When no rung is left the call fails — or is escalated for HIGH criticality. Every decision goes to the
  * listener; an accepted answer from a fallback rung or a compressed conversation is reported as
- * degraded there, never silently.
+ * degraded there, never silently. Given a {@link DecisionSink} ({@link Builder#decisionSink}), the
+ * decisions are also written to it, in the caller's task, next to the engine's tool decisions. For
+ * streaming models, see {@link HfrStreamingChatModel}.
  *
  * <p>Configure the underlying models without their own retries ({@code maxRetries(0)}): two retry loops
  * multiply attempts, and only this one knows the fault class.
@@ -58,13 +63,12 @@ public final class HfrChatModel implements ChatModel {
   private final Criticality.Level criticality;
   private final ModelFailureClassifier classifier;
   private final ContextSummarizer summarizer;
-  private final RetrySpec retry;
-  private final long maxWaitNanos;
+  private final ModelLadderRules rules;
   private final Clock clock;
   private final Sleeper sleeper;
-  private final RandomGenerator random;
   private final Consumer<ModelDecision> listener;
   private final Consumer<ModelCallFailedException> escalationHandler;
+  private final ModelDecisionLog log;
   private final Set<Capability> capabilities;
 
   private HfrChatModel(Builder b) {
@@ -72,13 +76,13 @@ public final class HfrChatModel implements ChatModel {
     this.criticality = b.criticality;
     this.classifier = new ModelFailureClassifier(b.classifier);
     this.summarizer = b.summarizer;
-    this.retry = b.retry;
-    this.maxWaitNanos = b.maxWait.toNanos();
+    this.rules = new ModelLadderRules(rungs.stream().map(ModelRung::name).toList(), rungs.stream().map(ModelRung::level).toList(),
+        b.criticality, b.retry, b.maxWait.toNanos(), b.random);
     this.clock = b.clock;
     this.sleeper = b.sleeper;
-    this.random = b.random;
     this.listener = b.listener;
     this.escalationHandler = b.escalationHandler;
+    this.log = b.decisionSink == null ? ModelDecisionLog.NONE : new ModelDecisionLog(b.decisionSink, b.currentTask, b.clock);
     Set<Capability> common = EnumSet.allOf(Capability.class);
     for (ModelRung r : rungs) {
       common.retainAll(r.model().supportedCapabilities());
@@ -105,15 +109,6 @@ public final class HfrChatModel implements ChatModel {
     return new Call(request).run();
   }
 
-  /** Whether a ladder level may run without a human at this criticality (Table 5). */
-  static boolean allowedAutomatically(DegradeLevel level, Criticality.Level criticality) {
-    return switch (criticality) {
-      case HIGH -> level.compareTo(DegradeLevel.L2) <= 0;
-      case MEDIUM -> level.compareTo(DegradeLevel.L3) <= 0;
-      case LOW -> true;
-    };
-  }
-
   /** The state of one call: the conversation as sent, whether it was compressed, the decisions so far. */
   private final class Call {
     private final ChatRequest original;
@@ -132,7 +127,7 @@ public final class HfrChatModel implements ChatModel {
       ModelFailure lastFailure = null;
       for (int i = 0; i < rungs.size(); i++) {
         ModelRung rung = rungs.get(i);
-        if (!allowedAutomatically(rung.level(), criticality)) {
+        if (!rules.allowed(i)) {
           continue; // needs a human at this criticality; said in the decision that left the last allowed rung
         }
         for (int attempt = 1; ; attempt++) {
@@ -145,7 +140,7 @@ public final class HfrChatModel implements ChatModel {
             failure = classifier.classify(response);
             if (failure == null) {
               boolean degraded = i > 0 || compressed;
-              record(rung, attempt, null, "ok", "ACCEPT", 0,
+              record(rung, attempt, null, "ACCEPT", Reason.OK, 0,
                   degraded ? "degraded=true (" + (compressed ? "L1 compressed" : "") + (compressed && i > 0 ? ", " : "")
                       + (i > 0 ? rung.level() + " " + rung.name() : "") + ")" : "degraded=false");
               return response;
@@ -160,14 +155,14 @@ public final class HfrChatModel implements ChatModel {
           Fault fault = failure.fault();
           String rule = failure.classification().rule();
           if (fault == Fault.T8) {
-            record(rung, attempt, fault, rule, "ESCALATE", 0, "policy refusal: not retried, not degraded around");
+            record(rung, attempt, failure, "ESCALATE", Reason.POLICY_REFUSAL, 0, "policy refusal: not retried, not degraded around");
             ModelRefusalException refusal = new ModelRefusalException(
                 rung.name() + " refused the request (T8, " + rule + "); escalated, not degraded around", decisions, error);
             escalate(refusal);
             throw refusal;
           }
           if (fault == Fault.T7 && !failure.quotaExhausted()) {
-            record(rung, attempt, fault, rule, "FAIL", 0, "deterministic request error: no retry can fix it");
+            record(rung, attempt, failure, "FAIL", Reason.PERMANENT_ERROR, 0, "deterministic request error: no retry can fix it");
             throw new ModelCallFailedException(ToolOutcome.Status.FAILED, fault,
                 rung.name() + " rejected the request (T7, " + rule + ")", decisions, error);
           }
@@ -175,21 +170,21 @@ public final class HfrChatModel implements ChatModel {
             if (!compressed) {
               List<ChatMessage> shorter = summarizer.compress(messages);
               if (shorter.size() < messages.size()) {
-                record(rung, attempt, fault, rule, "COMPRESS", 0,
+                record(rung, attempt, failure, "COMPRESS", Reason.CONTEXT_COMPRESSED, 0,
                     "L1: " + messages.size() + " -> " + shorter.size() + " messages, resending");
                 messages = List.copyOf(shorter);
                 compressed = true;
                 continue;
               }
             }
-            record(rung, attempt, fault, rule, "FAIL", 0,
+            record(rung, attempt, failure, "FAIL", Reason.CONTEXT_NOT_COMPRESSIBLE, 0,
                 compressed ? "still over the context window after compression" : "nothing left to compress");
             throw new ModelCallFailedException(ToolOutcome.Status.FAILED, fault,
                 rung.name() + ": context window exceeded and compression cannot help (T6)", decisions, error);
           }
-          long delay = retryDelayNanos(failure, attempt);
+          long delay = rules.retryDelayNanos(failure, attempt, waitedNanos);
           if (delay >= 0) {
-            record(rung, attempt, fault, rule, "RETRY", delay / 1_000_000L, retryReason(failure));
+            record(rung, attempt, failure, "RETRY", Reason.RETRYABLE, delay / 1_000_000L, rules.retryReason(failure));
             try {
               sleeper.sleep(delay);
             } catch (InterruptedException e) {
@@ -200,9 +195,7 @@ public final class HfrChatModel implements ChatModel {
             waitedNanos += delay;
             continue;
           }
-          boolean more = hasAllowedRungAfter(i);
-          record(rung, attempt, fault, rule, more ? "DEGRADE_MODEL" : (criticality == Criticality.Level.HIGH ? "ESCALATE" : "FAIL"), 0,
-              whyLeave(failure, attempt) + (more ? ", moving down the ladder" : ", no rung left" + disallowedAfter(i)));
+          record(rung, attempt, failure, rules.leaveAction(i), rules.leaveReason(failure, i), 0, rules.leaveDetail(failure, attempt, i));
           break;
         }
       }
@@ -225,67 +218,14 @@ public final class HfrChatModel implements ChatModel {
       }
     }
 
-    /** The wait before retrying on the same rung, or -1 when this rung should be left. */
-    private long retryDelayNanos(ModelFailure failure, int attempt) {
-      Fault fault = failure.fault();
-      boolean probe = fault == Fault.UNCLASSIFIED;
-      if (failure.quotaExhausted() || !(probe || retry.retryOn().contains(fault))) {
-        return -1;
-      }
-      int maxAttempts = probe ? Math.min(2, retry.maxAttempts()) : retry.maxAttempts();
-      if (attempt >= maxAttempts) {
-        return -1;
-      }
-      // U(0, min(cap, base * 2^(k-1))), never sooner than the server's Retry-After (paper §4.3).
-      long delay = FullJitterBackoff.INSTANCE.delayNanos(attempt, retry, failure.classification().retryAfterMillis(), random);
-      return waitedNanos + delay <= maxWaitNanos ? delay : -1;
-    }
-
-    private String retryReason(ModelFailure failure) {
-      long ra = failure.classification().retryAfterMillis();
-      return failure.fault() == Fault.UNCLASSIFIED ? "unclassified: probing once"
-          : ra > 0 ? "honouring Retry-After " + ra + " ms" : "full-jitter backoff";
-    }
-
-    private String whyLeave(ModelFailure failure, int attempt) {
-      Fault fault = failure.fault();
-      if (failure.quotaExhausted()) {
-        return "quota exhausted on this provider";
-      }
-      if (fault == Fault.T4) {
-        return "model overloaded";
-      }
-      if (fault == Fault.T5) {
-        return "model unavailable";
-      }
-      if (retry.retryOn().contains(fault) && attempt < retry.maxAttempts()) {
-        return "waiting would exceed the wait budget of " + maxWaitNanos / 1_000_000L + " ms";
-      }
-      return "gave up after " + attempt + " attempt" + (attempt == 1 ? "" : "s");
-    }
-
-    private String disallowedAfter(int i) {
-      StringBuilder sb = new StringBuilder();
-      for (int j = i + 1; j < rungs.size(); j++) {
-        ModelRung r = rungs.get(j);
-        sb.append(sb.length() == 0 ? " (" : ", ").append(r.level()).append(' ').append(r.name());
-      }
-      return sb.length() == 0 ? "" : sb.append(" needs a human at ").append(criticality).append(" criticality)").toString();
-    }
-
-    private boolean hasAllowedRungAfter(int i) {
-      for (int j = i + 1; j < rungs.size(); j++) {
-        if (allowedAutomatically(rungs.get(j).level(), criticality)) {
-          return true;
-        }
-      }
-      return false;
-    }
-
-    private void record(ModelRung rung, int attempt, Fault fault, String rule, String action, long delayMillis, String detail) {
+    private void record(ModelRung rung, int attempt, ModelFailure failure, String action, Reason reason, long delayMillis,
+        String detail) {
+      Fault fault = failure == null ? null : failure.fault();
+      String rule = failure == null ? "ok" : failure.classification().rule();
       ModelDecision d = new ModelDecision(rung.name(), rung.level(), attempt, fault, rule, action, delayMillis, detail);
       decisions.add(d);
       listener.accept(d);
+      log.record(d, reason, failure == null ? 0.0 : failure.classification().confidence());
     }
   }
 
@@ -302,6 +242,8 @@ public final class HfrChatModel implements ChatModel {
     private RandomGenerator random = new SplittableRandom();
     private Consumer<ModelDecision> listener = d -> { };
     private Consumer<ModelCallFailedException> escalationHandler = e -> { };
+    private DecisionSink decisionSink;
+    private Supplier<TaskScope> currentTask = () -> null;
 
     private Builder() {}
 
@@ -384,6 +326,18 @@ public final class HfrChatModel implements ChatModel {
     /** Receives refusals and, for HIGH criticality, exhausted ladders before they are thrown. */
     public Builder escalationHandler(Consumer<ModelCallFailedException> handler) {
       this.escalationHandler = Objects.requireNonNull(handler, "handler");
+      return this;
+    }
+
+    /**
+     * Also writes every decision but accepted answers to {@code sink} — give it the engine's sink, so model
+     * and tool decisions land in one log — in the tenant and task {@code currentTask} supplies (it may
+     * answer {@code null} outside a task). Model decisions are not counted in the task's report: the
+     * engine offers no public way to add an outcome to a task.
+     */
+    public Builder decisionSink(DecisionSink sink, Supplier<TaskScope> currentTask) {
+      this.decisionSink = Objects.requireNonNull(sink, "sink");
+      this.currentTask = Objects.requireNonNull(currentTask, "currentTask");
       return this;
     }
 

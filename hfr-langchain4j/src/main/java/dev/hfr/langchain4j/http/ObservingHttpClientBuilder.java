@@ -8,9 +8,13 @@ import dev.langchain4j.http.client.HttpRequest;
 import dev.langchain4j.http.client.SuccessfulHttpResponse;
 import dev.langchain4j.http.client.jdk.JdkHttpClient;
 import dev.langchain4j.http.client.jdk.JdkHttpClientBuilder;
+import dev.langchain4j.http.client.sse.ServerSentEvent;
+import dev.langchain4j.http.client.sse.ServerSentEventContext;
 import dev.langchain4j.http.client.sse.ServerSentEventListener;
 import dev.langchain4j.http.client.sse.ServerSentEventParser;
 import java.time.Duration;
+import java.util.Map;
+import java.util.concurrent.atomic.AtomicReference;
 
 /**
  * A LangChain4j {@link HttpClientBuilder} over the JDK client that keeps the response headers of failed
@@ -22,7 +26,8 @@ import java.time.Duration;
  * OpenAiChatModel.builder().httpClientBuilder(ObservingHttpClientBuilder.jdk()) ...
  * }</pre>
  *
- * Streaming calls are passed through unchanged.
+ * Streaming calls get the same treatment: a failed response reaches the streaming listener's
+ * {@code onError} as a {@link ProviderHttpException} with its headers.
  */
 public final class ObservingHttpClientBuilder implements HttpClientBuilder {
 
@@ -101,7 +106,55 @@ public final class ObservingHttpClientBuilder implements HttpClientBuilder {
 
     @Override
     public void execute(HttpRequest request, ServerSentEventParser parser, ServerSentEventListener listener) {
-      delegate.execute(request, parser, listener);
+      AtomicReference<Map<String, String>> errorHeaders = new AtomicReference<>(Map.of());
+      capture.captureAsyncInto(errorHeaders::set);
+      try {
+        delegate.execute(request, parser, new HeaderKeepingListener(listener, errorHeaders));
+      } finally {
+        capture.clearAsync();
+      }
+    }
+  }
+
+  /** Passes every event on; a failed response's {@link HttpException} goes on with its headers. */
+  private static final class HeaderKeepingListener implements ServerSentEventListener {
+    private final ServerSentEventListener delegate;
+    private final AtomicReference<Map<String, String>> errorHeaders;
+
+    HeaderKeepingListener(ServerSentEventListener delegate, AtomicReference<Map<String, String>> errorHeaders) {
+      this.delegate = delegate;
+      this.errorHeaders = errorHeaders;
+    }
+
+    @Override
+    public void onOpen(SuccessfulHttpResponse response) {
+      delegate.onOpen(response);
+    }
+
+    @Override
+    public void onEvent(ServerSentEvent event, ServerSentEventContext context) {
+      delegate.onEvent(event, context);
+    }
+
+    @Override
+    public void onEvent(ServerSentEvent event) {
+      delegate.onEvent(event);
+    }
+
+    @Override
+    public void onError(Throwable error) {
+      if (error instanceof HttpException e && !(error instanceof ProviderHttpException)) {
+        ProviderHttpException enriched = new ProviderHttpException(e.statusCode(), e.getMessage(), errorHeaders.get());
+        enriched.setStackTrace(e.getStackTrace());
+        delegate.onError(enriched);
+        return;
+      }
+      delegate.onError(error);
+    }
+
+    @Override
+    public void onClose() {
+      delegate.onClose();
     }
   }
 }

@@ -13,6 +13,7 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.Executor;
+import java.util.function.Consumer;
 import javax.net.ssl.SSLContext;
 import javax.net.ssl.SSLParameters;
 
@@ -20,11 +21,15 @@ import javax.net.ssl.SSLParameters;
  * Remembers, per calling thread, the headers of the last failed (status 400 and above) response a
  * {@code java.net.http} client received. LangChain4j's JDK client turns such a response into an
  * exception that carries only status and body; the synchronous {@code send} runs on the caller's thread,
- * so the headers can be picked up there right after.
+ * so the headers can be picked up there right after. A streaming call is sent with {@code sendAsync} and
+ * answered on another thread: for it, the caller names a target before sending
+ * ({@link #captureAsyncInto}), and the headers of a failed response are handed to that target before
+ * LangChain4j's client sees the response.
  */
 public final class ResponseHeaderCapture {
 
   private final ThreadLocal<Map<String, String>> lastErrorHeaders = new ThreadLocal<>();
+  private final ThreadLocal<Consumer<Map<String, String>>> asyncTarget = new ThreadLocal<>();
   private final HttpClient.Builder builder;
 
   public ResponseHeaderCapture(HttpClient.Builder delegate) {
@@ -46,16 +51,46 @@ public final class ResponseHeaderCapture {
     lastErrorHeaders.remove();
   }
 
+  /**
+   * Until {@link #clearAsync()}, an asynchronous send started on this thread hands the headers of a failed
+   * response to {@code target} (on the thread the response arrives on).
+   */
+  public void captureAsyncInto(Consumer<Map<String, String>> target) {
+    asyncTarget.set(target);
+  }
+
+  public void clearAsync() {
+    asyncTarget.remove();
+  }
+
   private void record(HttpResponse<?> response) {
     if (response.statusCode() >= 400) {
-      Map<String, String> first = new LinkedHashMap<>();
-      response.headers().map().forEach((name, values) -> {
-        if (!values.isEmpty()) {
-          first.put(name, values.get(0));
-        }
-      });
-      lastErrorHeaders.set(first);
+      lastErrorHeaders.set(firstValues(response));
     }
+  }
+
+  private static Map<String, String> firstValues(HttpResponse<?> response) {
+    Map<String, String> first = new LinkedHashMap<>();
+    response.headers().map().forEach((name, values) -> {
+      if (!values.isEmpty()) {
+        first.put(name, values.get(0));
+      }
+    });
+    return first;
+  }
+
+  /** The response future, handing a failed response's headers to the target set on this thread, if any. */
+  private <T> CompletableFuture<HttpResponse<T>> observed(CompletableFuture<HttpResponse<T>> response) {
+    Consumer<Map<String, String>> target = asyncTarget.get();
+    if (target == null) {
+      return response;
+    }
+    return response.thenApply(r -> {
+      if (r.statusCode() >= 400) {
+        target.accept(firstValues(r));
+      }
+      return r;
+    });
   }
 
   private final class CapturingBuilder implements HttpClient.Builder {
@@ -109,13 +144,13 @@ public final class ResponseHeaderCapture {
 
     @Override
     public <T> CompletableFuture<HttpResponse<T>> sendAsync(HttpRequest request, HttpResponse.BodyHandler<T> handler) {
-      return delegate.sendAsync(request, handler);
+      return observed(delegate.sendAsync(request, handler));
     }
 
     @Override
     public <T> CompletableFuture<HttpResponse<T>> sendAsync(
         HttpRequest request, HttpResponse.BodyHandler<T> handler, HttpResponse.PushPromiseHandler<T> push) {
-      return delegate.sendAsync(request, handler, push);
+      return observed(delegate.sendAsync(request, handler, push));
     }
   }
 }

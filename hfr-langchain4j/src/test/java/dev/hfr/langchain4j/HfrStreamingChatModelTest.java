@@ -1,0 +1,247 @@
+package dev.hfr.langchain4j;
+
+import static dev.hfr.langchain4j.StreamingOpenAiServer.Step.contentFilteredAfter;
+import static dev.hfr.langchain4j.StreamingOpenAiServer.Step.relay;
+import static dev.hfr.langchain4j.StreamingOpenAiServer.Step.tokens;
+import static dev.hfr.langchain4j.StreamingOpenAiServer.Step.tokensThenDrop;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.hfr.annotations.Criticality;
+import dev.hfr.annotations.DegradeLevel;
+import dev.hfr.annotations.Fault;
+import dev.hfr.junit.openai.Reply;
+import dev.hfr.junit.openai.ScriptedOpenAiServer;
+import dev.hfr.runtime.ToolOutcome;
+import dev.hfr.runtime.action.Action;
+import dev.hfr.runtime.action.Reason;
+import dev.hfr.runtime.classify.DefaultFailureClassifier;
+import dev.hfr.runtime.telemetry.DecisionEvent;
+import dev.hfr.runtime.time.VirtualTime;
+import dev.langchain4j.model.chat.response.ChatResponse;
+import dev.langchain4j.model.chat.response.StreamingChatResponseHandler;
+import dev.langchain4j.service.AiServices;
+import dev.langchain4j.service.TokenStream;
+import java.util.List;
+import java.util.SplittableRandom;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.DisplayName;
+import org.junit.jupiter.api.Test;
+
+@DisplayName("HfrStreamingChatModel walks the model ladder on the real OpenAI streaming client")
+class HfrStreamingChatModelTest {
+
+  ScriptedOpenAiServer errors;
+  StreamingOpenAiServer server;
+  final VirtualTime time = new VirtualTime();
+  final List<ModelDecision> decisions = new CopyOnWriteArrayList<>();
+  final List<ModelCallFailedException> escalations = new CopyOnWriteArrayList<>();
+  final List<DecisionEvent> events = new CopyOnWriteArrayList<>();
+
+  @BeforeEach
+  void start() {
+    errors = ScriptedOpenAiServer.start();
+    server = StreamingOpenAiServer.start(errors);
+  }
+
+  @AfterEach
+  void stop() {
+    server.close();
+    errors.close();
+  }
+
+  HfrStreamingChatModel ladder() {
+    return HfrStreamingChatModel.builder()
+        .primary("gpt-4o", ModelFixtures.openAiStreaming(server, "gpt-4o"))
+        .fallback(DegradeLevel.L2, "gpt-4o@backup", ModelFixtures.openAiStreaming(server, "gpt-4o-backup"))
+        .criticality(Criticality.Level.MEDIUM)
+        .classifier(new DefaultFailureClassifier())
+        .time(time, time)
+        .random(new SplittableRandom(7))
+        .listener(decisions::add)
+        .escalationHandler(escalations::add)
+        .decisionSink(events::add, () -> null)
+        .build();
+  }
+
+  /** What the caller of a streaming model sees: the partial responses, then one end. */
+  static final class Caller implements StreamingChatResponseHandler {
+    final List<String> partials = new CopyOnWriteArrayList<>();
+    final CompletableFuture<ChatResponse> end = new CompletableFuture<>();
+
+    @Override
+    public void onPartialResponse(String partialResponse) {
+      partials.add(partialResponse);
+    }
+
+    @Override
+    public void onCompleteResponse(ChatResponse response) {
+      if (!end.complete(response)) {
+        throw new AssertionError("a second end: " + response);
+      }
+    }
+
+    @Override
+    public void onError(Throwable error) {
+      if (!end.completeExceptionally(error)) {
+        throw new AssertionError("a second end", error);
+      }
+    }
+
+    ChatResponse response() throws Exception {
+      return end.get(20, TimeUnit.SECONDS);
+    }
+
+    Throwable error() throws Exception {
+      try {
+        ChatResponse r = end.get(20, TimeUnit.SECONDS);
+        throw new AssertionError("expected an error, the stream completed with " + r);
+      } catch (ExecutionException e) {
+        return e.getCause();
+      }
+    }
+  }
+
+  Caller chat(String message) {
+    Caller caller = new Caller();
+    ladder().chat(message, caller);
+    return caller;
+  }
+
+  List<String> actions() {
+    return decisions.stream().map(ModelDecision::action).toList();
+  }
+
+  @Test
+  @DisplayName("a 429 before the first token is retried on the same model no sooner than its Retry-After")
+  void rateLimitBeforeFirstTokenWaitsForRetryAfter() throws Exception {
+    errors.script("gpt-4o", Reply.rateLimited(2));
+    server.script("gpt-4o", relay(), tokens("Hel", "lo"));
+
+    Caller caller = chat("hello");
+
+    assertThat(caller.response().aiMessage().text()).isEqualTo("Hello");
+    assertThat(caller.partials).containsExactly("Hel", "lo");
+    assertThat(actions()).containsExactly("RETRY", "ACCEPT");
+    assertThat(decisions.get(0).fault()).isEqualTo(Fault.T2);
+    assertThat(decisions.get(0).detail()).contains("Retry-After 2000 ms");
+    assertThat(decisions.get(0).delayMillis()).isGreaterThanOrEqualTo(2000);
+    assertThat(time.nanoTime()).isGreaterThanOrEqualTo(2_000_000_000L);
+    assertThat(server.requests()).containsExactly("gpt-4o", "gpt-4o");
+  }
+
+  @Test
+  @DisplayName("an overload (529) before the first token degrades to the backup, reported as degraded")
+  void overloadBeforeFirstTokenDegrades() throws Exception {
+    errors.script("gpt-4o", Reply.overloaded());
+    server.script("gpt-4o", relay());
+    server.script("gpt-4o-backup", tokens("from ", "backup"));
+
+    Caller caller = chat("hello");
+
+    assertThat(caller.response().aiMessage().text()).isEqualTo("from backup");
+    assertThat(caller.partials).containsExactly("from ", "backup");
+    assertThat(actions()).containsExactly("DEGRADE_MODEL", "ACCEPT");
+    assertThat(decisions.get(0).fault()).isEqualTo(Fault.T4);
+    assertThat(decisions.get(1).detail()).contains("degraded=true (L2 gpt-4o@backup)");
+  }
+
+  @Test
+  @DisplayName("a stream cut before its first token is retried: nothing reached the caller yet")
+  void dropBeforeFirstTokenIsRetried() throws Exception {
+    server.script("gpt-4o", tokensThenDrop(), tokens("ok"));
+
+    Caller caller = chat("hello");
+
+    assertThat(caller.response().aiMessage().text()).isEqualTo("ok");
+    assertThat(caller.partials).containsExactly("ok");
+    assertThat(actions()).containsExactly("RETRY", "ACCEPT");
+  }
+
+  @Test
+  @DisplayName("a stream cut after tokens reached the caller is neither retried nor degraded: it fails clearly")
+  void dropAfterTokensIsNotRetried() throws Exception {
+    server.script("gpt-4o", tokensThenDrop("The order ", "is "), tokens("never sent"));
+    server.script("gpt-4o-backup", tokens("never sent either"));
+
+    Caller caller = chat("hello");
+
+    Throwable error = caller.error();
+    assertThat(error).isInstanceOf(ModelStreamInterruptedException.class);
+    ModelStreamInterruptedException interrupted = (ModelStreamInterruptedException) error;
+    assertThat(interrupted.deliveredPartials()).isEqualTo(2);
+    assertThat(interrupted.status()).isEqualTo(ToolOutcome.Status.FAILED);
+    assertThat(interrupted.getMessage()).contains("mid-stream", "not retried");
+    assertThat(caller.partials).containsExactly("The order ", "is ");
+    assertThat(actions()).containsExactly("FAIL");
+    assertThat(server.requests()).as("one request: no silent second stream").containsExactly("gpt-4o");
+  }
+
+  @Test
+  @DisplayName("a refusal before the first token escalates; the backup model is never asked")
+  void refusalEscalates() throws Exception {
+    errors.script("gpt-4o", Reply.contentPolicyViolation());
+    server.script("gpt-4o", relay());
+    server.script("gpt-4o-backup", tokens("a weaker model would comply"));
+
+    Throwable error = chat("do something bad").error();
+
+    assertThat(error).isInstanceOf(ModelRefusalException.class);
+    assertThat(((ModelRefusalException) error).fault()).isEqualTo(Fault.T8);
+    assertThat(escalations).hasSize(1);
+    assertThat(actions()).containsExactly("ESCALATE");
+    assertThat(server.requests()).doesNotContain("gpt-4o-backup");
+    assertThat(events).singleElement().satisfies(e -> {
+      assertThat(e.tool()).isEqualTo("model:gpt-4o");
+      assertThat(e.action()).isEqualTo(Action.ESCALATE);
+      assertThat(e.reason()).isEqualTo(Reason.POLICY_REFUSAL);
+      assertThat(e.tenant()).as("outside a task").isEqualTo("default");
+      assertThat(e.taskId()).isNull();
+    });
+  }
+
+  @Test
+  @DisplayName("a content-filter finish after tokens escalates as a refusal, not as a retry")
+  void contentFilterFinishEscalates() throws Exception {
+    server.script("gpt-4o", contentFilteredAfter("Sure, here is"));
+    server.script("gpt-4o-backup", tokens("a weaker model would comply"));
+
+    Caller caller = chat("do something bad");
+
+    assertThat(caller.error()).isInstanceOf(ModelRefusalException.class);
+    assertThat(caller.partials).containsExactly("Sure, here is");
+    assertThat(actions()).containsExactly("ESCALATE");
+    assertThat(server.requests()).containsExactly("gpt-4o");
+  }
+
+  interface StreamingClerk {
+    TokenStream chat(String message);
+  }
+
+  @Test
+  @DisplayName("an AiServices TokenStream on the ladder: a 529 degrades to the backup, then a cut stream fails clearly")
+  void aiServicesTokenStream() throws Exception {
+    errors.script("gpt-4o", Reply.overloaded());
+    server.script("gpt-4o", relay(), tokensThenDrop("Half an "));
+    server.script("gpt-4o-backup", tokens("Hi ", "there"));
+    StreamingClerk clerk = AiServices.builder(StreamingClerk.class).streamingChatModel(ladder()).build();
+
+    Caller first = new Caller();
+    clerk.chat("hello").onPartialResponse(first::onPartialResponse).onCompleteResponse(first::onCompleteResponse)
+        .onError(first::onError).start();
+    assertThat(first.response().aiMessage().text()).isEqualTo("Hi there");
+    assertThat(first.partials).containsExactly("Hi ", "there");
+
+    Caller second = new Caller();
+    clerk.chat("again").onPartialResponse(second::onPartialResponse).onCompleteResponse(second::onCompleteResponse)
+        .onError(second::onError).start();
+    assertThat(second.error()).isInstanceOf(ModelStreamInterruptedException.class);
+    assertThat(second.partials).containsExactly("Half an ");
+    assertThat(actions()).containsExactly("DEGRADE_MODEL", "ACCEPT", "FAIL");
+    assertThat(server.requests()).containsExactly("gpt-4o", "gpt-4o-backup", "gpt-4o");
+  }
+}
