@@ -4,8 +4,11 @@ import dev.hfr.annotations.Criticality;
 import dev.hfr.annotations.DegradeLevel;
 import dev.hfr.annotations.Fault;
 import dev.hfr.runtime.RetrySpec;
+import dev.hfr.runtime.TaskScope;
 import dev.hfr.runtime.ToolOutcome;
+import dev.hfr.runtime.action.Reason;
 import dev.hfr.runtime.classify.FailureClassifier;
+import dev.hfr.runtime.telemetry.DecisionSink;
 import dev.hfr.runtime.time.Clock;
 import dev.hfr.runtime.time.Sleeper;
 import dev.langchain4j.data.message.ChatMessage;
@@ -21,6 +24,7 @@ import java.util.Objects;
 import java.util.Set;
 import java.util.SplittableRandom;
 import java.util.function.Consumer;
+import java.util.function.Supplier;
 import java.util.random.RandomGenerator;
 
 /**
@@ -46,7 +50,9 @@ import java.util.random.RandomGenerator;
  * what the criticality allows without a human (HIGH: L2, MEDIUM: L3, LOW: L4; paper Table 5) is skipped.
  * When no rung is left the call fails — or is escalated for HIGH criticality. Every decision goes to the
  * listener; an accepted answer from a fallback rung or a compressed conversation is reported as
- * degraded there, never silently.
+ * degraded there, never silently. Given a {@link DecisionSink} ({@link Builder#decisionSink}), the
+ * decisions are also written to it, in the caller's task, next to the engine's tool decisions. For
+ * streaming models, see {@link HfrStreamingChatModel}.
  *
  * <p>Configure the underlying models without their own retries ({@code maxRetries(0)}): two retry loops
  * multiply attempts, and only this one knows the fault class.
@@ -62,6 +68,7 @@ public final class HfrChatModel implements ChatModel {
   private final Sleeper sleeper;
   private final Consumer<ModelDecision> listener;
   private final Consumer<ModelCallFailedException> escalationHandler;
+  private final ModelDecisionLog log;
   private final Set<Capability> capabilities;
 
   private HfrChatModel(Builder b) {
@@ -75,6 +82,7 @@ public final class HfrChatModel implements ChatModel {
     this.sleeper = b.sleeper;
     this.listener = b.listener;
     this.escalationHandler = b.escalationHandler;
+    this.log = b.decisionSink == null ? ModelDecisionLog.NONE : new ModelDecisionLog(b.decisionSink, b.currentTask, b.clock);
     Set<Capability> common = EnumSet.allOf(Capability.class);
     for (ModelRung r : rungs) {
       common.retainAll(r.model().supportedCapabilities());
@@ -132,7 +140,7 @@ public final class HfrChatModel implements ChatModel {
             failure = classifier.classify(response);
             if (failure == null) {
               boolean degraded = i > 0 || compressed;
-              record(rung, attempt, null, "ok", "ACCEPT", 0,
+              record(rung, attempt, null, "ACCEPT", Reason.OK, 0,
                   degraded ? "degraded=true (" + (compressed ? "L1 compressed" : "") + (compressed && i > 0 ? ", " : "")
                       + (i > 0 ? rung.level() + " " + rung.name() : "") + ")" : "degraded=false");
               return response;
@@ -147,14 +155,14 @@ public final class HfrChatModel implements ChatModel {
           Fault fault = failure.fault();
           String rule = failure.classification().rule();
           if (fault == Fault.T8) {
-            record(rung, attempt, fault, rule, "ESCALATE", 0, "policy refusal: not retried, not degraded around");
+            record(rung, attempt, failure, "ESCALATE", Reason.POLICY_REFUSAL, 0, "policy refusal: not retried, not degraded around");
             ModelRefusalException refusal = new ModelRefusalException(
                 rung.name() + " refused the request (T8, " + rule + "); escalated, not degraded around", decisions, error);
             escalate(refusal);
             throw refusal;
           }
           if (fault == Fault.T7 && !failure.quotaExhausted()) {
-            record(rung, attempt, fault, rule, "FAIL", 0, "deterministic request error: no retry can fix it");
+            record(rung, attempt, failure, "FAIL", Reason.PERMANENT_ERROR, 0, "deterministic request error: no retry can fix it");
             throw new ModelCallFailedException(ToolOutcome.Status.FAILED, fault,
                 rung.name() + " rejected the request (T7, " + rule + ")", decisions, error);
           }
@@ -162,21 +170,21 @@ public final class HfrChatModel implements ChatModel {
             if (!compressed) {
               List<ChatMessage> shorter = summarizer.compress(messages);
               if (shorter.size() < messages.size()) {
-                record(rung, attempt, fault, rule, "COMPRESS", 0,
+                record(rung, attempt, failure, "COMPRESS", Reason.CONTEXT_COMPRESSED, 0,
                     "L1: " + messages.size() + " -> " + shorter.size() + " messages, resending");
                 messages = List.copyOf(shorter);
                 compressed = true;
                 continue;
               }
             }
-            record(rung, attempt, fault, rule, "FAIL", 0,
+            record(rung, attempt, failure, "FAIL", Reason.CONTEXT_NOT_COMPRESSIBLE, 0,
                 compressed ? "still over the context window after compression" : "nothing left to compress");
             throw new ModelCallFailedException(ToolOutcome.Status.FAILED, fault,
                 rung.name() + ": context window exceeded and compression cannot help (T6)", decisions, error);
           }
           long delay = rules.retryDelayNanos(failure, attempt, waitedNanos);
           if (delay >= 0) {
-            record(rung, attempt, fault, rule, "RETRY", delay / 1_000_000L, rules.retryReason(failure));
+            record(rung, attempt, failure, "RETRY", Reason.RETRYABLE, delay / 1_000_000L, rules.retryReason(failure));
             try {
               sleeper.sleep(delay);
             } catch (InterruptedException e) {
@@ -187,7 +195,7 @@ public final class HfrChatModel implements ChatModel {
             waitedNanos += delay;
             continue;
           }
-          record(rung, attempt, fault, rule, rules.leaveAction(i), 0, rules.leaveDetail(failure, attempt, i));
+          record(rung, attempt, failure, rules.leaveAction(i), rules.leaveReason(failure, i), 0, rules.leaveDetail(failure, attempt, i));
           break;
         }
       }
@@ -210,10 +218,14 @@ public final class HfrChatModel implements ChatModel {
       }
     }
 
-    private void record(ModelRung rung, int attempt, Fault fault, String rule, String action, long delayMillis, String detail) {
+    private void record(ModelRung rung, int attempt, ModelFailure failure, String action, Reason reason, long delayMillis,
+        String detail) {
+      Fault fault = failure == null ? null : failure.fault();
+      String rule = failure == null ? "ok" : failure.classification().rule();
       ModelDecision d = new ModelDecision(rung.name(), rung.level(), attempt, fault, rule, action, delayMillis, detail);
       decisions.add(d);
       listener.accept(d);
+      log.record(d, reason, failure == null ? 0.0 : failure.classification().confidence());
     }
   }
 
@@ -230,6 +242,8 @@ public final class HfrChatModel implements ChatModel {
     private RandomGenerator random = new SplittableRandom();
     private Consumer<ModelDecision> listener = d -> { };
     private Consumer<ModelCallFailedException> escalationHandler = e -> { };
+    private DecisionSink decisionSink;
+    private Supplier<TaskScope> currentTask = () -> null;
 
     private Builder() {}
 
@@ -312,6 +326,18 @@ public final class HfrChatModel implements ChatModel {
     /** Receives refusals and, for HIGH criticality, exhausted ladders before they are thrown. */
     public Builder escalationHandler(Consumer<ModelCallFailedException> handler) {
       this.escalationHandler = Objects.requireNonNull(handler, "handler");
+      return this;
+    }
+
+    /**
+     * Also writes every decision but accepted answers to {@code sink} — give it the engine's sink, so model
+     * and tool decisions land in one log — in the tenant and task {@code currentTask} supplies (it may
+     * answer {@code null} outside a task). Model decisions are not counted in the task's report: the
+     * engine offers no public way to add an outcome to a task.
+     */
+    public Builder decisionSink(DecisionSink sink, Supplier<TaskScope> currentTask) {
+      this.decisionSink = Objects.requireNonNull(sink, "sink");
+      this.currentTask = Objects.requireNonNull(currentTask, "currentTask");
       return this;
     }
 

@@ -4,8 +4,11 @@ import dev.hfr.annotations.Criticality;
 import dev.hfr.annotations.DegradeLevel;
 import dev.hfr.annotations.Fault;
 import dev.hfr.runtime.RetrySpec;
+import dev.hfr.runtime.TaskScope;
 import dev.hfr.runtime.ToolOutcome;
+import dev.hfr.runtime.action.Reason;
 import dev.hfr.runtime.classify.FailureClassifier;
+import dev.hfr.runtime.telemetry.DecisionSink;
 import dev.hfr.runtime.time.Clock;
 import dev.hfr.runtime.time.Sleeper;
 import dev.langchain4j.data.message.ChatMessage;
@@ -29,7 +32,9 @@ import java.util.Objects;
 import java.util.Set;
 import java.util.SplittableRandom;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Consumer;
+import java.util.function.Supplier;
 import java.util.random.RandomGenerator;
 
 /**
@@ -60,6 +65,7 @@ public final class HfrStreamingChatModel implements StreamingChatModel {
   private final Sleeper sleeper;
   private final Consumer<ModelDecision> listener;
   private final Consumer<ModelCallFailedException> escalationHandler;
+  private final ModelDecisionLog log;
   private final Set<Capability> capabilities;
 
   /** One rung of the streaming ladder. */
@@ -75,6 +81,7 @@ public final class HfrStreamingChatModel implements StreamingChatModel {
     this.sleeper = b.sleeper;
     this.listener = b.listener;
     this.escalationHandler = b.escalationHandler;
+    this.log = b.decisionSink == null ? ModelDecisionLog.NONE : new ModelDecisionLog(b.decisionSink, b.currentTask, b.clock);
     Set<Capability> common = EnumSet.allOf(Capability.class);
     for (Rung r : rungs) {
       common.retainAll(r.model().supportedCapabilities());
@@ -147,22 +154,23 @@ public final class HfrStreamingChatModel implements StreamingChatModel {
       Fault fault = failure.fault();
       String rule = failure.classification().rule();
       if (fault == Fault.T8) {
-        record(rung, a.attempt, fault, rule, "ESCALATE", 0, "policy refusal: not retried, not degraded around");
+        record(rung, a.attempt, failure, "ESCALATE", Reason.POLICY_REFUSAL, 0, "policy refusal: not retried, not degraded around");
         ModelRefusalException refusal = new ModelRefusalException(
             rung.name() + " refused the request (T8, " + rule + "); escalated, not degraded around", decisions, error);
         escalate(refusal);
         end(refusal);
         return;
       }
-      if (a.delivered > 0) {
-        record(rung, a.attempt, fault, rule, "FAIL", 0,
-            "failed after " + a.delivered + " partial responses reached the caller: not retried, it would repeat them");
+      int delivered = a.delivered.get();
+      if (delivered > 0) {
+        record(rung, a.attempt, failure, "FAIL", Reason.NOT_RETRYABLE, 0,
+            "failed after " + delivered + " partial responses reached the caller: not retried, it would repeat them");
         end(new ModelStreamInterruptedException(fault, rung.name() + " failed mid-stream (" + fault + ", " + rule + ") after "
-            + a.delivered + " partial responses; not retried, not degraded", a.delivered, decisions, error));
+            + delivered + " partial responses; not retried, not degraded", delivered, decisions, error));
         return;
       }
       if (fault == Fault.T7 && !failure.quotaExhausted()) {
-        record(rung, a.attempt, fault, rule, "FAIL", 0, "deterministic request error: no retry can fix it");
+        record(rung, a.attempt, failure, "FAIL", Reason.PERMANENT_ERROR, 0, "deterministic request error: no retry can fix it");
         end(new ModelCallFailedException(ToolOutcome.Status.FAILED, fault,
             rung.name() + " rejected the request (T7, " + rule + ")", decisions, error));
         return;
@@ -171,7 +179,7 @@ public final class HfrStreamingChatModel implements StreamingChatModel {
         if (!compressed) {
           List<ChatMessage> shorter = summarizer.compress(messages);
           if (shorter.size() < messages.size()) {
-            record(rung, a.attempt, fault, rule, "COMPRESS", 0,
+            record(rung, a.attempt, failure, "COMPRESS", Reason.CONTEXT_COMPRESSED, 0,
                 "L1: " + messages.size() + " -> " + shorter.size() + " messages, resending");
             messages = List.copyOf(shorter);
             compressed = true;
@@ -179,7 +187,7 @@ public final class HfrStreamingChatModel implements StreamingChatModel {
             return;
           }
         }
-        record(rung, a.attempt, fault, rule, "FAIL", 0,
+        record(rung, a.attempt, failure, "FAIL", Reason.CONTEXT_NOT_COMPRESSIBLE, 0,
             compressed ? "still over the context window after compression" : "nothing left to compress");
         end(new ModelCallFailedException(ToolOutcome.Status.FAILED, fault,
             rung.name() + ": context window exceeded and compression cannot help (T6)", decisions, error));
@@ -187,7 +195,7 @@ public final class HfrStreamingChatModel implements StreamingChatModel {
       }
       long delay = rules.retryDelayNanos(failure, a.attempt, waitedNanos);
       if (delay >= 0) {
-        record(rung, a.attempt, fault, rule, "RETRY", delay / 1_000_000L, rules.retryReason(failure));
+        record(rung, a.attempt, failure, "RETRY", Reason.RETRYABLE, delay / 1_000_000L, rules.retryReason(failure));
         try {
           sleeper.sleep(delay);
         } catch (InterruptedException e) {
@@ -200,7 +208,7 @@ public final class HfrStreamingChatModel implements StreamingChatModel {
         attempt(a.index, a.attempt + 1);
         return;
       }
-      record(rung, a.attempt, fault, rule, rules.leaveAction(a.index), 0, rules.leaveDetail(failure, a.attempt, a.index));
+      record(rung, a.attempt, failure, rules.leaveAction(a.index), rules.leaveReason(failure, a.index), 0, rules.leaveDetail(failure, a.attempt, a.index));
       attempt(a.index + 1, 1);
     }
 
@@ -231,10 +239,14 @@ public final class HfrStreamingChatModel implements StreamingChatModel {
       }
     }
 
-    private void record(Rung rung, int attempt, Fault fault, String rule, String action, long delayMillis, String detail) {
+    private void record(Rung rung, int attempt, ModelFailure failure, String action, Reason reason, long delayMillis,
+        String detail) {
+      Fault fault = failure == null ? null : failure.fault();
+      String rule = failure == null ? "ok" : failure.classification().rule();
       ModelDecision d = new ModelDecision(rung.name(), rung.level(), attempt, fault, rule, action, delayMillis, detail);
       decisions.add(d); // one attempt at a time: the next starts only after this one ended
       listener.accept(d);
+      log.record(d, reason, failure == null ? 0.0 : failure.classification().confidence());
     }
 
     /**
@@ -246,7 +258,7 @@ public final class HfrStreamingChatModel implements StreamingChatModel {
       final int attempt;
       final long startedNanos;
       private final AtomicBoolean done = new AtomicBoolean();
-      volatile int delivered;
+      private final AtomicInteger delivered = new AtomicInteger();
 
       Attempt(int index, int attempt, long startedNanos) {
         this.index = index;
@@ -261,7 +273,7 @@ public final class HfrStreamingChatModel implements StreamingChatModel {
       @Override
       public void onPartialResponse(String partialResponse) {
         if (live()) {
-          delivered++;
+          delivered.incrementAndGet();
           caller.onPartialResponse(partialResponse);
         }
       }
@@ -269,7 +281,7 @@ public final class HfrStreamingChatModel implements StreamingChatModel {
       @Override
       public void onPartialResponse(PartialResponse partialResponse, PartialResponseContext context) {
         if (live()) {
-          delivered++;
+          delivered.incrementAndGet();
           caller.onPartialResponse(partialResponse, context);
         }
       }
@@ -277,7 +289,7 @@ public final class HfrStreamingChatModel implements StreamingChatModel {
       @Override
       public void onPartialThinking(PartialThinking partialThinking) {
         if (live()) {
-          delivered++;
+          delivered.incrementAndGet();
           caller.onPartialThinking(partialThinking);
         }
       }
@@ -285,7 +297,7 @@ public final class HfrStreamingChatModel implements StreamingChatModel {
       @Override
       public void onPartialThinking(PartialThinking partialThinking, PartialThinkingContext context) {
         if (live()) {
-          delivered++;
+          delivered.incrementAndGet();
           caller.onPartialThinking(partialThinking, context);
         }
       }
@@ -293,7 +305,7 @@ public final class HfrStreamingChatModel implements StreamingChatModel {
       @Override
       public void onPartialToolCall(PartialToolCall partialToolCall) {
         if (live()) {
-          delivered++;
+          delivered.incrementAndGet();
           caller.onPartialToolCall(partialToolCall);
         }
       }
@@ -301,7 +313,7 @@ public final class HfrStreamingChatModel implements StreamingChatModel {
       @Override
       public void onPartialToolCall(PartialToolCall partialToolCall, PartialToolCallContext context) {
         if (live()) {
-          delivered++;
+          delivered.incrementAndGet();
           caller.onPartialToolCall(partialToolCall, context);
         }
       }
@@ -309,7 +321,7 @@ public final class HfrStreamingChatModel implements StreamingChatModel {
       @Override
       public void onCompleteToolCall(CompleteToolCall completeToolCall) {
         if (live()) {
-          delivered++;
+          delivered.incrementAndGet();
           caller.onCompleteToolCall(completeToolCall);
         }
       }
@@ -333,7 +345,7 @@ public final class HfrStreamingChatModel implements StreamingChatModel {
         }
         Rung rung = rungs.get(index);
         boolean degraded = index > 0 || compressed;
-        record(rung, attempt, null, "ok", "ACCEPT", 0,
+        record(rung, attempt, null, "ACCEPT", Reason.OK, 0,
             degraded ? "degraded=true (" + (compressed ? "L1 compressed" : "") + (compressed && index > 0 ? ", " : "")
                 + (index > 0 ? rung.level() + " " + rung.name() : "") + ")" : "degraded=false");
         if (ended.compareAndSet(false, true)) {
@@ -364,6 +376,8 @@ public final class HfrStreamingChatModel implements StreamingChatModel {
     private RandomGenerator random = new SplittableRandom();
     private Consumer<ModelDecision> listener = d -> { };
     private Consumer<ModelCallFailedException> escalationHandler = e -> { };
+    private DecisionSink decisionSink;
+    private Supplier<TaskScope> currentTask = () -> null;
 
     private Builder() {}
 
@@ -456,6 +470,18 @@ public final class HfrStreamingChatModel implements StreamingChatModel {
     /** Receives refusals and, for HIGH criticality, exhausted ladders before the caller's {@code onError}. */
     public Builder escalationHandler(Consumer<ModelCallFailedException> handler) {
       this.escalationHandler = Objects.requireNonNull(handler, "handler");
+      return this;
+    }
+
+    /**
+     * Also writes every decision but accepted answers to {@code sink} — give it the engine's sink, so model
+     * and tool decisions land in one log — in the tenant and task {@code currentTask} supplies (it may
+     * answer {@code null} outside a task). Model decisions are not counted in the task's report: the
+     * engine offers no public way to add an outcome to a task.
+     */
+    public Builder decisionSink(DecisionSink sink, Supplier<TaskScope> currentTask) {
+      this.decisionSink = Objects.requireNonNull(sink, "sink");
+      this.currentTask = Objects.requireNonNull(currentTask, "currentTask");
       return this;
     }
 

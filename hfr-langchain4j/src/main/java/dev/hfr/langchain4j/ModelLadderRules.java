@@ -4,6 +4,7 @@ import dev.hfr.annotations.Criticality;
 import dev.hfr.annotations.DegradeLevel;
 import dev.hfr.annotations.Fault;
 import dev.hfr.runtime.RetrySpec;
+import dev.hfr.runtime.action.Reason;
 import dev.hfr.runtime.retry.FullJitterBackoff;
 import java.util.List;
 import java.util.random.RandomGenerator;
@@ -101,6 +102,22 @@ final class ModelLadderRules {
   /** The action when rung {@code rung} is left: the next rung, or the end of the ladder. */
   String leaveAction(int rung) {
     return nextAllowedAfter(rung) >= 0 ? "DEGRADE_MODEL" : criticality == Criticality.Level.HIGH ? "ESCALATE" : "FAIL";
+  }
+
+  /** Why rung {@code rung} is left, in the engine's closed set of reasons. */
+  Reason leaveReason(ModelFailure failure, int rung) {
+    if (nextAllowedAfter(rung) < 0) {
+      return Reason.NO_SAFE_ALTERNATIVE;
+    }
+    if (failure.quotaExhausted()) {
+      return Reason.NOT_RETRYABLE;
+    }
+    return switch (failure.fault()) {
+      case T4 -> Reason.OVERLOADED;
+      case T5 -> Reason.TOOL_UNAVAILABLE;
+      case UNCLASSIFIED -> Reason.UNCLASSIFIED;
+      default -> Reason.STEP_BUDGET_EXHAUSTED;
+    };
   }
 
   /** Why rung {@code rung} is left and where to. */

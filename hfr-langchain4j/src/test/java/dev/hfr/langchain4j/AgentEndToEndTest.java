@@ -9,7 +9,13 @@ import dev.hfr.annotations.Fault;
 import dev.hfr.junit.HfrFaults;
 import dev.hfr.junit.openai.Reply;
 import dev.hfr.junit.openai.ScriptedOpenAiServer;
+import dev.hfr.runtime.Hfr;
 import dev.hfr.runtime.RecoveryEngine;
+import dev.hfr.runtime.TaskScope;
+import dev.hfr.runtime.TaskSpec;
+import dev.hfr.runtime.action.Action;
+import dev.hfr.runtime.action.Reason;
+import dev.hfr.runtime.telemetry.DecisionEvent;
 import dev.hfr.runtime.classify.DefaultFailureClassifier;
 import dev.hfr.runtime.time.VirtualTime;
 import dev.langchain4j.service.AiServices;
@@ -74,5 +80,38 @@ class AgentEndToEndTest {
     assertThat(thrown).isInstanceOf(ModelRefusalException.class);
     assertThat(((ModelRefusalException) thrown).fault()).isEqualTo(Fault.T8);
     assertThat(server.requests("gpt-4o-backup")).isEmpty();
+  }
+
+  @Test
+  @DisplayName("model decisions land in the engine's decision log, in the caller's task")
+  void modelDecisionsReachTheDecisionSink(RecoveryEngine engine, Hfr hfr, VirtualTime time, List<DecisionEvent> events) {
+    server.script("gpt-4o", Reply.rateLimited(1), Reply.toolCall("c1", "checkStock", "{\"sku\":\"SKU-42\"}"), Reply.overloaded());
+    server.script("gpt-4o-backup", Reply.from(r -> Reply.text("stock is " + r.toolResults().get(0))));
+
+    try (TaskScope task = hfr.openTask(TaskSpec.builder("acme", "conversation-7").build())) {
+      HfrChatModel model = HfrChatModel.builder()
+          .primary("gpt-4o", ModelFixtures.openAi(server, "gpt-4o"))
+          .fallback(DegradeLevel.L2, "gpt-4o@backup", ModelFixtures.openAi(server, "gpt-4o-backup"))
+          .classifier(new DefaultFailureClassifier())
+          .time(time, time)
+          .decisionSink(events::add, () -> task)
+          .build();
+      Clerk clerk = HfrTools.wrap(AiServices.builder(Clerk.class), OrderDesk_Recovering.create(engine)).chatModel(model).build();
+
+      assertThat(clerk.chat("stock?")).isEqualTo("stock is 17");
+    }
+
+    List<DecisionEvent> modelEvents = events.stream().filter(e -> e.tool().startsWith("model:")).toList();
+    assertThat(modelEvents).extracting(DecisionEvent::tool).containsExactly("model:gpt-4o", "model:gpt-4o");
+    assertThat(modelEvents).extracting(DecisionEvent::action).containsExactly(Action.RETRY, Action.DEGRADE_MODEL);
+    assertThat(modelEvents).extracting(DecisionEvent::reason).containsExactly(Reason.RETRYABLE, Reason.OVERLOADED);
+    assertThat(modelEvents).extracting(DecisionEvent::fault).containsExactly(Fault.T2, Fault.T4);
+    assertThat(modelEvents).allSatisfy(e -> {
+      assertThat(e.tenant()).isEqualTo("acme");
+      assertThat(e.taskId()).isEqualTo("conversation-7");
+      assertThat(e.rung()).isEqualTo(DegradeLevel.L0);
+      assertThat(e.confidence()).isPositive();
+    });
+    assertThat(modelEvents.get(0).delayMillis()).isGreaterThanOrEqualTo(1000);
   }
 }

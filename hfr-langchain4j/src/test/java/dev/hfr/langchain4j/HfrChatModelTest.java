@@ -76,6 +76,23 @@ class HfrChatModelTest {
   }
 
   @Test
+  @DisplayName("a decision sink that fails loses the event, never the call")
+  void failingDecisionSinkDoesNotBreakTheCall() {
+    server.script("gpt-4o", Reply.serverError(503), Reply.text("ok"));
+    List<String> tried = new ArrayList<>();
+
+    String answer = ladder(Criticality.Level.MEDIUM)
+        .decisionSink(e -> {
+          tried.add(e.tool() + " " + e.action());
+          throw new java.io.IOException("disk full");
+        }, () -> null)
+        .build().chat("hello");
+
+    assertThat(answer).isEqualTo("ok");
+    assertThat(tried).containsExactly("model:gpt-4o RETRY");
+  }
+
+  @Test
   @DisplayName("a 5xx is retried with backoff, then accepted undegraded")
   void serverErrorIsRetried() {
     server.script("gpt-4o", Reply.serverError(503), Reply.serverError(502), Reply.text("ok"));

@@ -12,10 +12,15 @@ import dev.hfr.annotations.Fault;
 import dev.hfr.junit.openai.Reply;
 import dev.hfr.junit.openai.ScriptedOpenAiServer;
 import dev.hfr.runtime.ToolOutcome;
+import dev.hfr.runtime.action.Action;
+import dev.hfr.runtime.action.Reason;
 import dev.hfr.runtime.classify.DefaultFailureClassifier;
+import dev.hfr.runtime.telemetry.DecisionEvent;
 import dev.hfr.runtime.time.VirtualTime;
 import dev.langchain4j.model.chat.response.ChatResponse;
 import dev.langchain4j.model.chat.response.StreamingChatResponseHandler;
+import dev.langchain4j.service.AiServices;
+import dev.langchain4j.service.TokenStream;
 import java.util.List;
 import java.util.SplittableRandom;
 import java.util.concurrent.CompletableFuture;
@@ -35,6 +40,7 @@ class HfrStreamingChatModelTest {
   final VirtualTime time = new VirtualTime();
   final List<ModelDecision> decisions = new CopyOnWriteArrayList<>();
   final List<ModelCallFailedException> escalations = new CopyOnWriteArrayList<>();
+  final List<DecisionEvent> events = new CopyOnWriteArrayList<>();
 
   @BeforeEach
   void start() {
@@ -58,6 +64,7 @@ class HfrStreamingChatModelTest {
         .random(new SplittableRandom(7))
         .listener(decisions::add)
         .escalationHandler(escalations::add)
+        .decisionSink(events::add, () -> null)
         .build();
   }
 
@@ -188,6 +195,13 @@ class HfrStreamingChatModelTest {
     assertThat(escalations).hasSize(1);
     assertThat(actions()).containsExactly("ESCALATE");
     assertThat(server.requests()).doesNotContain("gpt-4o-backup");
+    assertThat(events).singleElement().satisfies(e -> {
+      assertThat(e.tool()).isEqualTo("model:gpt-4o");
+      assertThat(e.action()).isEqualTo(Action.ESCALATE);
+      assertThat(e.reason()).isEqualTo(Reason.POLICY_REFUSAL);
+      assertThat(e.tenant()).as("outside a task").isEqualTo("default");
+      assertThat(e.taskId()).isNull();
+    });
   }
 
   @Test
@@ -202,5 +216,32 @@ class HfrStreamingChatModelTest {
     assertThat(caller.partials).containsExactly("Sure, here is");
     assertThat(actions()).containsExactly("ESCALATE");
     assertThat(server.requests()).containsExactly("gpt-4o");
+  }
+
+  interface StreamingClerk {
+    TokenStream chat(String message);
+  }
+
+  @Test
+  @DisplayName("an AiServices TokenStream on the ladder: a 529 degrades to the backup, then a cut stream fails clearly")
+  void aiServicesTokenStream() throws Exception {
+    errors.script("gpt-4o", Reply.overloaded());
+    server.script("gpt-4o", relay(), tokensThenDrop("Half an "));
+    server.script("gpt-4o-backup", tokens("Hi ", "there"));
+    StreamingClerk clerk = AiServices.builder(StreamingClerk.class).streamingChatModel(ladder()).build();
+
+    Caller first = new Caller();
+    clerk.chat("hello").onPartialResponse(first::onPartialResponse).onCompleteResponse(first::onCompleteResponse)
+        .onError(first::onError).start();
+    assertThat(first.response().aiMessage().text()).isEqualTo("Hi there");
+    assertThat(first.partials).containsExactly("Hi ", "there");
+
+    Caller second = new Caller();
+    clerk.chat("again").onPartialResponse(second::onPartialResponse).onCompleteResponse(second::onCompleteResponse)
+        .onError(second::onError).start();
+    assertThat(second.error()).isInstanceOf(ModelStreamInterruptedException.class);
+    assertThat(second.partials).containsExactly("Half an ");
+    assertThat(actions()).containsExactly("DEGRADE_MODEL", "ACCEPT", "FAIL");
+    assertThat(server.requests()).containsExactly("gpt-4o", "gpt-4o-backup", "gpt-4o");
   }
 }

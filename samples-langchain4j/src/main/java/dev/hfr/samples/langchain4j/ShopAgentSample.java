@@ -24,25 +24,37 @@ import dev.langchain4j.model.openai.OpenAiChatModel;
 import dev.langchain4j.service.AiServices;
 import java.time.Duration;
 import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.atomic.AtomicReference;
 
 /**
  * A shop assistant built with LangChain4j {@code AiServices} on the real OpenAI client, protected by HFR
  * on both sides: its tools run through the engine (via the generated {@code ShopTools_Recovering}), its
  * chat model is an {@link HfrChatModel} ladder. The "LLM" is a scripted OpenAI-compatible server and the
  * shop a real HTTP backend, both on 127.0.0.1 and started here, so the run is offline and deterministic.
- * It prints every decision HFR takes.
+ * It prints every decision HFR takes. Tool and model decisions also go to one decision log, in the task
+ * of the conversation they belong to.
  */
 public final class ShopAgentSample {
+
+  /** The decision log both sides write to (a JSON-lines file or a queue in production). */
+  private static final List<DecisionEvent> DECISION_LOG = new CopyOnWriteArrayList<>();
+  /** The task of the conversation in progress: the model's decisions and the tools' degraded results need it. */
+  private static final AtomicReference<TaskScope> CURRENT_TASK = new AtomicReference<>();
 
   private ShopAgentSample() {}
 
   public static void main(String[] args) throws Exception {
+    DECISION_LOG.clear();
     try (ScriptedOpenAiServer llm = ScriptedOpenAiServer.start();
         OrderService shop = OrderService.start();
         Hfr hfr = Hfr.builder()
             .classifier(new DefaultFailureClassifier())
             .ledger(new InMemoryLedger())
-            .decisionSink(ShopAgentSample::printToolDecision)
+            .decisionSink(event -> {
+              printToolDecision(event);
+              DECISION_LOG.add(event);
+            })
             .build()) {
       System.out.println("HFR LangChain4j sample");
       System.out.println("  scripted OpenAI-compatible server: " + llm.baseUrl());
@@ -58,10 +70,11 @@ public final class ShopAgentSample {
           .summarizer(new KeepRecentSummarizer(4, 60))
           .listener(ShopAgentSample::printModelDecision)
           .escalationHandler(e -> System.out.println("    [model] escalated to a human: " + e.getMessage()))
+          .decisionSink(DECISION_LOG::add, CURRENT_TASK::get)
           .build();
 
       ShopTools tools = ShopTools_Recovering.create(hfr, shop.uri());
-      ShopAssistant assistant = HfrTools.wrap(AiServices.builder(ShopAssistant.class), tools)
+      ShopAssistant assistant = HfrTools.wrap(AiServices.builder(ShopAssistant.class), CURRENT_TASK::get, tools)
           .chatModel(model)
           .chatMemory(MessageWindowChatMemory.withMaxMessages(40))
           .build();
@@ -113,6 +126,7 @@ public final class ShopAgentSample {
     System.out.println("== " + taskId + ": user: " + userMessage);
     setUp.run();
     try (TaskScope task = hfr.openTask(TaskSpec.builder("shop", taskId).build())) {
+      CURRENT_TASK.set(task);
       try {
         System.out.println("  assistant: " + assistant.chat(userMessage));
       } catch (RuntimeException e) {
@@ -126,6 +140,13 @@ public final class ShopAgentSample {
       System.out.printf("  task report: calls=%d succeeded=%d failed=%d escalated=%d degraded=%d retries=%d duplicates=%d %s%n",
           report.calls(), report.succeeded(), report.failed(), report.escalated(), report.degraded(),
           report.retryCount(), report.duplicateSideEffects(), report.processMetrics());
+      List<DecisionEvent> logged = DECISION_LOG.stream().filter(e -> taskId.equals(e.taskId())).toList();
+      System.out.printf("  decision log of shop/%s: %d model decisions %s, %d tool decisions%n", taskId,
+          logged.stream().filter(e -> e.tool().startsWith("model:")).count(),
+          logged.stream().filter(e -> e.tool().startsWith("model:")).map(e -> e.action().name()).toList(),
+          logged.stream().filter(e -> !e.tool().startsWith("model:")).count());
+    } finally {
+      CURRENT_TASK.set(null);
     }
   }
 

@@ -32,7 +32,9 @@ class ShopAgentSampleTest {
         .contains("orders stored by the backend: [Order[id=ORD-1001, sku=SKU-42, quantity=2]]")
         .contains("\"status\":\"failed\"", "\"fault\":\"T1\"")
         .contains("T6           -> COMPRESS")
-        .contains("no answer: ESCALATED (T8)");
+        .contains("no answer: ESCALATED (T8)")
+        .contains("decision log of shop/conversation-1: 2 model decisions [RETRY, DEGRADE_MODEL], 2 tool decisions")
+        .contains("decision log of shop/conversation-4: 1 model decisions [ESCALATE], 0 tool decisions");
     assertThat(out).as("the backup model is never asked after the refusal")
         .doesNotContain("gpt-4o-backup   14 messages");
     assertThat(out.lines().filter(l -> l.contains("duplicates=")).allMatch(l -> l.contains("duplicates=0"))).isTrue();
