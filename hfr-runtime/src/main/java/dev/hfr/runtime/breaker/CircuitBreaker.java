@@ -48,8 +48,8 @@ public final class CircuitBreaker {
   /** Successes in the closed state, counted without the lock; {@link #foldedSuccesses} of them are in the window. */
   private final LongAdder closedSuccesses = new LongAdder();
   /**
-   * A recent clock reading at which a success was reported, at most {@link #STAMP_NANOS} stale while
-   * successes arrive: the time the window gives the successes it folds in.
+   * The time the window gives the successes counted without the lock: each of them ended less than
+   * {@link #STAMP_NANOS} after it (a later one takes the lock and moves it). Written under lock.
    */
   private volatile long lastSuccessNanos;
 
@@ -156,15 +156,15 @@ public final class CircuitBreaker {
    * threshold ({@link CircuitBreakerConfig#latencyThreshold()} zero).
    */
   public void onSuccess(long latencyNanos, long endNanos) {
-    if (latencyNanos <= slowNanos && state == CircuitState.CLOSED) {
-      // The common case takes no lock: a success cannot trip the breaker, so it only needs counting.
+    if (latencyNanos <= slowNanos && state == CircuitState.CLOSED && endNanos - lastSuccessNanos < STAMP_NANOS) {
+      // The common case takes no lock: a success cannot trip the breaker, so it only needs counting. It
+      // happened within STAMP_NANOS after the stamp the window will give it.
       closedSuccesses.increment();
-      if (endNanos - lastSuccessNanos >= STAMP_NANOS) {
-        lastSuccessNanos = endNanos;
-      }
       return;
     }
-    record(null, latencyNanos);
+    // Once per STAMP_NANOS of clock time (and for anything but a closed breaker's fast success) the lock
+    // folds the counted successes in at the old stamp and moves the stamp on.
+    record(null, latencyNanos, endNanos);
   }
 
   /** Whether outcomes need their latency: only when a latency threshold is configured. */
@@ -174,7 +174,7 @@ public final class CircuitBreaker {
 
   /** Reports a failed call of class {@code fault} that took {@code latencyNanos}. */
   public void onFailure(Fault fault, long latencyNanos) {
-    record(Objects.requireNonNull(fault, "fault"), latencyNanos);
+    record(Objects.requireNonNull(fault, "fault"), latencyNanos, clock.nanoTime());
   }
 
   /** Returns a permit of {@link #tryAcquire()} whose call was not made (cancelled before it started). */
@@ -189,7 +189,7 @@ public final class CircuitBreaker {
     }
   }
 
-  private void record(Fault fault, long latencyNanos) {
+  private void record(Fault fault, long latencyNanos, long now) {
     byte outcome = outcomeOf(fault, latencyNanos);
     boolean failure = (outcome & (OutcomeWindow.ERROR | OutcomeWindow.RATE_LIMITED)) != 0;
     CircuitState from;
@@ -197,10 +197,12 @@ public final class CircuitBreaker {
     lock.lock();
     try {
       from = state;
-      long now = clock.nanoTime();
       switch (from) {
         case CLOSED -> {
           foldClosedSuccesses(now);
+          if (fault == null && now - lastSuccessNanos > 0) {
+            lastSuccessNanos = now;
+          }
           window.record(now, outcome);
           consecutiveFailures = failure ? consecutiveFailures + 1 : 0;
           TripReason reason = tripReason();
@@ -237,8 +239,8 @@ public final class CircuitBreaker {
     }
     foldedSuccesses = total;
     consecutiveFailures = 0;
-    // They happened since the last fold; the latest stamp is within STAMP_NANOS of the newest of them, and
-    // never later than now. Stamping them older than they are only makes them leave the window sooner.
+    // Each ended less than STAMP_NANOS after the stamp: at most that much older in the window than they
+    // are, which can only make them leave it a little sooner.
     window.recordSuccesses(pending, Math.min(lastSuccessNanos, now));
   }
 
