@@ -83,6 +83,7 @@ class ConfigPoliciesTest {
       ScriptedTool<String> sturdy = new ScriptedTool<String>("q").failsTimes(2, Fixtures.unavailable()).returns("ok");
       assertThat(hfr.execute(Fixtures.read("sturdy"), sturdy)).isEqualTo("ok");
       assertThat(sturdy.methodCalls).isEqualTo(3);
+      assertThat(task.report().calls()).isEqualTo(2);
     }
   }
 }
