@@ -2,7 +2,6 @@ package dev.hfr.langchain4j;
 
 import dev.hfr.annotations.DegradeLevel;
 import dev.langchain4j.model.chat.ChatModel;
-import java.util.Objects;
 
 /**
  * One rung of a chat-model degradation ladder: the model, the name it is recorded under, and its
@@ -16,15 +15,6 @@ import java.util.Objects;
 public record ModelRung(String name, DegradeLevel level, ChatModel model) {
 
   public ModelRung {
-    if (name == null || name.isBlank()) {
-      throw new IllegalArgumentException("a model rung needs a name");
-    }
-    Objects.requireNonNull(level, "level");
-    Objects.requireNonNull(model, "model");
-    if (level == DegradeLevel.L1) {
-      throw new IllegalArgumentException(
-          "rung " + name + ": L1 is context compression, done by the ContextSummarizer, not by another model;"
-              + " use L2 (same-tier model or provider) or L3 (smaller model)");
-    }
+    ModelLadder.checkRung(name, level, model);
   }
 }
