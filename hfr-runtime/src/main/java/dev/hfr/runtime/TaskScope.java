@@ -4,6 +4,7 @@ import dev.hfr.runtime.budget.TaskLimit;
 import dev.hfr.runtime.engine.Compensator;
 import dev.hfr.runtime.engine.TaskState;
 import java.util.List;
+import java.util.Objects;
 
 /**
  * One open task: calls made on this thread while it is open (through generated proxies or
@@ -70,6 +71,19 @@ public final class TaskScope implements AutoCloseable {
     }
     TaskLimit refused = state.limits().onTurn();
     return refused == null;
+  }
+
+  /**
+   * Counts a call the engine did not run — a model call an adapter protected (hfr-langchain4j's
+   * {@code HfrChatModel}), or a tool guarded some other way — in this task's {@link #report()}, and makes
+   * it the task's {@link #lastOutcome()}. Its attempts count towards the report's attempts and retries;
+   * it does not draw on the task's limits or retry budget, which the caller's own policy stood for. Safe
+   * from any thread (a streaming model answers on its client's threads).
+   *
+   * @throws NullPointerException if {@code outcome} is {@code null}
+   */
+  public void recordOutcome(ToolOutcome outcome) {
+    state.recordOutside(Objects.requireNonNull(outcome, "outcome"));
   }
 
   /** Adds spent cost (money or tokens, in the unit of the task's {@code maxCost}). */

@@ -244,7 +244,7 @@ public final class Controller {
       // INIT's admission; a refusal takes the state machine's way out, with the refusal already counted.
       TaskLimit refusal;
       try {
-        refusal = admit(task, tool, false, false);
+        refusal = admit(task, tool, false, false, start);
       } catch (RuntimeException e) {
         return unavailable(tool, invocation, e);
       }
@@ -372,12 +372,12 @@ public final class Controller {
   }
 
   /**
-   * INIT's admission of a call into its task: counts it, and checks the task's limits. Returns the limit
-   * that refuses the call, or {@code null}.
+   * INIT's admission of a call into its task: counts it, and checks the task's limits at {@code nowNanos}
+   * (the call's start). Returns the limit that refuses the call, or {@code null}.
    */
-  private TaskLimit admit(TaskState task, ToolDescriptor tool, boolean write, boolean highRisk) {
+  private TaskLimit admit(TaskState task, ToolDescriptor tool, boolean write, boolean highRisk, long nowNanos) {
     task.onCallStart(highRisk);
-    return features.budgets() && task.limits() != null ? task.limits().beforeToolCall(tool.name(), write) : null;
+    return features.budgets() && task.limits() != null ? task.limits().beforeToolCall(tool.name(), write, nowNanos) : null;
   }
 
   private <R> R run(Call<R> c, ControllerState from) {
@@ -434,7 +434,7 @@ public final class Controller {
   private <R> ControllerState init(Call<R> c) {
     // A read admitted on the inline path arrives here only when its task refused it.
     TaskLimit limit = c.refusal != null ? c.refusal
-        : admit(c.task, c.tool, c.write(), c.risk.compareTo(Risk.R2) >= 0 || c.tool.requiresApproval());
+        : admit(c.task, c.tool, c.write(), c.risk.compareTo(Risk.R2) >= 0 || c.tool.requiresApproval(), c.startNanos);
     if (limit != null) {
       c.rt.meters.retryBudgetExhausted(Reason.TASK_LIMIT_REACHED);
       if (limit == TaskLimit.SAME_TOOL_CALLS) {

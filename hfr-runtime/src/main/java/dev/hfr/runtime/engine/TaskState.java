@@ -161,6 +161,12 @@ public final class TaskState {
     lastOutcome = outcome;
   }
 
+  /** Counts a whole call that ran outside the engine (see {@code TaskScope.recordOutcome}). */
+  public void recordOutside(ToolOutcome outcome) {
+    onCallStart(false);
+    onCallEnd(outcome, outcome.sideEffect() && outcome.verificationRequired());
+  }
+
   /** Counts a call that ended, without keeping an outcome object (the implicit task's clean calls). */
   synchronized void count(String tool, ToolOutcome.Status status, boolean wasDegraded, int callAttempts,
       boolean unverifiedSideEffect) {

@@ -69,16 +69,21 @@ class CallTimingTest {
     return f.registry.get("harness.calls").functionCounter().count();
   }
 
+  /** Makes {@link #CALLS} calls of a lookup that takes {@code micros}, {@code gapMillis} apart. */
+  private static void callLookup(Fixtures f, Hfr hfr, long micros, long gapMillis) {
+    ToolDescriptor lookup = Fixtures.read("lookup");
+    Lookup call = new Lookup(f.time, micros);
+    for (int i = 0; i < CALLS; i++) {
+      hfr.execute(lookup, call);
+      f.time.advance(Duration.ofMillis(gapMillis).toNanos());
+    }
+  }
+
   @Test
   @DisplayName("a tool answering in a microsecond, called back to back, is timed on a sample and counted in full")
   void fastToolIsSampled() {
     Fixtures f = new Fixtures();
-    Hfr hfr = f.engine();
-    ToolDescriptor lookup = Fixtures.read("lookup");
-    Lookup call = new Lookup(f.time, 1);
-    for (int i = 0; i < CALLS; i++) {
-      hfr.execute(lookup, call);
-    }
+    callLookup(f, f.engine(), 1, 0);
     assertThat(calls(f)).isEqualTo(CALLS);
     // 64 calls are timed while the mean is learnt, then one in 16 of the rest (mean 121, sd 11).
     assertThat(timed(f)).isBetween(64.0 + 60, 64.0 + 190);
@@ -90,12 +95,7 @@ class CallTimingTest {
   @DisplayName("a tool answering in 50 µs has every call timed")
   void slowToolIsTimedEveryCall() {
     Fixtures f = new Fixtures();
-    Hfr hfr = f.engine();
-    ToolDescriptor lookup = Fixtures.read("lookup");
-    Lookup call = new Lookup(f.time, 50);
-    for (int i = 0; i < CALLS; i++) {
-      hfr.execute(lookup, call);
-    }
+    callLookup(f, f.engine(), 50, 0);
     assertThat(timed(f)).isEqualTo(CALLS);
   }
 
@@ -103,13 +103,7 @@ class CallTimingTest {
   @DisplayName("a fast tool called rarely has every call timed")
   void rareCallsAreTimedEveryCall() {
     Fixtures f = new Fixtures();
-    Hfr hfr = f.engine();
-    ToolDescriptor lookup = Fixtures.read("lookup");
-    Lookup call = new Lookup(f.time, 1);
-    for (int i = 0; i < CALLS; i++) {
-      hfr.execute(lookup, call);
-      f.time.advance(Duration.ofMillis(1).toNanos());
-    }
+    callLookup(f, f.engine(), 1, 1);
     assertThat(timed(f)).isEqualTo(CALLS);
   }
 
@@ -117,12 +111,7 @@ class CallTimingTest {
   @DisplayName("EVERY_CALL times every call")
   void everyCall() {
     Fixtures f = new Fixtures();
-    Hfr hfr = f.builder().callTiming(CallTiming.EVERY_CALL).build();
-    ToolDescriptor lookup = Fixtures.read("lookup");
-    Lookup call = new Lookup(f.time, 1);
-    for (int i = 0; i < CALLS; i++) {
-      hfr.execute(lookup, call);
-    }
+    callLookup(f, f.builder().callTiming(CallTiming.EVERY_CALL).build(), 1, 0);
     assertThat(timed(f)).isEqualTo(CALLS);
   }
 
@@ -132,11 +121,7 @@ class CallTimingTest {
     Fixtures f = new Fixtures();
     Hfr hfr = f.builder().circuitBreakers(CircuitBreakers.builder(f.time)
         .defaults(CircuitBreakerConfig.builder().latencyThreshold(0.95, Duration.ofMillis(200)).build()).build()).build();
-    ToolDescriptor lookup = Fixtures.read("lookup");
-    Lookup call = new Lookup(f.time, 1);
-    for (int i = 0; i < CALLS; i++) {
-      hfr.execute(lookup, call);
-    }
+    callLookup(f, hfr, 1, 0);
     assertThat(timed(f)).isEqualTo(CALLS);
   }
 
@@ -146,14 +131,13 @@ class CallTimingTest {
     Fixtures f = new Fixtures();
     Hfr hfr = f.engine();
     ToolDescriptor lookup = Fixtures.read("lookup");
-    int calls = CALLS;
     try (TaskScope task = hfr.openTask(TaskSpec.builder("acme", "t-1").limits(TaskLimits.unlimited()).build())) {
-      for (int i = 0; i < calls; i++) {
+      for (int i = 0; i < CALLS; i++) {
         hfr.execute(lookup, new Lookup(f.time, 1, "q" + i));
       }
-      assertThat(task.report().calls()).isEqualTo(calls);
+      assertThat(task.report().calls()).isEqualTo(CALLS);
     }
-    assertThat(timed(f)).isEqualTo(calls);
-    assertThat(calls(f)).isEqualTo(calls);
+    assertThat(timed(f)).isEqualTo(CALLS);
+    assertThat(calls(f)).isEqualTo(CALLS);
   }
 }

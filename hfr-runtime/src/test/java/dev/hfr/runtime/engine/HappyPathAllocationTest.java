@@ -38,24 +38,28 @@ class HappyPathAllocationTest {
     }
   }
 
+  private static final int WARM_UP_CALLS = 20_000;
+  private static final int MEASURED_CALLS = 50_000;
+
+  /** Bytes this thread allocates per call of {@code search} after a warm-up (the JIT removes what it can). */
+  private static long bytesPerCall(Hfr hfr, ToolDescriptor search, Echo echo) {
+    com.sun.management.ThreadMXBean threads = (com.sun.management.ThreadMXBean) ManagementFactory.getThreadMXBean();
+    for (int i = 0; i < WARM_UP_CALLS; i++) {
+      hfr.execute(search, echo);
+    }
+    long tid = Thread.currentThread().getId();
+    long before = threads.getThreadAllocatedBytes(tid);
+    for (int i = 0; i < MEASURED_CALLS; i++) {
+      hfr.execute(search, echo);
+    }
+    return (threads.getThreadAllocatedBytes(tid) - before) / MEASURED_CALLS;
+  }
+
   @Test
   @DisplayName("allocates nothing of its own per clean read outside a scope")
   void allocatesLittle() {
-    com.sun.management.ThreadMXBean threads = (com.sun.management.ThreadMXBean) ManagementFactory.getThreadMXBean();
-    Fixtures f = new Fixtures();
-    Hfr hfr = f.engine();
-    ToolDescriptor search = Fixtures.read("search");
-    Echo echo = new Echo();
-    for (int i = 0; i < 20_000; i++) {
-      hfr.execute(search, echo);
-    }
-    int n = 50_000;
-    long tid = Thread.currentThread().getId();
-    long before = threads.getThreadAllocatedBytes(tid);
-    for (int i = 0; i < n; i++) {
-      hfr.execute(search, echo);
-    }
-    long perCall = (threads.getThreadAllocatedBytes(tid) - before) / n;
+    Hfr hfr = new Fixtures().engine();
+    long perCall = bytesPerCall(hfr, Fixtures.read("search"), new Echo());
     System.out.println("bytes allocated per clean read: " + perCall);
     // A few bytes of slack for the measurement itself (the counter is read per thread, not per call).
     assertThat(perCall).isLessThan(16);
@@ -64,27 +68,14 @@ class HappyPathAllocationTest {
   @Test
   @DisplayName("allocates only the call's outcome per clean read inside a task")
   void allocatesOnlyTheOutcomeInATask() {
-    com.sun.management.ThreadMXBean threads = (com.sun.management.ThreadMXBean) ManagementFactory.getThreadMXBean();
-    Fixtures f = new Fixtures();
-    Hfr hfr = f.engine();
-    ToolDescriptor search = Fixtures.read("search");
-    Echo echo = new Echo();
+    Hfr hfr = new Fixtures().engine();
     try (TaskScope task = hfr.openTask(TaskSpec.builder("acme", "t").limits(TaskLimits.unlimited()).build())) {
-      for (int i = 0; i < 20_000; i++) {
-        hfr.execute(search, echo);
-      }
-      int n = 50_000;
-      long tid = Thread.currentThread().getId();
-      long before = threads.getThreadAllocatedBytes(tid);
-      for (int i = 0; i < n; i++) {
-        hfr.execute(search, echo);
-      }
-      long perCall = (threads.getThreadAllocatedBytes(tid) - before) / n;
+      long perCall = bytesPerCall(hfr, Fixtures.read("search"), new Echo());
       System.out.println("bytes allocated per clean read in a task: " + perCall);
       // The ToolOutcome that TaskScope.lastOutcome() returns (about 48 B); no Call, no boxing.
       assertThat(perCall).isLessThan(80);
       assertThat(task.lastOutcome().status()).isEqualTo(ToolOutcome.Status.SUCCESS);
-      assertThat(task.report().calls()).isEqualTo(70_000);
+      assertThat(task.report().calls()).isEqualTo(WARM_UP_CALLS + MEASURED_CALLS);
     }
   }
 }
