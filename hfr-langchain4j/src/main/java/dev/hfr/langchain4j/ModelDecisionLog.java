@@ -1,13 +1,17 @@
 package dev.hfr.langchain4j;
 
+import dev.hfr.annotations.DegradeLevel;
+import dev.hfr.annotations.Fault;
 import dev.hfr.annotations.Risk;
 import dev.hfr.runtime.Hfr;
 import dev.hfr.runtime.TaskScope;
+import dev.hfr.runtime.ToolOutcome;
 import dev.hfr.runtime.action.Action;
 import dev.hfr.runtime.action.Reason;
 import dev.hfr.runtime.telemetry.DecisionEvent;
 import dev.hfr.runtime.telemetry.DecisionSink;
 import dev.hfr.runtime.time.Clock;
+import java.util.List;
 import java.util.function.Supplier;
 
 /**
@@ -17,7 +21,8 @@ import java.util.function.Supplier;
  * {@code model:<rung>}, of risk R0 (a model call reads), at step 0 (model calls take no step of the task),
  * in the tenant and task of the caller's open {@link TaskScope} ({@value Hfr#DEFAULT_TENANT} and no task id
  * outside one). Accepted answers are not recorded, as the engine records no accepted call; every other
- * action is. A sink that fails loses the event, never the call.
+ * action is. A sink that fails loses the event, never the call. Each model call that ends inside a task is
+ * also counted in that task's report, like a tool call ({@link #outcome}).
  */
 final class ModelDecisionLog {
 
@@ -41,6 +46,29 @@ final class ModelDecisionLog {
    * @param reason why, in the engine's closed set of reasons
    * @param confidence the classifier's confidence (0 when nothing was classified)
    */
+  /**
+   * Counts one model call that ended in the caller's open task ({@link TaskScope#recordOutcome}), as the
+   * tool {@code model:<rung>} of the last decision, with as many attempts as decisions were taken (each
+   * follows one attempt). Nothing outside a task; a failing supplier or task loses the count, never the
+   * call.
+   */
+  void outcome(List<ModelDecision> decisions, ToolOutcome.Status status, Fault fault, boolean degraded,
+      DegradeLevel level, Reason reason) {
+    if (decisions.isEmpty()) {
+      return;
+    }
+    try {
+      TaskScope task = currentTask.get();
+      if (task != null) {
+        String rung = decisions.get(decisions.size() - 1).rung();
+        task.recordOutcome(new ToolOutcome("model:" + rung, status, fault, false, false, List.of(), false, degraded,
+            level, decisions.size(), reason.code()));
+      }
+    } catch (RuntimeException e) {
+      // Like a failing sink: the count is lost, never the call.
+    }
+  }
+
   void record(ModelDecision decision, Reason reason, double confidence) {
     if ("ACCEPT".equals(decision.action()) || !sink.wantsEvents()) {
       return;

@@ -120,6 +120,7 @@ final class ModelLadder<M> {
     private long waitedNanos;
     private Throwable lastError;
     private ModelFailure lastFailure;
+    private Reason lastReason = Reason.NO_SAFE_ALTERNATIVE;
 
     private Call(ChatRequest original) {
       this.original = original;
@@ -138,6 +139,8 @@ final class ModelLadder<M> {
       record(rung, attempt, null, "ACCEPT", Reason.OK, 0,
           degraded ? "degraded=true (" + (compressed ? "L1 compressed" : "") + (compressed && index > 0 ? ", " : "")
               + (index > 0 ? rung.level() + " " + rung.name() : "") + ")" : "degraded=false");
+      log.outcome(decisions, ToolOutcome.Status.SUCCESS, null, degraded,
+          index > 0 ? rung.level() : compressed ? DegradeLevel.L1 : DegradeLevel.L0, Reason.OK);
     }
 
     /**
@@ -159,17 +162,17 @@ final class ModelLadder<M> {
         ModelRefusalException refusal = new ModelRefusalException(
             rung.name() + " refused the request (T8, " + rule + "); escalated, not degraded around", decisions, error);
         escalate(refusal);
-        return Step.end(refusal);
+        return ended(refusal);
       }
       if (delivered > 0) {
         record(rung, attempt, failure, "FAIL", Reason.NOT_RETRYABLE, 0,
             "failed after " + delivered + " partial responses reached the caller: not retried, it would repeat them");
-        return Step.end(new ModelStreamInterruptedException(fault, rung.name() + " failed mid-stream (" + fault + ", " + rule
+        return ended(new ModelStreamInterruptedException(fault, rung.name() + " failed mid-stream (" + fault + ", " + rule
             + ") after " + delivered + " partial responses; not retried, not degraded", delivered, decisions, error));
       }
       if (fault == Fault.T7 && !failure.quotaExhausted()) {
         record(rung, attempt, failure, "FAIL", Reason.PERMANENT_ERROR, 0, "deterministic request error: no retry can fix it");
-        return Step.end(new ModelCallFailedException(ToolOutcome.Status.FAILED, fault,
+        return ended(new ModelCallFailedException(ToolOutcome.Status.FAILED, fault,
             rung.name() + " rejected the request (T7, " + rule + ")", decisions, error));
       }
       if (fault == Fault.T6) {
@@ -185,7 +188,7 @@ final class ModelLadder<M> {
         }
         record(rung, attempt, failure, "FAIL", Reason.CONTEXT_NOT_COMPRESSIBLE, 0,
             compressed ? "still over the context window after compression" : "nothing left to compress");
-        return Step.end(new ModelCallFailedException(ToolOutcome.Status.FAILED, fault,
+        return ended(new ModelCallFailedException(ToolOutcome.Status.FAILED, fault,
             rung.name() + ": context window exceeded and compression cannot help (T6)", decisions, error));
       }
       long delay = rules.retryDelayNanos(failure, attempt, waitedNanos);
@@ -195,7 +198,7 @@ final class ModelLadder<M> {
           sleeper.sleep(delay);
         } catch (InterruptedException e) {
           Thread.currentThread().interrupt();
-          return Step.end(new ModelCallFailedException(ToolOutcome.Status.FAILED, fault,
+          return ended(new ModelCallFailedException(ToolOutcome.Status.FAILED, fault,
               rung.name() + ": interrupted while waiting to retry", decisions, e));
         }
         waitedNanos += delay;
@@ -216,7 +219,14 @@ final class ModelLadder<M> {
       if (status == ToolOutcome.Status.ESCALATED) {
         escalate(failed);
       }
+      log.outcome(decisions, status, fault, false, DegradeLevel.L0, lastReason);
       return failed;
+    }
+
+    /** The call ends with {@code failure}: counted in the caller's task, then handed back to end the call. */
+    private Step ended(ModelCallFailedException failure) {
+      log.outcome(decisions, failure.status(), failure.fault(), false, DegradeLevel.L0, lastReason);
+      return Step.end(failure);
     }
 
     /** Hands an escalation over; a failing handler is attached to the escalation, never replaces it. */
@@ -234,6 +244,7 @@ final class ModelLadder<M> {
       String rule = failure == null ? "ok" : failure.classification().rule();
       ModelDecision d = new ModelDecision(rung.name(), rung.level(), attempt, fault, rule, action, delayMillis, detail);
       decisions.add(d);
+      lastReason = reason;
       listener.accept(d);
       log.record(d, reason, failure == null ? 0.0 : failure.classification().confidence());
     }

@@ -141,8 +141,8 @@ abstract class ModelLadderBuilder<M, B extends ModelLadderBuilder<M, B>> {
   /**
    * Also writes every decision but accepted answers to {@code sink} — give it the engine's sink, so model
    * and tool decisions land in one log — in the tenant and task {@code currentTask} supplies (it may
-   * answer {@code null} outside a task). Model decisions are not counted in the task's report: the
-   * engine offers no public way to add an outcome to a task.
+   * answer {@code null} outside a task). Each model call that ends inside a task is also counted in the
+   * task's report ({@code TaskScope.recordOutcome}): a model escalation shows in {@code escalated()}.
    */
   public B decisionSink(DecisionSink sink, Supplier<TaskScope> currentTask) {
     this.decisionSink = Objects.requireNonNull(sink, "sink");

@@ -1,6 +1,7 @@
 package dev.hfr.langchain4j;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.assertj.core.api.Assertions.catchThrowable;
 
 import dev.hfr.annotations.Criticality;
@@ -11,8 +12,10 @@ import dev.hfr.junit.openai.Reply;
 import dev.hfr.junit.openai.ScriptedOpenAiServer;
 import dev.hfr.runtime.Hfr;
 import dev.hfr.runtime.RecoveryEngine;
+import dev.hfr.runtime.TaskReport;
 import dev.hfr.runtime.TaskScope;
 import dev.hfr.runtime.TaskSpec;
+import dev.hfr.runtime.ToolOutcome;
 import dev.hfr.runtime.action.Action;
 import dev.hfr.runtime.action.Reason;
 import dev.hfr.runtime.telemetry.DecisionEvent;
@@ -113,5 +116,37 @@ class AgentEndToEndTest {
       assertThat(e.confidence()).isPositive();
     });
     assertThat(modelEvents.get(0).delayMillis()).isGreaterThanOrEqualTo(1000);
+  }
+
+  @Test
+  @DisplayName("model calls count in the task's report beside the tool calls, a refusal as an escalation")
+  void modelCallsCountInTheTaskReport(RecoveryEngine engine, Hfr hfr, VirtualTime time, List<DecisionEvent> events) {
+    server.script("gpt-4o", Reply.rateLimited(1), Reply.toolCall("c1", "checkStock", "{\"sku\":\"SKU-42\"}"), Reply.overloaded(),
+        Reply.contentPolicyViolation());
+    server.script("gpt-4o-backup", Reply.from(r -> Reply.text("stock is " + r.toolResults().get(0))));
+
+    try (TaskScope task = hfr.openTask(TaskSpec.builder("acme", "conversation-8").build())) {
+      HfrChatModel model = HfrChatModel.builder()
+          .primary("gpt-4o", ModelFixtures.openAi(server, "gpt-4o"))
+          .fallback(DegradeLevel.L2, "gpt-4o@backup", ModelFixtures.openAi(server, "gpt-4o-backup"))
+          .classifier(new DefaultFailureClassifier())
+          .time(time, time)
+          .decisionSink(events::add, () -> task)
+          .build();
+      Clerk clerk = HfrTools.wrap(AiServices.builder(Clerk.class), OrderDesk_Recovering.create(engine)).chatModel(model).build();
+      assertThat(clerk.chat("stock?")).isEqualTo("stock is 17");
+      assertThatThrownBy(() -> clerk.chat("something the policy refuses")).isInstanceOf(ModelRefusalException.class);
+
+      // Model: a retried tool-call answer (2 attempts), a degraded answer (2 attempts), a refusal (1).
+      // Tool: checkStock once.
+      TaskReport report = task.report();
+      assertThat(report.calls()).isEqualTo(4);
+      assertThat(report.succeeded()).isEqualTo(3);
+      assertThat(report.degraded()).isEqualTo(1);
+      assertThat(report.escalated()).isEqualTo(1);
+      assertThat(report.attempts()).isEqualTo(2 + 1 + 2 + 1);
+      assertThat(task.lastOutcome().tool()).isEqualTo("model:gpt-4o");
+      assertThat(task.lastOutcome().status()).isEqualTo(ToolOutcome.Status.ESCALATED);
+    }
   }
 }
