@@ -26,9 +26,7 @@ import dev.hfr.runtime.ledger.Lease;
 import dev.hfr.runtime.telemetry.DecisionEvent;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.time.Instant;
 import java.util.List;
-import java.util.Optional;
 import java.util.concurrent.atomic.AtomicBoolean;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.DisplayName;
@@ -469,56 +467,6 @@ class CompensationTest {
         assertThat(f.ledger.find("acme", CompensationKeys.of(key)).orElseThrow().state()).isEqualTo(LedgerState.FAILED);
         assertThat(f.ledger.find("acme", key).orElseThrow().state()).isEqualTo(LedgerState.COMMITTED);
       }
-    }
-  }
-
-  /** Delegates everything; tests override what they break. */
-  private static class ForwardingLedger implements IdempotencyLedger {
-    private final IdempotencyLedger delegate;
-
-    ForwardingLedger(IdempotencyLedger delegate) {
-      this.delegate = delegate;
-    }
-
-    @Override
-    public LedgerRecord prepare(String tenant, String key, String tool, String argsHash) {
-      return delegate.prepare(tenant, key, tool, argsHash);
-    }
-
-    @Override
-    public LedgerRecord transition(String tenant, String key, LedgerState expected, LedgerState target, String resultHash,
-        long fencingToken) {
-      return delegate.transition(tenant, key, expected, target, resultHash, fencingToken);
-    }
-
-    @Override
-    public Optional<LedgerRecord> find(String tenant, String key) {
-      return delegate.find(tenant, key);
-    }
-
-    @Override
-    public Optional<Lease> acquireLease(String tenant, String key, String owner, Duration ttl) {
-      return delegate.acquireLease(tenant, key, owner, ttl);
-    }
-
-    @Override
-    public void releaseLease(Lease lease) {
-      delegate.releaseLease(lease);
-    }
-
-    @Override
-    public List<LedgerRecord> pending() {
-      return delegate.pending();
-    }
-
-    @Override
-    public int expire(Instant cutoff) {
-      return delegate.expire(cutoff);
-    }
-
-    @Override
-    public void close() {
-      delegate.close();
     }
   }
 }
