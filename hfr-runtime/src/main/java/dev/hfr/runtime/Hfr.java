@@ -47,6 +47,7 @@ import java.util.EnumMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Optional;
 import java.util.SplittableRandom;
 import java.util.UUID;
 import java.util.random.RandomGenerator;
@@ -155,6 +156,16 @@ public final class Hfr implements RecoveryEngine, AutoCloseable {
     Deadline deadline = spec.deadline() != null ? Deadline.after(clock, spec.deadline()) : Deadline.NONE;
     TaskState state = TaskState.explicit(spec.tenant(), spec.taskId(), spec.criticality(), spec.qualityFloor(), deadline, tracker);
     return new TaskScope(current, spec, state, compensator);
+  }
+
+  /**
+   * The task open on this thread (or bound to it with {@link TaskScope#bindCurrentThread()}), which the
+   * calls made here join; empty outside any task. For adapters that count their own calls in the task
+   * ({@link TaskScope#recordOutcome}).
+   */
+  public Optional<TaskScope> currentTask() {
+    TaskState state = current.get();
+    return state == null ? Optional.empty() : Optional.ofNullable(state.scope());
   }
 
   /**

@@ -37,6 +37,7 @@ public final class TaskScope implements AutoCloseable {
     this.state = state;
     this.compensator = compensator;
     this.previous = binding.get();
+    state.openedBy(this);
     binding.set(state);
   }
 

@@ -4,6 +4,7 @@ import dev.hfr.annotations.Criticality;
 import dev.hfr.runtime.TaskReport;
 import dev.hfr.runtime.ToolDescriptor;
 import dev.hfr.runtime.ToolInvocation;
+import dev.hfr.runtime.TaskScope;
 import dev.hfr.runtime.ToolOutcome;
 import dev.hfr.runtime.budget.Deadline;
 import dev.hfr.runtime.budget.RetryBudget;
@@ -46,6 +47,8 @@ public final class TaskState {
   private List<CommittedCall> committedWrites;
   private volatile boolean replanRequested;
   private volatile ToolOutcome lastOutcome;
+  /** The scope that opened this task, for {@code Hfr.currentTask()}; {@code null} for implicit tasks. */
+  private volatile TaskScope scope;
 
   /**
    * An explicit task (opened by {@code Hfr.openTask}).
@@ -159,6 +162,16 @@ public final class TaskState {
   void onCallEnd(ToolOutcome outcome, boolean unverifiedSideEffect) {
     count(outcome.tool(), outcome.status(), outcome.degraded(), outcome.attempts(), unverifiedSideEffect);
     lastOutcome = outcome;
+  }
+
+  /** The scope that opened this task ({@code null} for an implicit one). */
+  public TaskScope scope() {
+    return scope;
+  }
+
+  /** Called once by the scope that opens this task. */
+  public void openedBy(TaskScope scope) {
+    this.scope = scope;
   }
 
   /** Counts a whole call that ran outside the engine (see {@code TaskScope.recordOutcome}). */

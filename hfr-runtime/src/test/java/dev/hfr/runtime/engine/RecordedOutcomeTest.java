@@ -11,12 +11,13 @@ import dev.hfr.runtime.TaskScope;
 import dev.hfr.runtime.TaskSpec;
 import dev.hfr.runtime.ToolOutcome;
 import java.util.List;
+import java.util.concurrent.atomic.AtomicReference;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
 
 /**
  * A call the engine did not run — a model call an adapter protected — can be counted in its task, so the
- * task's report tells the whole story of the task.
+ * task's report tells the whole story of the task; the adapter finds the task with {@code currentTask()}.
  */
 @DisplayName("Outcomes recorded from outside the engine")
 class RecordedOutcomeTest {
@@ -56,5 +57,38 @@ class RecordedOutcomeTest {
       assertThatThrownBy(() -> task.recordOutcome(null)).isInstanceOf(NullPointerException.class).hasMessage("outcome");
       assertThat(task.report().calls()).isZero();
     }
+  }
+
+  @Test
+  @DisplayName("find the task open on the calling thread: the innermost one, then the one before, then none")
+  void currentTask() throws Exception {
+    Hfr hfr = new Fixtures().engine();
+    assertThat(hfr.currentTask()).isEmpty();
+    try (TaskScope outer = hfr.openTask(TaskSpec.builder("acme", "outer").build())) {
+      assertThat(hfr.currentTask()).containsSame(outer);
+      try (TaskScope inner = hfr.openTask(TaskSpec.builder("acme", "inner").build())) {
+        assertThat(hfr.currentTask()).containsSame(inner);
+      }
+      assertThat(hfr.currentTask()).containsSame(outer);
+
+      // Another thread sees no task until it binds this one.
+      Thread other = new Thread(() -> {
+        assertThat(hfr.currentTask()).isEmpty();
+        AutoCloseable bound = outer.bindCurrentThread();
+        assertThat(hfr.currentTask()).containsSame(outer);
+        try {
+          bound.close();
+        } catch (Exception e) {
+          throw new AssertionError(e);
+        }
+        assertThat(hfr.currentTask()).isEmpty();
+      });
+      AtomicReference<Throwable> failure = new AtomicReference<>();
+      other.setUncaughtExceptionHandler((t, e) -> failure.set(e));
+      other.start();
+      other.join();
+      assertThat(failure.get()).isNull();
+    }
+    assertThat(hfr.currentTask()).isEmpty();
   }
 }
