@@ -314,8 +314,7 @@ public final class Controller {
           if (v == null || (v.accepted() && !v.verificationRequired() && v.verdict().quality() >= floor)) {
             // ACCEPT. Outside a scope only the meters: nobody can ask for the outcome.
             if (task != null) {
-              task.onCallEnd(new ToolOutcome(tool.name(), ToolOutcome.Status.SUCCESS, null, false, false, List.of(),
-                  false, false, DegradeLevel.L0, 1, Reason.OK.code()), false);
+              task.onCallEnd(rt.cleanReadOutcome, false);
             }
             if (timed) {
               rt.meters.cleanCall(end - start);

@@ -1,8 +1,11 @@
 package dev.hfr.runtime.engine;
 
 import dev.hfr.annotations.Criticality;
+import dev.hfr.annotations.DegradeLevel;
 import dev.hfr.runtime.DegradeStep;
 import dev.hfr.runtime.ToolDescriptor;
+import dev.hfr.runtime.ToolOutcome;
+import dev.hfr.runtime.action.Reason;
 import dev.hfr.runtime.breaker.Bulkhead;
 import dev.hfr.runtime.breaker.Bulkheads;
 import dev.hfr.runtime.breaker.CircuitBreaker;
@@ -28,6 +31,8 @@ final class ToolRuntime {
   final ToolMeters meters;
   /** Which of the tool's clean calls read the clock. */
   final TimingSampler timing;
+  /** The outcome of every clean read of the tool: immutable and always the same, so made once. */
+  final ToolOutcome cleanReadOutcome;
   /** Index 0: the method itself; index i + 1: rung i. */
   private final String[] targets;
   private final Bulkhead[] bulkheads;
@@ -56,6 +61,8 @@ final class ToolRuntime {
     this.tool = tool;
     this.meters = meters.forTool(tool);
     this.timing = timing;
+    this.cleanReadOutcome = new ToolOutcome(tool.name(), ToolOutcome.Status.SUCCESS, null, false, false, List.of(), false,
+        false, DegradeLevel.L0, 1, Reason.OK.code());
     this.allMeters = meters;
     this.breakerFactory = breakers;
     this.policies = policies;

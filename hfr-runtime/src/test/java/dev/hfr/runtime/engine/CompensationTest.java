@@ -53,6 +53,11 @@ class CompensationTest {
     }
   }
 
+  /** The state of tenant acme's ledger record under {@code key}. */
+  private LedgerState stateOf(String key) {
+    return f.ledger.find("acme", key).orElseThrow().state();
+  }
+
   private double compensations(String tool, String outcome) {
     var counter = f.registry.find("harness.compensations").tag("tool", tool).tag("outcome", outcome).counter();
     return counter == null ? 0 : counter.count();
@@ -152,13 +157,13 @@ class CompensationTest {
         hfr.execute(ShopTools.CREATE_ORDER, order);
         String key = task.committedWrites().get(0).ledgerKey();
         assertThat(catchThrowableOfType(LedgerStorageException.class, () -> task.compensate(key))).isNotNull();
-        assertThat(f.ledger.find("acme", key).orElseThrow().state()).isEqualTo(LedgerState.COMMITTED);
-        assertThat(f.ledger.find("acme", CompensationKeys.of(key)).orElseThrow().state()).isEqualTo(LedgerState.COMMITTED);
+        assertThat(stateOf(key)).isEqualTo(LedgerState.COMMITTED);
+        assertThat(stateOf(CompensationKeys.of(key))).isEqualTo(LedgerState.COMMITTED);
 
         Compensation retried = task.compensate(key);
 
         assertThat(retried.alreadyApplied()).isTrue();
-        assertThat(f.ledger.find("acme", key).orElseThrow().state()).isEqualTo(LedgerState.COMPENSATED);
+        assertThat(stateOf(key)).isEqualTo(LedgerState.COMPENSATED);
       }
       assertThat(order.cancels).as("the compensate method ran once").hasValue(1);
       assertThat(shop.cancelsByRef).containsEntry("ref-1", 1);
@@ -178,7 +183,7 @@ class CompensationTest {
         assertThat(e).hasMessageContaining("Mail.send").hasMessageContaining(mail.ledgerKey()).hasMessageContaining("COMMITTED")
             .hasMessageContaining("declares no compensate method");
         assertThat(e.reason()).isEqualTo(Reason.NOT_COMPENSABLE);
-        assertThat(f.ledger.find("acme", mail.ledgerKey()).orElseThrow().state()).isEqualTo(LedgerState.COMMITTED);
+        assertThat(stateOf(mail.ledgerKey())).isEqualTo(LedgerState.COMMITTED);
       }
       assertThat(compensationEvents()).singleElement().satisfies(ev -> {
         assertThat(ev.action()).isEqualTo(Action.FAIL);
@@ -262,11 +267,11 @@ class CompensationTest {
         assertThat(e.reason()).isEqualTo(Reason.COMPENSATION_FAILED);
         assertThat(e.retryable()).isTrue();
         assertThat(e).hasMessageContaining("T2").hasMessageContaining("stays COMMITTED");
-        assertThat(f.ledger.find("acme", CompensationKeys.of(key)).orElseThrow().state()).isEqualTo(LedgerState.FAILED);
-        assertThat(f.ledger.find("acme", key).orElseThrow().state()).isEqualTo(LedgerState.COMMITTED);
+        assertThat(stateOf(CompensationKeys.of(key))).isEqualTo(LedgerState.FAILED);
+        assertThat(stateOf(key)).isEqualTo(LedgerState.COMMITTED);
 
         assertThat(task.compensate(key).alreadyApplied()).isFalse();
-        assertThat(f.ledger.find("acme", key).orElseThrow().state()).isEqualTo(LedgerState.COMPENSATED);
+        assertThat(stateOf(key)).isEqualTo(LedgerState.COMPENSATED);
       }
       assertThat(order.cancels).hasValue(2);
       assertThat(shop.cancelsByRef).as("the refused attempt applied nothing").containsEntry("ref-1", 1);
@@ -292,8 +297,8 @@ class CompensationTest {
           assertThat(e.retryable()).isFalse();
           assertThat(e).hasMessageContaining("Orders.createOrder").hasMessageContaining(key).hasMessageContaining("not run again");
         }
-        assertThat(f.ledger.find("acme", CompensationKeys.of(key)).orElseThrow().state()).isEqualTo(LedgerState.UNKNOWN);
-        assertThat(f.ledger.find("acme", key).orElseThrow().state()).isEqualTo(LedgerState.COMMITTED);
+        assertThat(stateOf(CompensationKeys.of(key))).isEqualTo(LedgerState.UNKNOWN);
+        assertThat(stateOf(key)).isEqualTo(LedgerState.COMMITTED);
       }
       assertThat(order.cancels).as("the second request did not run it").hasValue(1);
       List<EvidenceBundle> escalated = f.escalations.drain();
@@ -464,8 +469,8 @@ class CompensationTest {
         String key = task.committedWrites().get(0).ledgerKey();
         CompensationException e = catchThrowableOfType(CompensationException.class, () -> task.compensate(key));
         assertThat(e).hasMessageContaining("does not implement compensate()");
-        assertThat(f.ledger.find("acme", CompensationKeys.of(key)).orElseThrow().state()).isEqualTo(LedgerState.FAILED);
-        assertThat(f.ledger.find("acme", key).orElseThrow().state()).isEqualTo(LedgerState.COMMITTED);
+        assertThat(stateOf(CompensationKeys.of(key))).isEqualTo(LedgerState.FAILED);
+        assertThat(stateOf(key)).isEqualTo(LedgerState.COMMITTED);
       }
     }
   }
