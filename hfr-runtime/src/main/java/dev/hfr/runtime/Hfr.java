@@ -12,6 +12,7 @@ import dev.hfr.runtime.classify.DefaultFailureClassifier;
 import dev.hfr.runtime.classify.FailureClassifier;
 import dev.hfr.runtime.degrade.ContextCompressor;
 import dev.hfr.runtime.config.HfrConfig;
+import dev.hfr.runtime.config.IdempotencySettings;
 import dev.hfr.runtime.engine.Compensator;
 import dev.hfr.runtime.engine.ConfigPolicies;
 import dev.hfr.runtime.engine.Controller;
@@ -23,6 +24,7 @@ import dev.hfr.runtime.engine.TaskState;
 import dev.hfr.runtime.escalate.EscalationHandler;
 import dev.hfr.runtime.ledger.IdempotencyKeys;
 import dev.hfr.runtime.ledger.IdempotencyLedger;
+import dev.hfr.runtime.ledger.LedgerLockedException;
 import dev.hfr.runtime.ledger.LedgerOptions;
 import dev.hfr.runtime.ledger.Ledgers;
 import dev.hfr.runtime.retry.Backoff;
@@ -51,6 +53,7 @@ import java.util.Optional;
 import java.util.SplittableRandom;
 import java.util.UUID;
 import java.util.random.RandomGenerator;
+import javax.sql.DataSource;
 
 /**
  * The HFR engine: what generated proxies call for every tool call. It classifies failures, decides under
@@ -283,6 +286,8 @@ public final class Hfr implements RecoveryEngine, AutoCloseable {
     private long seed = System.identityHashCode(this);
     private FailureClassifier classifier;
     private IdempotencyLedger ledger;
+    private Path ledgerPath;
+    private DataSource ledgerDataSource;
     private MeterRegistry meterRegistry;
     private CallTiming callTiming = CallTiming.ADAPTIVE;
     private DecisionSink decisionSink;
@@ -330,8 +335,27 @@ public final class Hfr implements RecoveryEngine, AutoCloseable {
       return this;
     }
 
+    /** The ledger to use, opened and closed by the caller; wins over {@link #ledgerPath}, {@link #ledgerDataSource} and the configuration. */
     public Builder ledger(IdempotencyLedger ledger) {
       this.ledger = Objects.requireNonNull(ledger, "ledger");
+      return this;
+    }
+
+    /**
+     * The directory of the embedded file ledger the engine opens (and closes) itself, instead of the
+     * configuration's {@code idempotency.path} or {@code ./hfr-ledger}. One engine per directory at a time.
+     */
+    public Builder ledgerPath(Path directory) {
+      this.ledgerPath = Objects.requireNonNull(directory, "directory");
+      return this;
+    }
+
+    /**
+     * A PostgreSQL ledger on the application's own {@code DataSource} (its connection pool): several JVMs
+     * share one ledger. Wins over the configuration's {@code idempotency.ledger} and {@code jdbc_url}.
+     */
+    public Builder ledgerDataSource(DataSource dataSource) {
+      this.ledgerDataSource = Objects.requireNonNull(dataSource, "dataSource");
       return this;
     }
 
@@ -476,7 +500,7 @@ public final class Hfr implements RecoveryEngine, AutoCloseable {
       DecisionSink sinkToUse = decisionSink;
       try {
         if (ledgerToUse == null) {
-          ledgerToUse = Ledgers.embedded(Ledgers.DEFAULT_DIRECTORY, LedgerOptions.defaults().withClock(clock));
+          ledgerToUse = openLedger();
           owned.add(ledgerToUse);
         }
         if (sinkToUse == null) {
@@ -495,6 +519,41 @@ public final class Hfr implements RecoveryEngine, AutoCloseable {
           }
         }
         throw e;
+      }
+    }
+
+    /** The ledger the engine owns: a supplied data source, a path, else what {@code idempotency.ledger} says. */
+    private IdempotencyLedger openLedger() {
+      LedgerOptions options = LedgerOptions.defaults().withClock(clock);
+      IdempotencySettings settings = config != null ? config.idempotency() : IdempotencySettings.DEFAULTS;
+      if (ledgerDataSource != null) {
+        return Ledgers.postgres(ledgerDataSource, options);
+      }
+      if (ledgerPath != null) {
+        return openEmbedded(ledgerPath, "Hfr.builder().ledgerPath(...)", options);
+      }
+      switch (settings.ledger()) {
+        case "memory":
+          return Ledgers.inMemory(options);
+        case "postgres":
+          if (settings.jdbcUrl() == null) {
+            throw new IllegalStateException(config + ": idempotency.ledger is postgres but names no database: set"
+                + " idempotency.jdbc_url, or pass the application's pool with Hfr.builder().ledgerDataSource(...)");
+          }
+          return Ledgers.postgres(settings.jdbcUrl(), options);
+        default:
+          return openEmbedded(Path.of(settings.path()), "idempotency.path", options);
+      }
+    }
+
+    private static IdempotencyLedger openEmbedded(Path directory, String setting, LedgerOptions options) {
+      try {
+        return Ledgers.embedded(directory, options);
+      } catch (LedgerLockedException e) {
+        throw new LedgerLockedException(e.getMessage() + ". Next step: build one Hfr per ledger directory and"
+            + " share it (it is thread-safe), give this engine another directory with " + setting + ", use"
+            + " idempotency.ledger: memory where nothing must survive a restart (tests), or PostgreSQL"
+            + " (idempotency.ledger: postgres) for several processes", e);
       }
     }
   }

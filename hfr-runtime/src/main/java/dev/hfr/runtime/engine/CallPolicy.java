@@ -15,10 +15,21 @@ import java.util.Set;
  * @param qualityFloor the lowest verified quality accepted
  * @param allowedAutomatic the ladder levels that may be taken without a human
  * @param verifyLevel the verification level of results
+ * @param timeoutMs the bound of one attempt in milliseconds; 0 when nothing but the task deadline bounds it
+ * @param reconcileTimeoutMs the bound of one reconcile call in milliseconds
+ * @param humanSpotCheckRate the share of accepted results also handed to the escalation handler for a human
+ *     to sample, in [0, 1]
  */
 public record CallPolicy(
     RetrySpec retry,
     Criticality.Level criticality,
     double qualityFloor,
     Set<DegradeLevel> allowedAutomatic,
-    VerifyLevel verifyLevel) {}
+    VerifyLevel verifyLevel,
+    long timeoutMs,
+    long reconcileTimeoutMs,
+    double humanSpotCheckRate) {
+
+  /** A reconcile call's bound when nothing configures one: the paper's {@code reconcile_timeout_ms}. */
+  public static final long DEFAULT_RECONCILE_TIMEOUT_MS = 1500;
+}

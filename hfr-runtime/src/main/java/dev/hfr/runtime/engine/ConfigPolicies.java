@@ -63,7 +63,8 @@ public final class ConfigPolicies implements PolicySource {
     }
     RetrySpec retry = DefaultPolicies.overridden(p.retry(), attemptsOverride);
     Set<DegradeLevel> frozen = Collections.unmodifiableSet(allowed);
-    return new CallPolicy(retry, criticality, floor, frozen, verify);
+    return new CallPolicy(retry, criticality, floor, frozen, verify, p.timeoutMs(), p.reconcileTimeoutMs(),
+        p.humanSpotCheckRate());
   }
 
   @Override
