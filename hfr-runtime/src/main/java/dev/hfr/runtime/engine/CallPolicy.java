@@ -17,6 +17,8 @@ import java.util.Set;
  * @param verifyLevel the verification level of results
  * @param timeoutMs the bound of one attempt in milliseconds; 0 when nothing but the task deadline bounds it
  * @param reconcileTimeoutMs the bound of one reconcile call in milliseconds
+ * @param jitter whether backoff delays are drawn with full jitter ({@code retry.jitter: full}) or are the bound itself
+ * @param respectRetryAfter whether a server's Retry-After lengthens the delay ({@code retry.respect_retry_after})
  * @param humanSpotCheckRate the share of accepted results also handed to the escalation handler for a human
  *     to sample, in [0, 1]
  */
@@ -28,6 +30,8 @@ public record CallPolicy(
     VerifyLevel verifyLevel,
     long timeoutMs,
     long reconcileTimeoutMs,
+    boolean jitter,
+    boolean respectRetryAfter,
     double humanSpotCheckRate) {
 
   /** A reconcile call's bound when nothing configures one: the paper's {@code reconcile_timeout_ms}. */

@@ -35,7 +35,7 @@ public final class DefaultPolicies implements PolicySource {
   public CallPolicy policy(String tenant, ToolDescriptor tool, Criticality.Level criticality) {
     // Without a configuration no accepted result is sampled for a human: the escalation handler sees only escalations.
     return new CallPolicy(overridden(tool.retry(), attemptsOverride), criticality, floor(criticality), allowed(criticality),
-        tool.verifyLevel(), tool.timeoutMs(), CallPolicy.DEFAULT_RECONCILE_TIMEOUT_MS, 0.0);
+        tool.verifyLevel(), tool.timeoutMs(), CallPolicy.DEFAULT_RECONCILE_TIMEOUT_MS, true, true, 0.0);
   }
 
   @Override
