@@ -4,6 +4,7 @@ import dev.hfr.runtime.Hfr;
 import dev.hfr.runtime.TaskScope;
 import dev.hfr.runtime.TaskSpec;
 import dev.hfr.runtime.budget.TaskLimits;
+import dev.hfr.runtime.ledger.InMemoryLedger;
 import io.github.resilience4j.bulkhead.Bulkhead;
 import io.github.resilience4j.circuitbreaker.CircuitBreaker;
 import io.github.resilience4j.core.functions.CheckedSupplier;
@@ -47,8 +48,12 @@ public class ProtectedCallBenchmark {
   private CircuitBreaker breaker;
   private Bulkhead bulkhead;
   private dev.failsafe.FailsafeExecutor<Long> failsafe;
+  /** The builder's defaults (see {@link Protections#hfrDefaults}): where users start. */
   private Hfr hfr;
   private QuoteTools proxy;
+  /** The engine of the earlier rounds, which discards every decision event: labelled "discarding sink". */
+  private Hfr hfrDiscarding;
+  private QuoteTools proxyDiscarding;
   private Hfr hfrEveryCall;
   private QuoteTools proxyEveryCall;
 
@@ -59,8 +64,11 @@ public class ProtectedCallBenchmark {
     breaker = Protections.r4jBreaker();
     bulkhead = Protections.r4jBulkhead();
     failsafe = Protections.failsafe();
-    hfr = Protections.hfr(null);
+    Protections.decisionLoggerAt(java.util.logging.Level.WARNING);
+    hfr = Protections.hfrDefaults();
     proxy = QuoteTools_Recovering.create(hfr);
+    hfrDiscarding = Protections.hfr(new InMemoryLedger());
+    proxyDiscarding = QuoteTools_Recovering.create(hfrDiscarding);
     hfrEveryCall = Protections.hfrTimingEveryCall();
     proxyEveryCall = QuoteTools_Recovering.create(hfrEveryCall);
   }
@@ -68,6 +76,7 @@ public class ProtectedCallBenchmark {
   @TearDown(Level.Trial)
   public void tearDown() {
     hfr.close();
+    hfrDiscarding.close();
     hfrEveryCall.close();
   }
 
@@ -91,6 +100,19 @@ public class ProtectedCallBenchmark {
   @Benchmark
   public long happyHfr() {
     return proxy.quote(SKU);
+  }
+
+  @Benchmark
+  public long happyHfrDiscarding() {
+    return proxyDiscarding.quote(SKU);
+  }
+
+  /** Where an agent's turn starts: open a task, make one clean read in it, close the task. */
+  @Benchmark
+  public long taskWithOneCallHfr() {
+    try (TaskScope task = hfr.openTask(TaskSpec.builder("bench", "task").build())) {
+      return proxy.quote(SKU);
+    }
   }
 
   /**
@@ -154,5 +176,10 @@ public class ProtectedCallBenchmark {
   @Benchmark
   public long transientHfr() throws java.net.ConnectException {
     return proxy.flakyQuote(SKU);
+  }
+
+  @Benchmark
+  public long transientHfrDiscarding() throws java.net.ConnectException {
+    return proxyDiscarding.flakyQuote(SKU);
   }
 }
