@@ -5,6 +5,11 @@ import dev.hfr.runtime.TaskScope;
 import dev.hfr.runtime.TaskSpec;
 import dev.hfr.runtime.budget.TaskLimits;
 import dev.hfr.runtime.ledger.InMemoryLedger;
+import dev.hfr.runtime.telemetry.DecisionLog;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import io.github.resilience4j.bulkhead.Bulkhead;
 import io.github.resilience4j.circuitbreaker.CircuitBreaker;
 import io.github.resilience4j.core.functions.CheckedSupplier;
@@ -54,6 +59,11 @@ public class ProtectedCallBenchmark {
   /** The engine of the earlier rounds, which discards every decision event: labelled "discarding sink". */
   private Hfr hfrDiscarding;
   private QuoteTools proxyDiscarding;
+  /** The defaults, but every decision event serialised and written to a file by the background writer. */
+  private Hfr hfrFileLog;
+  private QuoteTools proxyFileLog;
+  private DecisionLog fileLog;
+  private Path fileLogDir;
   private Hfr hfrEveryCall;
   private QuoteTools proxyEveryCall;
 
@@ -69,6 +79,14 @@ public class ProtectedCallBenchmark {
     proxy = QuoteTools_Recovering.create(hfr);
     hfrDiscarding = Protections.hfr(new InMemoryLedger());
     proxyDiscarding = QuoteTools_Recovering.create(hfrDiscarding);
+    try {
+      fileLogDir = Files.createTempDirectory("hfr-bench-decisions");
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+    fileLog = DecisionLog.toFile(fileLogDir.resolve("decisions.jsonl")).maxFileBytes(64L << 20).keepFiles(1).build();
+    hfrFileLog = Protections.hfrDefaults(fileLog);
+    proxyFileLog = QuoteTools_Recovering.create(hfrFileLog);
     hfrEveryCall = Protections.hfrTimingEveryCall();
     proxyEveryCall = QuoteTools_Recovering.create(hfrEveryCall);
   }
@@ -77,6 +95,20 @@ public class ProtectedCallBenchmark {
   public void tearDown() {
     hfr.close();
     hfrDiscarding.close();
+    hfrFileLog.close();
+    try {
+      fileLog.close();
+      // Whether the writer kept up: events it could not take in time were dropped, never waited for.
+      System.out.printf("%ndecision log file: %,d events written, %,d dropped%n", fileLog.written(), fileLog.dropped());
+      try (var files = Files.list(fileLogDir)) {
+        for (Path p : files.toList()) {
+          Files.delete(p);
+        }
+      }
+      Files.delete(fileLogDir);
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
     hfrEveryCall.close();
   }
 
@@ -176,6 +208,11 @@ public class ProtectedCallBenchmark {
   @Benchmark
   public long transientHfr() throws java.net.ConnectException {
     return proxy.flakyQuote(SKU);
+  }
+
+  @Benchmark
+  public long transientHfrFileLog() throws java.net.ConnectException {
+    return proxyFileLog.flakyQuote(SKU);
   }
 
   @Benchmark

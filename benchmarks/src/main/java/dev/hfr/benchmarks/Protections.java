@@ -52,11 +52,19 @@ final class Protections {
    * others' (the default trips above 50 % errors, which alternating failures sit on).
    */
   static Hfr hfrDefaults() {
+    return defaults().build();
+  }
+
+  /** The same with decision events to {@code log} (on an in-memory ledger: one engine per ledger directory). */
+  static Hfr hfrDefaults(DecisionSink log) {
+    return defaults().decisionSink(log).ledger(new InMemoryLedger()).build();
+  }
+
+  private static Hfr.Builder defaults() {
     return Hfr.builder()
         .meterRegistry(new SimpleMeterRegistry())
         .circuitBreakers(breakers())
-        .tenantBudgets(unlimitedTenantBudgets())
-        .build();
+        .tenantBudgets(unlimitedTenantBudgets());
   }
 
   private static CircuitBreakers breakers() {

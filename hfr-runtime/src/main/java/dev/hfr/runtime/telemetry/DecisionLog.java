@@ -142,6 +142,11 @@ public final class DecisionLog implements DecisionSink {
     return true;
   }
 
+  /** How many events the writer has taken from the queue and written (or failed to write, see {@value HfrMeters#SINK_FAILURES}). */
+  public long written() {
+    return done;
+  }
+
   /** How many events were dropped because the queue was full or the log closed. */
   public long dropped() {
     return dropped.sum();
