@@ -14,6 +14,7 @@ import dev.hfr.runtime.degrade.ContextCompressor;
 import dev.hfr.runtime.config.HfrConfig;
 import dev.hfr.runtime.config.IdempotencySettings;
 import dev.hfr.runtime.config.TelemetrySettings;
+import dev.hfr.runtime.engine.AttemptTimeout;
 import dev.hfr.runtime.engine.Compensator;
 import dev.hfr.runtime.engine.ConfigPolicies;
 import dev.hfr.runtime.engine.Controller;
@@ -48,8 +49,10 @@ import dev.hfr.runtime.time.Clock;
 import dev.hfr.runtime.time.Sleeper;
 import dev.hfr.runtime.verify.ResultVerification;
 import dev.hfr.runtime.verify.VerificationHook;
+import io.micrometer.core.instrument.FunctionCounter;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.EnumMap;
@@ -126,16 +129,25 @@ public final class Hfr implements RecoveryEngine, AutoCloseable {
         : CircuitBreakers.builder(clock).seed(b.seed).build();
     Bulkheads bulkheads = features.circuitBreaker() ? b.bulkheads : null;
     Backoff backoff = features.backoff() == HfrFeatures.Backoff.FIXED ? FixedDelayBackoff.INSTANCE : FullJitterBackoff.INSTANCE;
+    AttemptTimeout timeouts = new AttemptTimeout(clock, AttemptTimeout.DEFAULT_GRACE_NANOS);
+    owned.add(timeouts);
+    FunctionCounter.builder("harness.attempt.interrupts.ignored", timeouts, AttemptTimeout::ignoredInterrupts)
+        .description("Timed-out calls still running 100 ms after their interrupt: tools that ignore interruption")
+        .baseUnit("calls")
+        .register(b.meterRegistry);
+    // idempotency.enabled: false leaves writes unkeyed (no ledger record); the processor's rules still hold.
+    boolean keysWrites = b.config == null || b.config.idempotency().enabled();
     EngineParts parts = new EngineParts(clock, features,
         new ToolRuntimes(meters, breakers, bulkheads, policies, b.callTiming, clock),
         new FailureHandling(b.classifier, gate.build(), backoff, b.random, b.maxRetryAfter, b.compressor),
         new ResultVerification(b.hooks),
-        new WriteLedger(ledger, b.leaseTtl, owner),
+        new WriteLedger(ledger, b.leaseTtl, owner, keysWrites),
         new Oversight(b.approvalGate, b.escalationHandler),
-        new DecisionRecorder(meters, sink, clock));
+        new DecisionRecorder(meters, sink, clock),
+        timeouts);
     this.controller = new Controller(parts, b.sleeper);
     this.compensator = new Compensator(clock, ledger, b.classifier, sink, b.escalationHandler,
-        new CompensationMeters(b.meterRegistry), meters, b.leaseTtl, owner);
+        new CompensationMeters(b.meterRegistry), meters, b.leaseTtl, owner, timeouts);
   }
 
   /** Starts a builder; every setting has a default. */

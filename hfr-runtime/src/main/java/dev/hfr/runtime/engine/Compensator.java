@@ -72,10 +72,13 @@ public final class Compensator {
   private final HfrMeters decisions;
   private final Duration leaseTtl;
   private final String owner;
+  private final AttemptTimeout timeouts;
 
   /** Assembled by {@link dev.hfr.runtime.Hfr}; every argument is required. */
   public Compensator(Clock clock, IdempotencyLedger ledger, FailureClassifier classifier, DecisionSink sink,
-      EscalationHandler escalation, CompensationMeters meters, HfrMeters decisions, Duration leaseTtl, String owner) {
+      EscalationHandler escalation, CompensationMeters meters, HfrMeters decisions, Duration leaseTtl, String owner,
+      AttemptTimeout timeouts) {
+    this.timeouts = Objects.requireNonNull(timeouts, "timeouts");
     this.clock = Objects.requireNonNull(clock, "clock");
     this.ledger = Objects.requireNonNull(ledger, "ledger");
     this.classifier = Objects.requireNonNull(classifier, "classifier");
@@ -235,7 +238,7 @@ public final class Compensator {
       long token) {
     long t0 = clock.nanoTime();
     try {
-      invocation.compensate();
+      timeouts.compensate(req.tool, invocation);
     } catch (Exception e) {
       req.latencyNanos = clock.nanoTime() - t0;
       if (e instanceof InterruptedException) {

@@ -27,6 +27,7 @@ final class Terminate {
 
   /** The exception that ends the call in terminal state {@code s}. */
   <R> ToolCallException run(Call<R> c, ControllerState s) {
+    c.reportBreakerFailure();
     if (c.key != null && c.ledgerState == LedgerState.PREPARED && !c.alreadyCommitted) {
       boolean notApplied = c.attempts == 0 || (c.fault != null && ActionTable.provesNotApplied(c.fault));
       writes.transition(c, notApplied ? LedgerState.FAILED : LedgerState.UNKNOWN, null);
@@ -52,6 +53,12 @@ final class Terminate {
         c.key == null ? List.of() : CallEnd.artifactRefs(c), unknown || committed, c.rung >= 0, c.rungLevel(), c.attempts,
         reason.code());
     end.finish(c, outcome, c.write() && (unknown || (committed && c.fault == Fault.V1)));
-    return new ToolCallException(outcome, c.error);
+    return ToolCallException.of(outcome, c.error, unknown || unkeyedWriteMayHaveHappened(c), c.task::report);
+  }
+
+  /** A write without a ledger record (idempotency.enabled: false) whose last attempt proves nothing. */
+  private static boolean unkeyedWriteMayHaveHappened(Call<?> c) {
+    return c.write() && c.key == null && c.attempts > 0 && !c.hasResult && c.fault != null && c.fault != Fault.V1
+        && !ActionTable.provesNotApplied(c.fault) && !c.history().reconciledAbsent();
   }
 }

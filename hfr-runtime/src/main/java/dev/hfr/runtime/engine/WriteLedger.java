@@ -17,15 +17,29 @@ public final class WriteLedger {
   private final IdempotencyLedger ledger;
   private final Duration leaseTtl;
   private final String owner;
+  private final boolean keysWrites;
 
   /**
    * @param leaseTtl how long a call holds the lease on its write's key
    * @param owner this engine's name in leases
    */
   public WriteLedger(IdempotencyLedger ledger, Duration leaseTtl, String owner) {
+    this(ledger, leaseTtl, owner, true);
+  }
+
+  /**
+   * @param keysWrites {@code idempotency.enabled}: whether writes get ledger records and keys at all
+   */
+  public WriteLedger(IdempotencyLedger ledger, Duration leaseTtl, String owner, boolean keysWrites) {
     this.ledger = Objects.requireNonNull(ledger, "ledger");
     this.leaseTtl = Objects.requireNonNull(leaseTtl, "leaseTtl");
     this.owner = Objects.requireNonNull(owner, "owner");
+    this.keysWrites = keysWrites;
+  }
+
+  /** Whether writes get ledger records and keys ({@code idempotency.enabled}). */
+  boolean keysWrites() {
+    return keysWrites;
   }
 
   Optional<LedgerRecord> find(String tenant, String key) {

@@ -1,5 +1,7 @@
 package dev.hfr.runtime.timeout;
 
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.locks.LockSupport;
@@ -8,21 +10,22 @@ import java.util.function.LongSupplier;
 /**
  * Bounds calls that run on the caller's own thread: one shared timer thread interrupts a call whose time
  * is up. No thread hop and no allocation per call: each calling thread owns one reusable {@link Watch};
- * starting and stopping it are two volatile writes and a volatile read. The timer thread sleeps until the
- * earliest deadline of all watches and is woken only when a new deadline is earlier than that.
+ * starting and stopping it are a few volatile writes and one compare-and-set. The timer thread sleeps
+ * until the earliest deadline of all watches and is woken only when a new deadline is earlier than that.
  *
- * <p>A call that ignores the interrupt cannot be taken back from its own thread; it is counted
- * ({@link #ignoredInterrupts()}) once it is still running a grace period after the interrupt, so the tool
- * can be fixed. Thread-safe.
+ * <p>A call that ignores the interrupt cannot be taken back from its own thread without a thread hop; it
+ * is counted ({@link #ignoredInterrupts()}) once it is still running a grace period after the interrupt,
+ * so the tool can be fixed. Thread-safe.
  */
 public final class AttemptTimer implements AutoCloseable {
 
-  /** A watch's deadline when it is not running. */
-  private static final long IDLE = 0L;
-  /** The timer decided to interrupt and is doing it. */
-  private static final long FIRING = -1L;
-  /** The interrupt is delivered: the owner clears it when it stops. */
-  private static final long FIRED = -2L;
+  // A watch's state packs a generation (each start takes a new one) with its phase, so the timer can
+  // never interrupt a later call for an earlier call's deadline.
+  private static final long IDLE = 0;
+  private static final long ARMED = 1;
+  private static final long FIRING = 2;
+  private static final long FIRED = 3;
+  private static final long PHASE = 3;
   private static final long NEVER = Long.MAX_VALUE;
 
   private final LongSupplier nanoTime;
@@ -31,50 +34,46 @@ public final class AttemptTimer implements AutoCloseable {
   private final ThreadLocal<Watch> mine = ThreadLocal.withInitial(this::register);
   private final AtomicLong ignoredInterrupts = new AtomicLong();
   private final Thread thread;
-  /** When the timer thread will next look, {@link #NEVER} while it waits for a first deadline. */
+  /** Whether the timer thread is parked until {@link #wakeAt}; starts with an earlier deadline unpark it. */
+  private volatile boolean parked;
   private volatile long wakeAt = NEVER;
   private volatile boolean closed;
 
   /**
    * @param nanoTime the clock deadlines are read on (the engine's), in nanoseconds
-   * @param grace how long after its interrupt a call still running counts as ignoring it, in nanoseconds
+   * @param graceNanos how long after its interrupt a call still running counts as ignoring it
    */
-  public AttemptTimer(LongSupplier nanoTime, long grace) {
+  public AttemptTimer(LongSupplier nanoTime, long graceNanos) {
     this.nanoTime = nanoTime;
-    this.graceNanos = grace;
+    this.graceNanos = graceNanos;
     this.thread = new Thread(this::run, "hfr-attempt-timer");
     thread.setDaemon(true);
     thread.start();
   }
 
-  /** A timer on {@link System#nanoTime()} with a 100 ms grace. */
-  public static AttemptTimer system() {
-    return new AttemptTimer(System::nanoTime, 100_000_000L);
-  }
-
   /**
    * Starts bounding the calling thread's current call: at {@code deadlineNanos} (on this timer's clock) the
-   * thread is interrupted unless {@link Watch#stop()} came first. One call per thread at a time; nested
-   * calls keep the outer bound.
+   * thread is interrupted unless {@link Watch#stop()} came first. A call inside a bounded call (a nested
+   * proxy) keeps the outer bound.
    *
    * @return the thread's watch, to stop
    */
   public Watch start(long deadlineNanos) {
     Watch w = mine.get();
-    if (w.deadline != IDLE) {
-      // A call inside a bounded call (a reconcile inside a tool, a nested proxy): the outer bound holds.
+    long s = w.state;
+    if ((s & PHASE) != IDLE) {
       w.nested++;
       return w;
     }
-    w.interruptedAt = 0L;
     w.deadline = deadlineNanos;
-    if (deadlineNanos < wakeAt) {
+    w.state = (s & ~PHASE) + 4 + ARMED;
+    if (parked && deadlineNanos - wakeAt < 0) {
       LockSupport.unpark(thread);
     }
     return w;
   }
 
-  /** Calls that were still running {@code grace} after their interrupt: tools that ignore interruption. */
+  /** Calls that were still running the grace period after their interrupt: tools that ignore interruption. */
   public long ignoredInterrupts() {
     return ignoredInterrupts.get();
   }
@@ -94,32 +93,12 @@ public final class AttemptTimer implements AutoCloseable {
 
   private void run() {
     while (!closed) {
-      long now = nanoTime.getAsLong();
-      long earliest = NEVER;
-      for (Watch w : watches) {
-        long d = w.deadline;
-        if (d > IDLE) {
-          if (now - d >= 0) {
-            fire(w, d, now);
-            d = now + graceNanos;
-          }
-          earliest = Math.min(earliest, d);
-        } else if (d == FIRED && w.interruptedAt != 0L) {
-          long graceEnd = w.interruptedAt + graceNanos;
-          if (now - graceEnd >= 0) {
-            w.interruptedAt = 0L;
-            ignoredInterrupts.incrementAndGet();
-          } else {
-            earliest = Math.min(earliest, graceEnd);
-          }
-        }
-        if (!w.owner.isAlive() && w.deadline == IDLE) {
-          watches.remove(w);
-        }
-      }
+      long earliest = scan();
       wakeAt = earliest;
-      // A start that raced this scan either sees the new wakeAt and unparks, or is seen here.
-      if (earlierThan(earliest)) {
+      parked = true;
+      // A start that raced the scan either sees parked and unparks, or is seen by this second look.
+      if (scan() - earliest < 0) {
+        parked = false;
         continue;
       }
       if (earliest == NEVER) {
@@ -127,41 +106,69 @@ public final class AttemptTimer implements AutoCloseable {
       } else {
         LockSupport.parkNanos(this, earliest - nanoTime.getAsLong());
       }
-      wakeAt = Long.MIN_VALUE; // awake: starts need not unpark while it scans
+      parked = false;
     }
   }
 
-  private boolean earlierThan(long earliest) {
+  /** Interrupts the calls whose time is up; returns the next time anything is due. */
+  private long scan() {
+    long now = nanoTime.getAsLong();
+    long earliest = NEVER;
     for (Watch w : watches) {
-      long d = w.deadline;
-      if (d > IDLE && d < earliest) {
-        return true;
+      long s = w.state;
+      long phase = s & PHASE;
+      if (phase == ARMED) {
+        long d = w.deadline;
+        if (w.state != s) {
+          earliest = now; // it changed under us: look again at once
+        } else if (now - d >= 0) {
+          fire(w, s, now);
+          earliest = earliestOf(earliest, now + graceNanos);
+        } else {
+          earliest = earliestOf(earliest, d);
+        }
+      } else if (phase == FIRED && w.interruptedAt != 0L) {
+        long graceEnd = w.interruptedAt + graceNanos;
+        if (now - graceEnd >= 0) {
+          w.interruptedAt = 0L;
+          ignoredInterrupts.incrementAndGet();
+        } else {
+          earliest = earliestOf(earliest, graceEnd);
+        }
+      } else if (phase == IDLE && !w.owner.isAlive()) {
+        watches.remove(w);
       }
     }
-    return false;
+    return earliest;
   }
 
-  private static void fire(Watch w, long deadline, long now) {
-    if (w.compareAndSetDeadline(deadline, FIRING)) {
+  private static long earliestOf(long a, long b) {
+    return a == NEVER ? b : b - a < 0 ? b : a;
+  }
+
+  private static void fire(Watch w, long armed, long now) {
+    long generation = armed & ~PHASE;
+    if (w.compareAndSetState(armed, generation + FIRING)) {
       w.interruptedAt = now;
       w.owner.interrupt();
-      w.deadline = FIRED;
+      w.state = generation + FIRED;
     }
   }
 
   /** One thread's reusable bound. */
   public static final class Watch {
-    private static final java.lang.invoke.VarHandle DEADLINE;
+    private static final VarHandle STATE;
 
     static {
       try {
-        DEADLINE = java.lang.invoke.MethodHandles.lookup().findVarHandle(Watch.class, "deadline", long.class);
+        STATE = MethodHandles.lookup().findVarHandle(Watch.class, "state", long.class);
       } catch (ReflectiveOperationException e) {
         throw new ExceptionInInitializerError(e);
       }
     }
 
     private final Thread owner;
+    private volatile long state;
     private volatile long deadline;
     private volatile long interruptedAt;
     private int nested;
@@ -170,8 +177,8 @@ public final class AttemptTimer implements AutoCloseable {
       this.owner = owner;
     }
 
-    private boolean compareAndSetDeadline(long expected, long value) {
-      return DEADLINE.compareAndSet(this, expected, value);
+    private boolean compareAndSetState(long expected, long value) {
+      return STATE.compareAndSet(this, expected, value);
     }
 
     /**
@@ -183,15 +190,17 @@ public final class AttemptTimer implements AutoCloseable {
         nested--;
         return false;
       }
-      long d = deadline;
-      if (d > IDLE && compareAndSetDeadline(d, IDLE)) {
+      long s = state;
+      long generation = s & ~PHASE;
+      if ((s & PHASE) == ARMED && compareAndSetState(s, generation + IDLE)) {
         return false;
       }
-      while (deadline == FIRING) {
+      while ((state & PHASE) == FIRING) {
         Thread.onSpinWait();
       }
       Thread.interrupted();
-      deadline = IDLE;
+      interruptedAt = 0L;
+      state = generation + IDLE;
       return true;
     }
   }
