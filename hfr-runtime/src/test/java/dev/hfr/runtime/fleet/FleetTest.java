@@ -13,7 +13,15 @@ import dev.hfr.runtime.budget.TenantRetryBudgets;
 import dev.hfr.runtime.time.Clock;
 import dev.hfr.runtime.time.VirtualTime;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import com.sun.net.httpserver.HttpServer;
+import dev.hfr.runtime.Hfr;
+import dev.hfr.runtime.TaskScope;
+import dev.hfr.runtime.TaskSpec;
+import dev.hfr.runtime.ledger.InMemoryLedger;
 import io.zonky.test.db.postgres.embedded.EmbeddedPostgres;
+import java.net.InetSocketAddress;
+import java.net.http.HttpClient;
+import java.nio.charset.StandardCharsets;
 import java.net.ServerSocket;
 import java.nio.file.Path;
 import java.sql.Connection;
@@ -113,6 +121,35 @@ class FleetTest {
 
     assertThat(granted.get()).isEqualTo(100);
     assertThat(workers.get(0).tryAcquire("calm-tenant")).as("another tenant's bucket is untouched").isTrue();
+  }
+
+  @Test
+  @DisplayName("an engine built with fleet(...) takes its retries from the fleet's bucket")
+  void theEngineDrawsItsRetriesFromTheFleet() throws Exception {
+    AtomicInteger requests = new AtomicInteger();
+    HttpServer provider = HttpServer.create(new InetSocketAddress("127.0.0.1", 0), 0);
+    provider.createContext("/llm", exchange -> {
+      boolean first = requests.incrementAndGet() == 1;
+      exchange.sendResponseHeaders(first ? 503 : 200, 2);
+      exchange.getResponseBody().write("ok".getBytes(StandardCharsets.UTF_8));
+      exchange.close();
+    });
+    provider.start();
+    PostgresFleet fleet = fleet("w1", Clock.system(), 1, new SimpleMeterRegistry());
+    try (Hfr hfr = Hfr.builder().ledger(new InMemoryLedger()).fleet(fleet).build();
+        TaskScope task = hfr.openTask(TaskSpec.builder("acme", "t1").build())) {
+      String url = "http://127.0.0.1:" + provider.getAddress().getPort() + "/llm";
+      assertThat(hfr.execute(FleetWorker.LLM, FleetWorker.invocation(HttpClient.newHttpClient(), url, "w1", "acme", "c1")))
+          .isEqualTo("ok");
+      assertThat(task.report().retryCount()).isEqualTo(1);
+    } finally {
+      provider.stop(0);
+    }
+    try (Connection c = dataSource().getConnection(); Statement s = c.createStatement();
+        var r = s.executeQuery("SELECT granted FROM hfr_fleet_budget WHERE tenant = 'acme'")) {
+      assertThat(r.next()).as("the retry's token came from the fleet's row").isTrue();
+      assertThat(r.getInt(1)).isPositive();
+    }
   }
 
   @Test

@@ -122,7 +122,7 @@ public final class FleetWorker {
     System.out.println("COUNTS " + stormyOk + " " + stormyFailed + " " + calmOk + " " + calmFailed);
   }
 
-  private static ToolInvocation<String> invocation(HttpClient http, String url, String worker, String tenant, String call) {
+  static ToolInvocation<String> invocation(HttpClient http, String url, String worker, String tenant, String call) {
     return new ToolInvocation<>() {
       @Override
       public String proceed(String idempotencyKey) throws Exception {
