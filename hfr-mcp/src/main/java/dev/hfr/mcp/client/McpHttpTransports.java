@@ -24,7 +24,7 @@ public final class McpHttpTransports {
   public static HttpClientStreamableHttpTransport.Builder streamableHttp(String baseUri) {
     return HttpClientStreamableHttpTransport.builder(baseUri)
         .clientBuilder(new RecordingHttpClientBuilder())
-        .httpRequestCustomizer((request, method, uri, body, context) -> {
+        .addHttpRequestCustomizer((request, method, uri, body, context) -> {
           Object capture = context == null ? null : context.get(HttpFailureCapture.CONTEXT_KEY);
           if (capture instanceof HttpFailureCapture c) {
             request.header(HttpFailureCapture.HEADER, c.id());

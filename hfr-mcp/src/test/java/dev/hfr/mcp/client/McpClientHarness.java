@@ -62,7 +62,7 @@ final class McpClientHarness implements AutoCloseable {
   }
 
   @Override
-  public void close() throws Exception {
+  public void close() throws java.io.IOException {
     client.close();
     hfr.close();
     ledger.close();

@@ -15,7 +15,7 @@ class McpToolRiskTest {
   }
 
   static McpSchema.Tool tool(String name, McpSchema.ToolAnnotations hints) {
-    return McpSchema.Tool.builder().name(name).inputSchema(Map.of("type", "object")).annotations(hints).build();
+    return McpSchema.Tool.builder(name, Map.of("type", "object")).annotations(hints).build();
   }
 
   static McpServerSettings trusted() {

@@ -95,7 +95,7 @@ class McpToolSettingsEffectTest {
   void aToolsListChangedNotificationRefreshesTheMapping() throws Exception {
     try (McpClientHarness h = new McpClientHarness(dir)) {
       assertThat(h.client.risk("archive")).isNull();
-      McpSchema.Tool archive = McpSchema.Tool.builder().name("archive").inputSchema(Map.of("type", "object"))
+      McpSchema.Tool archive = McpSchema.Tool.builder("archive", Map.of("type", "object"))
           .annotations(new McpSchema.ToolAnnotations(null, true, false, true, false, null)).build();
       h.server.sdkServer().addTool(McpServerFeatures.SyncToolSpecification.builder().tool(archive)
           .callHandler((ex, req) -> McpSchema.CallToolResult.builder().addTextContent("ok").build()).build());

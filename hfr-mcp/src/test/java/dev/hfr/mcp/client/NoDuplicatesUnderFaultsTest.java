@@ -90,10 +90,14 @@ class NoDuplicatesUnderFaultsTest {
              .build()) {
       plan(faults);
       for (int i = 0; i < CALLS; i++) {
-        try (TaskScope task = hfr.openTask(TaskSpec.builder("acme", "issue-" + i).build())) {
+        // one task per issue, as an agent run would have; the ledger key is derived in it
+        TaskScope task = hfr.openTask(TaskSpec.builder("acme", "issue-" + i).build());
+        try {
           client.callTool("create_issue", Map.of("title", "issue-" + i));
         } catch (ToolCallException e) {
           failed++;
+        } finally {
+          task.close();
         }
       }
       faults.clearRandom();
@@ -116,7 +120,7 @@ class NoDuplicatesUnderFaultsTest {
         for (int attempt = 1; attempt <= 3 && !done; attempt++) {
           try {
             McpSchema.CallToolResult r = client.callTool(
-                new McpSchema.CallToolRequest("create_issue", Map.of("title", "issue-" + i)));
+                new McpSchema.CallToolRequest("create_issue", Map.of("title", "issue-" + i), null));
             done = !Boolean.TRUE.equals(r.isError());
           } catch (RuntimeException e) {
             done = false;

@@ -59,7 +59,7 @@ public final class FaultyMcpServer implements AutoCloseable {
     wrapper.setAsyncSupported(true);
     wrapper.setLoadOnStartup(1);
     context.addChild(wrapper);
-    context.addServletMappingDecoded("/*", "mcp");
+    context.addServletMapping("/*", "mcp");
     FilterDef def = new FilterDef();
     def.setFilter(new FaultFilter(plan));
     def.setFilterName("faults");
@@ -130,7 +130,7 @@ public final class FaultyMcpServer implements AutoCloseable {
   }
 
   @Override
-  public void close() throws Exception {
+  public void close() throws IOException {
     proxy.close();
     server.closeGracefully();
     try {

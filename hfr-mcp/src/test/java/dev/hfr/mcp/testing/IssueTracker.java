@@ -98,10 +98,8 @@ public final class IssueTracker {
       Map<String, String> params, Body body) {
     Map<String, Object> properties = new java.util.LinkedHashMap<>();
     params.forEach((p, type) -> properties.put(p, Map.of("type", type)));
-    McpSchema.Tool tool = McpSchema.Tool.builder()
-        .name(name)
+    McpSchema.Tool tool = McpSchema.Tool.builder(name, Map.of("type", "object", "properties", properties))
         .description(name)
-        .inputSchema(Map.of("type", "object", "properties", properties))
         .annotations(hints)
         .build();
     return McpServerFeatures.SyncToolSpecification.builder()

@@ -28,7 +28,7 @@ public final class Warmup {
           .requestTimeout(Duration.ofSeconds(60)).initializationTimeout(Duration.ofSeconds(60)).build();
       client.initialize();
       client.listTools();
-      client.callTool(new io.modelcontextprotocol.spec.McpSchema.CallToolRequest("search_issues", Map.of("query", "warm-up")));
+      client.callTool(new io.modelcontextprotocol.spec.McpSchema.CallToolRequest("search_issues", Map.of("query", "warm-up"), null));
       client.close();
     } catch (Exception e) {
       throw new IllegalStateException("the warm-up round trip failed", e);
