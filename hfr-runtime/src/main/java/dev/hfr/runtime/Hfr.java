@@ -89,6 +89,8 @@ public final class Hfr implements RecoveryEngine, AutoCloseable {
   private final String owner;
   /** The one-call tasks of calls made outside any scope, created only when such a call needs one. */
   private final ImplicitTasks implicitTasks;
+  private final CircuitBreakers breakers;
+  private final TenantRetryBudgets tenantBudgets;
   private volatile HfrMode mode;
 
   private Hfr(Builder b, IdempotencyLedger ledger, DecisionSink sink, List<AutoCloseable> owned) {
@@ -114,6 +116,8 @@ public final class Hfr implements RecoveryEngine, AutoCloseable {
         : b.circuitBreakers != null ? b.circuitBreakers
         : configured != null ? CircuitBreakers.builder(clock).defaults(configured.breakerDefaults()).seed(b.seed).build()
         : CircuitBreakers.builder(clock).seed(b.seed).build();
+    this.breakers = breakers;
+    this.tenantBudgets = tenantBudgets;
     Bulkheads bulkheads = features.circuitBreaker() ? b.bulkheads : null;
     Backoff backoff = features.backoff() == HfrFeatures.Backoff.FIXED ? FixedDelayBackoff.INSTANCE : FullJitterBackoff.INSTANCE;
     this.controller = new Controller(clock, b.sleeper, b.random, b.classifier, ledger, meters, sink,
@@ -216,6 +220,16 @@ public final class Hfr implements RecoveryEngine, AutoCloseable {
   /** The meters, for reading them in tests and reports. */
   public HfrMeters meters() {
     return meters;
+  }
+
+  /** The circuit breakers the engine keeps, for status views; empty when the circuit-breaker feature is off. */
+  public Optional<CircuitBreakers> circuitBreakers() {
+    return Optional.ofNullable(breakers);
+  }
+
+  /** The per-tenant retry budgets (token buckets), for status views. */
+  public TenantRetryBudgets tenantBudgets() {
+    return tenantBudgets;
   }
 
   /** The ledger the engine writes. */
