@@ -12,6 +12,7 @@ import dev.hfr.runtime.classify.DefaultFailureClassifier;
 import dev.hfr.runtime.classify.FailureClassifier;
 import dev.hfr.runtime.degrade.ContextCompressor;
 import dev.hfr.runtime.config.HfrConfig;
+import dev.hfr.runtime.config.TelemetrySettings;
 import dev.hfr.runtime.engine.Compensator;
 import dev.hfr.runtime.engine.ConfigPolicies;
 import dev.hfr.runtime.engine.Controller;
@@ -39,14 +40,14 @@ import dev.hfr.runtime.telemetry.CallTiming;
 import dev.hfr.runtime.telemetry.CompensationMeters;
 import dev.hfr.runtime.telemetry.DecisionSink;
 import dev.hfr.runtime.telemetry.HfrMeters;
-import dev.hfr.runtime.telemetry.JsonLinesDecisionSink;
+import dev.hfr.runtime.telemetry.DecisionLog;
+import dev.hfr.runtime.telemetry.RedactingDecisionSink;
 import dev.hfr.runtime.time.Clock;
 import dev.hfr.runtime.time.Sleeper;
 import dev.hfr.runtime.verify.ResultVerification;
 import dev.hfr.runtime.verify.VerificationHook;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
-import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.EnumMap;
@@ -297,9 +298,11 @@ public final class Hfr implements RecoveryEngine, AutoCloseable {
   /**
    * Builds an {@link Hfr}. Defaults: system time, a {@link SplittableRandom}, the
    * {@link DefaultFailureClassifier}, the embedded file ledger in {@code ./hfr-ledger/} ({@link
-   * Ledgers#DEFAULT_DIRECTORY}; one engine per directory at a time), a {@link SimpleMeterRegistry}, decisions
-   * appended to {@code hfr-decisions.jsonl} in the working directory, escalations recorded only,
-   * approvals denied (nothing that needs approval runs until a gate is set), mode ENFORCE, all features.
+   * Ledgers#DEFAULT_DIRECTORY}; one engine per directory at a time), a {@link SimpleMeterRegistry}, decision
+   * events to the {@code System.Logger} {@value DecisionLog#LOGGER_NAME} through a {@link DecisionLog} (written
+   * off the calling thread; nothing is written to a file unless you pass {@link DecisionLog#toFile}),
+   * escalations recorded only, approvals denied (nothing that needs approval runs until a gate is set), mode
+   * ENFORCE, all features.
    */
   public static final class Builder {
     private Clock clock = Clock.system();
@@ -375,6 +378,13 @@ public final class Hfr implements RecoveryEngine, AutoCloseable {
       return this;
     }
 
+    /**
+     * Where decision events go (default: a {@link DecisionLog} to the {@code System.Logger}
+     * {@value DecisionLog#LOGGER_NAME}). The {@code telemetry} settings of the {@link #config} — or their
+     * defaults — apply to it: with {@code emit_decision_events: false} it receives nothing, with {@code
+     * redact_pii: true} (the default) it receives events after {@link
+     * dev.hfr.runtime.telemetry.PiiRedaction}. A sink passed here stays open when the engine closes.
+     */
     public Builder decisionSink(DecisionSink sink) {
       this.decisionSink = Objects.requireNonNull(sink, "sink");
       return this;
@@ -482,7 +492,6 @@ public final class Hfr implements RecoveryEngine, AutoCloseable {
     /**
      * Builds the engine and runs {@link Hfr#resumePending()} on its ledger.
      *
-     * @throws java.io.UncheckedIOException if the default decision log cannot be opened
      * @throws dev.hfr.runtime.ledger.LedgerStorageException if the default ledger cannot be opened (for
      *     example, another engine holds its directory)
      */
@@ -504,9 +513,14 @@ public final class Hfr implements RecoveryEngine, AutoCloseable {
           ledgerToUse = Ledgers.embedded(Ledgers.DEFAULT_DIRECTORY, LedgerOptions.defaults().withClock(clock));
           owned.add(ledgerToUse);
         }
-        if (sinkToUse == null) {
-          sinkToUse = JsonLinesDecisionSink.open(Path.of(JsonLinesDecisionSink.DEFAULT_FILE));
+        TelemetrySettings telemetry = config != null ? config.telemetry() : TelemetrySettings.DEFAULTS;
+        if (!telemetry.emitDecisionEvents()) {
+          sinkToUse = DecisionSink.discarding();
+        } else if (sinkToUse == null) {
+          sinkToUse = DecisionLog.toSystemLogger().redactPii(telemetry.redactPii()).meterRegistry(meterRegistry).build();
           owned.add(sinkToUse);
+        } else if (telemetry.redactPii()) {
+          sinkToUse = new RedactingDecisionSink(sinkToUse);
         }
         Hfr hfr = new Hfr(this, ledgerToUse, sinkToUse, owned);
         hfr.resumePending();
