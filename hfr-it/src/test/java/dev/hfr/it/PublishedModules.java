@@ -10,8 +10,11 @@ import java.util.regex.Pattern;
 /** The reactor's modules as the root pom lists them, and which of them users consume. */
 final class PublishedModules {
 
-  /** Modules that are examples, measurements or these checks: never a user's dependency. */
-  private static final Pattern NOT_PUBLISHED = Pattern.compile("samples.*|hfr-bench|benchmarks|hfr-it|hfr-bom");
+  /**
+   * Modules that are examples, measurements or these checks, and parent POMs (deployed, but never a user's
+   * dependency): none belongs in the BOM.
+   */
+  private static final Pattern NOT_PUBLISHED = Pattern.compile("samples.*|hfr-bench|benchmarks|hfr-it|hfr-bom|.*-parent");
 
   private PublishedModules() {}
 
