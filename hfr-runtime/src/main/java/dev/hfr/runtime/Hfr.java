@@ -4,6 +4,7 @@ import dev.hfr.annotations.VerifyLevel;
 import dev.hfr.runtime.approval.ApprovalGate;
 import dev.hfr.runtime.breaker.Bulkheads;
 import dev.hfr.runtime.breaker.CircuitBreakers;
+import dev.hfr.runtime.fleet.PostgresFleet;
 import dev.hfr.runtime.budget.Deadline;
 import dev.hfr.runtime.budget.TaskLimitTracker;
 import dev.hfr.runtime.budget.TaskLimits;
@@ -96,6 +97,8 @@ public final class Hfr implements RecoveryEngine, AutoCloseable {
   private final String owner;
   /** The one-call tasks of calls made outside any scope, created only when such a call needs one. */
   private final ImplicitTasks implicitTasks;
+  private final CircuitBreakers breakers;
+  private final TenantRetryBudgets tenantBudgets;
   private volatile HfrMode mode;
 
   private Hfr(Builder b, IdempotencyLedger ledger, DecisionSink sink, List<AutoCloseable> owned) {
@@ -111,16 +114,27 @@ public final class Hfr implements RecoveryEngine, AutoCloseable {
         : configured != null ? configured : new DefaultPolicies(features.attemptsOverride());
     int implicitMaxRetries = features.budgets() ? policies.taskLimits(DEFAULT_TENANT).maxRetries() : -1;
     this.implicitTasks = new ImplicitTasks(DEFAULT_TENANT, owner, implicitMaxRetries);
+    TenantRetryBudgets.Builder budgets = TenantRetryBudgets.builder(clock);
+    CircuitBreakers.Builder breakerRegistry = CircuitBreakers.builder(clock).seed(b.seed);
+    if (b.fleet != null) {
+      budgets.supply(b.fleet.retryTokens());
+      breakerRegistry.listener(b.fleet.breakerListener());
+    }
     TenantRetryBudgets tenantBudgets = b.tenantBudgets != null ? b.tenantBudgets
-        : configured != null ? configured.tenantBudgets(clock) : TenantRetryBudgets.builder(clock).build();
+        : configured != null ? configured.tenantBudgets(budgets) : budgets.build();
     RetryGate.Builder gate = RetryGate.builder().sameFaultLimit(b.sameFaultLimit);
     if (features.budgets()) {
       gate.tenantBudgets(tenantBudgets);
     }
     CircuitBreakers breakers = !features.circuitBreaker() ? null
         : b.circuitBreakers != null ? b.circuitBreakers
-        : configured != null ? CircuitBreakers.builder(clock).defaults(configured.breakerDefaults()).seed(b.seed).build()
-        : CircuitBreakers.builder(clock).seed(b.seed).build();
+        : configured != null ? breakerRegistry.defaults(configured.breakerDefaults()).build()
+        : breakerRegistry.build();
+    if (b.fleet != null && breakers != null) {
+      owned.add(b.fleet.watch(breakers));
+    }
+    this.breakers = breakers;
+    this.tenantBudgets = tenantBudgets;
     Bulkheads bulkheads = features.circuitBreaker() ? b.bulkheads : null;
     Backoff backoff = features.backoff() == HfrFeatures.Backoff.FIXED ? FixedDelayBackoff.INSTANCE : FullJitterBackoff.INSTANCE;
     EngineParts parts = new EngineParts(clock, features,
@@ -230,6 +244,16 @@ public final class Hfr implements RecoveryEngine, AutoCloseable {
     return meters;
   }
 
+  /** The circuit breakers the engine keeps, for status views; empty when the circuit-breaker feature is off. */
+  public Optional<CircuitBreakers> circuitBreakers() {
+    return Optional.ofNullable(breakers);
+  }
+
+  /** The per-tenant retry budgets (token buckets), for status views. */
+  public TenantRetryBudgets tenantBudgets() {
+    return tenantBudgets;
+  }
+
   /** The ledger the engine writes. */
   public IdempotencyLedger ledger() {
     return ledger;
@@ -308,6 +332,7 @@ public final class Hfr implements RecoveryEngine, AutoCloseable {
     private HfrConfig config;
     private TenantRetryBudgets tenantBudgets;
     private CircuitBreakers circuitBreakers;
+    private PostgresFleet fleet;
     private Bulkheads bulkheads;
     private ContextCompressor compressor = ContextCompressor.invocationCompressible();
     private final Map<VerifyLevel, VerificationHook> hooks = new EnumMap<>(VerifyLevel.class);
@@ -419,6 +444,17 @@ public final class Hfr implements RecoveryEngine, AutoCloseable {
     }
 
     /** The circuit breakers (default: one per tool and rung target with the default thresholds). */
+    /**
+     * Shares each tenant's retry budget and each target's breaker with the other workers of a fleet, through
+     * PostgreSQL (docs/FLEET.md). Applies to the budgets and breakers the engine builds; ones given with
+     * {@link #tenantBudgets} or {@link #circuitBreakers} are used as given (wire the fleet into them
+     * yourself). The engine does not close the fleet.
+     */
+    public Builder fleet(PostgresFleet fleet) {
+      this.fleet = Objects.requireNonNull(fleet, "fleet");
+      return this;
+    }
+
     public Builder circuitBreakers(CircuitBreakers breakers) {
       this.circuitBreakers = Objects.requireNonNull(breakers, "breakers");
       return this;
