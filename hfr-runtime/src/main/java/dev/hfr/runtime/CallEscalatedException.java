@@ -10,8 +10,8 @@ public class CallEscalatedException extends ToolCallException {
 
   private static final long serialVersionUID = 1L;
 
-  public CallEscalatedException(ToolOutcome outcome, Throwable cause, Supplier<TaskReport> report) {
-    super(outcome, cause, report,
-        "escalated with its evidence to the escalation handler (Hfr.builder().escalationHandler(...)): wait for its answer");
+  public CallEscalatedException(ToolOutcome outcome, Throwable cause, Supplier<TaskReport> report, boolean stackTrace) {
+    super(outcome, cause, report, "escalated with its evidence to the escalation handler"
+        + " (Hfr.builder().escalationHandler(...)): wait for its answer", stackTrace);
   }
 }

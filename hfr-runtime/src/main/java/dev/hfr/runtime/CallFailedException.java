@@ -11,9 +11,9 @@ public class CallFailedException extends ToolCallException {
 
   private static final long serialVersionUID = 1L;
 
-  public CallFailedException(ToolOutcome outcome, Throwable cause, Supplier<TaskReport> report) {
+  public CallFailedException(ToolOutcome outcome, Throwable cause, Supplier<TaskReport> report, boolean stackTrace) {
     super(outcome, cause, report, outcome.retryable()
         ? "nothing was left half-done: a later call may succeed, or replan around the tool"
-        : "nothing was left half-done; the same call will fail the same way: fix the input or replan");
+        : "nothing was left half-done; the same call will fail the same way: fix the input or replan", stackTrace);
   }
 }

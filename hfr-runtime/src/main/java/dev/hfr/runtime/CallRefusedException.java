@@ -11,8 +11,8 @@ public class CallRefusedException extends ToolCallException {
 
   private static final long serialVersionUID = 1L;
 
-  public CallRefusedException(ToolOutcome outcome, Throwable cause, Supplier<TaskReport> report) {
-    super(outcome, cause, report, nextStep(outcome.reason()));
+  public CallRefusedException(ToolOutcome outcome, Throwable cause, Supplier<TaskReport> report, boolean stackTrace) {
+    super(outcome, cause, report, nextStep(outcome.reason()), stackTrace);
   }
 
   private static String nextStep(String reason) {

@@ -12,9 +12,9 @@ public class OutcomeUnknownException extends ToolCallException {
 
   private static final long serialVersionUID = 1L;
 
-  public OutcomeUnknownException(ToolOutcome outcome, Throwable cause, Supplier<TaskReport> report) {
+  public OutcomeUnknownException(ToolOutcome outcome, Throwable cause, Supplier<TaskReport> report, boolean stackTrace) {
     super(outcome, cause, report, "the write may have been applied: do not resend it; check the target"
         + (outcome.artifactRefs().isEmpty() ? "" : " for " + outcome.artifactRefs().get(0))
-        + ", or re-run the task with the same task id and arguments so HFR reconciles before anything else");
+        + ", or re-run the task with the same task id and arguments so HFR reconciles before anything else", stackTrace);
   }
 }

@@ -37,15 +37,26 @@ public class ToolCallException extends RuntimeException {
 
   /** A call that ended without an accepted result; prefer {@link #of} so the subclass names the case. */
   public ToolCallException(ToolOutcome outcome, Throwable cause) {
-    this(outcome, cause, null, "see the outcome's reason and the decision log");
+    this(outcome, cause, true);
+  }
+
+  /**
+   * @param stackTrace whether the JVM records where this exception was created; the engine passes {@code
+   *     false} unless asked ({@code Hfr.Builder.stackTraces}), since filling in a stack trace costs more than
+   *     the rest of a failed call and the cause keeps its own
+   */
+  public ToolCallException(ToolOutcome outcome, Throwable cause, boolean stackTrace) {
+    this(outcome, cause, null, "see the outcome's reason and the decision log", stackTrace);
   }
 
   /**
    * @param report the task's report, read when asked; {@code null} when there is none
    * @param nextStep what the caller can do, appended to the message
+   * @param stackTrace whether the JVM records where this exception was created
    */
-  protected ToolCallException(ToolOutcome outcome, Throwable cause, Supplier<TaskReport> report, String nextStep) {
-    super(message(outcome, nextStep), cause);
+  protected ToolCallException(ToolOutcome outcome, Throwable cause, Supplier<TaskReport> report, String nextStep,
+      boolean stackTrace) {
+    super(message(outcome, nextStep), cause, true, stackTrace);
     this.outcome = outcome;
     this.report = report;
   }
@@ -57,20 +68,21 @@ public class ToolCallException extends RuntimeException {
    * @param cause the tool's last failure (or the engine's), {@code null} when there was none
    * @param writeOutcomeUnknown whether a write may have been applied without anyone knowing
    * @param report the task's report, read when asked; {@code null} when there is none
+   * @param stackTrace whether the JVM records where the exception was created
    */
   public static ToolCallException of(ToolOutcome outcome, Throwable cause, boolean writeOutcomeUnknown,
-      Supplier<TaskReport> report) {
+      Supplier<TaskReport> report, boolean stackTrace) {
     Objects.requireNonNull(outcome, "outcome");
     if (writeOutcomeUnknown) {
-      return new OutcomeUnknownException(outcome, cause, report);
+      return new OutcomeUnknownException(outcome, cause, report, stackTrace);
     }
     if (outcome.errorType() == Fault.T8 || REFUSALS.contains(outcome.reason())) {
-      return new CallRefusedException(outcome, cause, report);
+      return new CallRefusedException(outcome, cause, report, stackTrace);
     }
     if (outcome.status() == ToolOutcome.Status.ESCALATED) {
-      return new CallEscalatedException(outcome, cause, report);
+      return new CallEscalatedException(outcome, cause, report, stackTrace);
     }
-    return new CallFailedException(outcome, cause, report);
+    return new CallFailedException(outcome, cause, report, stackTrace);
   }
 
   /** The structured outcome of the call. */

@@ -13,16 +13,19 @@ final class Accept {
   private final HfrFeatures features;
   private final Clock clock;
   private final CallEnd end;
+  private final DecisionRecorder decisions;
   private final Oversight oversight;
 
-  Accept(HfrFeatures features, Clock clock, CallEnd end, Oversight oversight) {
+  Accept(HfrFeatures features, Clock clock, CallEnd end, DecisionRecorder decisions, Oversight oversight) {
     this.features = features;
     this.clock = clock;
     this.end = end;
+    this.decisions = decisions;
     this.oversight = oversight;
   }
 
   <R> R run(Call<R> c) {
+    decisions.callEnded(c, true);
     boolean degraded = c.rung >= 0;
     DegradeLevel level = c.rungLevel();
     if (degraded) {

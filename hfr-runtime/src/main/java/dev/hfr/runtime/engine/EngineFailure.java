@@ -34,6 +34,7 @@ final class EngineFailure {
     boolean failOpen = c.risk == Risk.R0;
     c.rt.meters.controllerFailure(failOpen);
     if (failOpen) {
+      decisions.callEnded(c, false);
       if (c.hasResult) {
         return c.result;
       }
@@ -58,7 +59,7 @@ final class EngineFailure {
       // Same: counting is best effort once the controller is known to be broken.
     }
     // A write failed closed: whether an attempt reached the target is not known.
-    ToolCallException e = ToolCallException.of(outcome, c.error, c.attempts > 0, c.task::report);
+    ToolCallException e = oversight.failure(outcome, c.error, c.attempts > 0, c.task::report);
     e.addSuppressed(failure);
     throw e;
   }
@@ -75,7 +76,7 @@ final class EngineFailure {
     }
     ToolOutcome outcome = new ToolOutcome(tool.name(), ToolOutcome.Status.FAILED, null, false, false, List.of(), false,
         false, DegradeLevel.L0, 0, Reason.CONTROLLER_FAILURE.code());
-    throw ToolCallException.of(outcome, failure, false, null);
+    throw oversight.failure(outcome, failure, false, null);
   }
 
   /** One call as if HFR were absent; what the tool throws reaches the caller unchanged. */

@@ -1,5 +1,8 @@
 package dev.hfr.runtime.engine;
 
+import dev.hfr.runtime.TaskReport;
+import dev.hfr.runtime.ToolCallException;
+import dev.hfr.runtime.ToolOutcome;
 import dev.hfr.runtime.action.Reason;
 import dev.hfr.runtime.approval.ApprovalDecision;
 import dev.hfr.runtime.approval.ApprovalGate;
@@ -13,16 +16,28 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
 import java.util.concurrent.ThreadLocalRandom;
+import java.util.function.Supplier;
 
-/** Where the engine meets people: the approval gate before a guarded call, the escalation handler after. */
+/**
+ * Where the engine meets people: the approval gate before a guarded call, the escalation handler after,
+ * and the exception a failed call ends in.
+ */
 public final class Oversight {
 
   private final ApprovalGate approval;
   private final EscalationHandler escalation;
+  private final boolean stackTraces;
 
-  public Oversight(ApprovalGate approval, EscalationHandler escalation) {
+  /** @param stackTraces whether a {@link ToolCallException} records where it was thrown (see {@code Hfr.Builder.stackTraces}) */
+  public Oversight(ApprovalGate approval, EscalationHandler escalation, boolean stackTraces) {
     this.approval = Objects.requireNonNull(approval, "approval");
     this.escalation = Objects.requireNonNull(escalation, "escalation");
+    this.stackTraces = stackTraces;
+  }
+
+  /** The exception that tells the caller the call ended in {@code outcome}. */
+  ToolCallException failure(ToolOutcome outcome, Throwable cause, boolean writeOutcomeUnknown, Supplier<TaskReport> report) {
+    return ToolCallException.of(outcome, cause, writeOutcomeUnknown, report, stackTraces);
   }
 
   /** Whether the gate approves the call; a failing gate is a denial. */
@@ -80,14 +95,14 @@ public final class Oversight {
         c.reason, c.attempts, argsHash, c.key, c.ledgerState == null ? null : c.ledgerState.name(),
         c.error == null ? null : c.error.getClass().getName(),
         rejection == null ? null : rejection.reason(), rejection == null ? null : rejection.evidence(),
-        c.suggestion, withArgsHash(c.decisions(), argsHash));
+        c.suggestion, complete(c.decisions(), c.task.taskId(), argsHash));
   }
 
-  /** The call's decisions, each with the argument hash (left out while no sink wanted the events). */
-  private static List<DecisionEvent> withArgsHash(List<DecisionEvent> decisions, String argsHash) {
+  /** The call's decisions, each with task id and argument hash (left out while no sink wanted the events). */
+  private static List<DecisionEvent> complete(List<DecisionEvent> decisions, String taskId, String argsHash) {
     List<DecisionEvent> complete = new ArrayList<>(decisions.size());
     for (DecisionEvent d : decisions) {
-      complete.add(d.argsHash() == null ? d.withArgsHash(argsHash) : d);
+      complete.add(d.complete(taskId, argsHash));
     }
     return complete;
   }

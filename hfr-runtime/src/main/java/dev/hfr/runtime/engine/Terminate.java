@@ -53,7 +53,7 @@ final class Terminate {
         c.key == null ? List.of() : CallEnd.artifactRefs(c), unknown || committed, c.rung >= 0, c.rungLevel(), c.attempts,
         reason.code());
     end.finish(c, outcome, c.write() && (unknown || (committed && c.fault == Fault.V1)));
-    return ToolCallException.of(outcome, c.error, unknown || unkeyedWriteMayHaveHappened(c), c.task::report);
+    return oversight.failure(outcome, c.error, unknown || unkeyedWriteMayHaveHappened(c), c.task::report);
   }
 
   /** A write without a ledger record (idempotency.enabled: false) whose last attempt proves nothing. */
