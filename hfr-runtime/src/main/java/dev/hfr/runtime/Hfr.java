@@ -4,6 +4,7 @@ import dev.hfr.annotations.VerifyLevel;
 import dev.hfr.runtime.approval.ApprovalGate;
 import dev.hfr.runtime.breaker.Bulkheads;
 import dev.hfr.runtime.breaker.CircuitBreakers;
+import dev.hfr.runtime.fleet.PostgresFleet;
 import dev.hfr.runtime.budget.Deadline;
 import dev.hfr.runtime.budget.TaskLimitTracker;
 import dev.hfr.runtime.budget.TaskLimits;
@@ -12,6 +13,7 @@ import dev.hfr.runtime.classify.DefaultFailureClassifier;
 import dev.hfr.runtime.classify.FailureClassifier;
 import dev.hfr.runtime.degrade.ContextCompressor;
 import dev.hfr.runtime.config.HfrConfig;
+import dev.hfr.runtime.config.TelemetrySettings;
 import dev.hfr.runtime.context.TaskContext;
 import dev.hfr.runtime.engine.Compensator;
 import dev.hfr.runtime.engine.ConfigPolicies;
@@ -40,14 +42,14 @@ import dev.hfr.runtime.telemetry.CallTiming;
 import dev.hfr.runtime.telemetry.CompensationMeters;
 import dev.hfr.runtime.telemetry.DecisionSink;
 import dev.hfr.runtime.telemetry.HfrMeters;
-import dev.hfr.runtime.telemetry.JsonLinesDecisionSink;
+import dev.hfr.runtime.telemetry.DecisionLog;
+import dev.hfr.runtime.telemetry.RedactingDecisionSink;
 import dev.hfr.runtime.time.Clock;
 import dev.hfr.runtime.time.Sleeper;
 import dev.hfr.runtime.verify.ResultVerification;
 import dev.hfr.runtime.verify.VerificationHook;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
-import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.EnumMap;
@@ -95,6 +97,8 @@ public final class Hfr implements RecoveryEngine, AutoCloseable {
   private final String owner;
   /** The one-call tasks of calls made outside any scope, created only when such a call needs one. */
   private final ImplicitTasks implicitTasks;
+  private final CircuitBreakers breakers;
+  private final TenantRetryBudgets tenantBudgets;
   private volatile HfrMode mode;
 
   private Hfr(Builder b, IdempotencyLedger ledger, DecisionSink sink, List<AutoCloseable> owned) {
@@ -110,16 +114,27 @@ public final class Hfr implements RecoveryEngine, AutoCloseable {
         : configured != null ? configured : new DefaultPolicies(features.attemptsOverride());
     int implicitMaxRetries = features.budgets() ? policies.taskLimits(DEFAULT_TENANT).maxRetries() : -1;
     this.implicitTasks = new ImplicitTasks(DEFAULT_TENANT, owner, implicitMaxRetries);
+    TenantRetryBudgets.Builder budgets = TenantRetryBudgets.builder(clock);
+    CircuitBreakers.Builder breakerRegistry = CircuitBreakers.builder(clock).seed(b.seed);
+    if (b.fleet != null) {
+      budgets.supply(b.fleet.retryTokens());
+      breakerRegistry.listener(b.fleet.breakerListener());
+    }
     TenantRetryBudgets tenantBudgets = b.tenantBudgets != null ? b.tenantBudgets
-        : configured != null ? configured.tenantBudgets(clock) : TenantRetryBudgets.builder(clock).build();
+        : configured != null ? configured.tenantBudgets(budgets) : budgets.build();
     RetryGate.Builder gate = RetryGate.builder().sameFaultLimit(b.sameFaultLimit);
     if (features.budgets()) {
       gate.tenantBudgets(tenantBudgets);
     }
     CircuitBreakers breakers = !features.circuitBreaker() ? null
         : b.circuitBreakers != null ? b.circuitBreakers
-        : configured != null ? CircuitBreakers.builder(clock).defaults(configured.breakerDefaults()).seed(b.seed).build()
-        : CircuitBreakers.builder(clock).seed(b.seed).build();
+        : configured != null ? breakerRegistry.defaults(configured.breakerDefaults()).build()
+        : breakerRegistry.build();
+    if (b.fleet != null && breakers != null) {
+      owned.add(b.fleet.watch(breakers));
+    }
+    this.breakers = breakers;
+    this.tenantBudgets = tenantBudgets;
     Bulkheads bulkheads = features.circuitBreaker() ? b.bulkheads : null;
     Backoff backoff = features.backoff() == HfrFeatures.Backoff.FIXED ? FixedDelayBackoff.INSTANCE : FullJitterBackoff.INSTANCE;
     EngineParts parts = new EngineParts(clock, features,
@@ -127,11 +142,16 @@ public final class Hfr implements RecoveryEngine, AutoCloseable {
         new FailureHandling(b.classifier, gate.build(), backoff, b.random, b.maxRetryAfter, b.compressor),
         new ResultVerification(b.hooks),
         new WriteLedger(ledger, b.leaseTtl, owner),
-        new Oversight(b.approvalGate, b.escalationHandler),
-        new DecisionRecorder(meters, sink, clock));
+        new Oversight(b.approvalGate, b.escalationHandler, b.stackTraces),
+        new DecisionRecorder(meters, sink, clock, telemetry(b.config).sampleRate()));
     this.controller = new Controller(parts, b.sleeper);
     this.compensator = new Compensator(clock, ledger, b.classifier, sink, b.escalationHandler,
         new CompensationMeters(b.meterRegistry), meters, b.leaseTtl, owner);
+  }
+
+  /** The {@code telemetry} section of {@code config}, or its defaults without one. */
+  private static TelemetrySettings telemetry(HfrConfig config) {
+    return config != null ? config.telemetry() : TelemetrySettings.DEFAULTS;
   }
 
   /** Starts a builder; every setting has a default. */
@@ -255,6 +275,16 @@ public final class Hfr implements RecoveryEngine, AutoCloseable {
     return meters;
   }
 
+  /** The circuit breakers the engine keeps, for status views; empty when the circuit-breaker feature is off. */
+  public Optional<CircuitBreakers> circuitBreakers() {
+    return Optional.ofNullable(breakers);
+  }
+
+  /** The per-tenant retry budgets (token buckets), for status views. */
+  public TenantRetryBudgets tenantBudgets() {
+    return tenantBudgets;
+  }
+
   /** The ledger the engine writes. */
   public IdempotencyLedger ledger() {
     return ledger;
@@ -309,9 +339,11 @@ public final class Hfr implements RecoveryEngine, AutoCloseable {
   /**
    * Builds an {@link Hfr}. Defaults: system time, a {@link SplittableRandom}, the
    * {@link DefaultFailureClassifier}, the embedded file ledger in {@code ./hfr-ledger/} ({@link
-   * Ledgers#DEFAULT_DIRECTORY}; one engine per directory at a time), a {@link SimpleMeterRegistry}, decisions
-   * appended to {@code hfr-decisions.jsonl} in the working directory, escalations recorded only,
-   * approvals denied (nothing that needs approval runs until a gate is set), mode ENFORCE, all features.
+   * Ledgers#DEFAULT_DIRECTORY}; one engine per directory at a time), a {@link SimpleMeterRegistry}, decision
+   * events to the {@code System.Logger} {@value DecisionLog#LOGGER_NAME} through a {@link DecisionLog} (written
+   * off the calling thread; nothing is written to a file unless you pass {@link DecisionLog#toFile}),
+   * escalations recorded only, approvals denied (nothing that needs approval runs until a gate is set), mode
+   * ENFORCE, all features.
    */
   public static final class Builder {
     private Clock clock = Clock.system();
@@ -331,12 +363,14 @@ public final class Hfr implements RecoveryEngine, AutoCloseable {
     private HfrConfig config;
     private TenantRetryBudgets tenantBudgets;
     private CircuitBreakers circuitBreakers;
+    private PostgresFleet fleet;
     private Bulkheads bulkheads;
     private ContextCompressor compressor = ContextCompressor.invocationCompressible();
     private final Map<VerifyLevel, VerificationHook> hooks = new EnumMap<>(VerifyLevel.class);
     private Duration leaseTtl = Duration.ofMinutes(5);
     private Duration maxRetryAfter = Duration.ofMinutes(1);
     private int sameFaultLimit = 3;
+    private boolean stackTraces;
 
     private Builder() {}
 
@@ -387,6 +421,13 @@ public final class Hfr implements RecoveryEngine, AutoCloseable {
       return this;
     }
 
+    /**
+     * Where decision events go (default: a {@link DecisionLog} to the {@code System.Logger}
+     * {@value DecisionLog#LOGGER_NAME}). The {@code telemetry} settings of the {@link #config} — or their
+     * defaults — apply to it: with {@code emit_decision_events: false} it receives nothing, with {@code
+     * redact_pii: true} (the default) it receives events after {@link
+     * dev.hfr.runtime.telemetry.PiiRedaction}. A sink passed here stays open when the engine closes.
+     */
     public Builder decisionSink(DecisionSink sink) {
       this.decisionSink = Objects.requireNonNull(sink, "sink");
       return this;
@@ -435,6 +476,17 @@ public final class Hfr implements RecoveryEngine, AutoCloseable {
     }
 
     /** The circuit breakers (default: one per tool and rung target with the default thresholds). */
+    /**
+     * Shares each tenant's retry budget and each target's breaker with the other workers of a fleet, through
+     * PostgreSQL (docs/FLEET.md). Applies to the budgets and breakers the engine builds; ones given with
+     * {@link #tenantBudgets} or {@link #circuitBreakers} are used as given (wire the fleet into them
+     * yourself). The engine does not close the fleet.
+     */
+    public Builder fleet(PostgresFleet fleet) {
+      this.fleet = Objects.requireNonNull(fleet, "fleet");
+      return this;
+    }
+
     public Builder circuitBreakers(CircuitBreakers breakers) {
       this.circuitBreakers = Objects.requireNonNull(breakers, "breakers");
       return this;
@@ -482,6 +534,16 @@ public final class Hfr implements RecoveryEngine, AutoCloseable {
       return this;
     }
 
+    /**
+     * Whether the {@link ToolCallException} a failed call ends in records where it was thrown (default
+     * {@code false}: filling in a stack trace costs more than the rest of a failed call, and the exception's
+     * cause — what the tool threw — keeps its own). Turn it on to see the calling code in logged traces.
+     */
+    public Builder stackTraces(boolean record) {
+      this.stackTraces = record;
+      return this;
+    }
+
     /** K of §4.3: the same fault class this many times in a row without new evidence stops retrying (default 3). */
     public Builder sameFaultLimit(int k) {
       if (k < 1) {
@@ -494,7 +556,6 @@ public final class Hfr implements RecoveryEngine, AutoCloseable {
     /**
      * Builds the engine and runs {@link Hfr#resumePending()} on its ledger.
      *
-     * @throws java.io.UncheckedIOException if the default decision log cannot be opened
      * @throws dev.hfr.runtime.ledger.LedgerStorageException if the default ledger cannot be opened (for
      *     example, another engine holds its directory)
      */
@@ -516,9 +577,14 @@ public final class Hfr implements RecoveryEngine, AutoCloseable {
           ledgerToUse = Ledgers.embedded(Ledgers.DEFAULT_DIRECTORY, LedgerOptions.defaults().withClock(clock));
           owned.add(ledgerToUse);
         }
-        if (sinkToUse == null) {
-          sinkToUse = JsonLinesDecisionSink.open(Path.of(JsonLinesDecisionSink.DEFAULT_FILE));
+        TelemetrySettings telemetry = telemetry(config);
+        if (!telemetry.emitDecisionEvents()) {
+          sinkToUse = DecisionSink.discarding();
+        } else if (sinkToUse == null) {
+          sinkToUse = DecisionLog.toSystemLogger().redactPii(telemetry.redactPii()).meterRegistry(meterRegistry).build();
           owned.add(sinkToUse);
+        } else if (telemetry.redactPii()) {
+          sinkToUse = new RedactingDecisionSink(sinkToUse);
         }
         Hfr hfr = new Hfr(this, ledgerToUse, sinkToUse, owned);
         hfr.resumePending();

@@ -34,6 +34,7 @@ final class EngineFailure {
     boolean failOpen = c.risk == Risk.R0;
     c.rt.meters.controllerFailure(failOpen);
     if (failOpen) {
+      decisions.callEnded(c, false);
       if (c.hasResult) {
         return c.result;
       }
@@ -57,7 +58,7 @@ final class EngineFailure {
     } catch (RuntimeException ignored) {
       // Same: counting is best effort once the controller is known to be broken.
     }
-    ToolCallException e = new ToolCallException(outcome, c.error);
+    ToolCallException e = oversight.failure(outcome, c.error);
     e.addSuppressed(failure);
     throw e;
   }
@@ -74,7 +75,7 @@ final class EngineFailure {
     }
     ToolOutcome outcome = new ToolOutcome(tool.name(), ToolOutcome.Status.FAILED, null, false, false, List.of(), false,
         false, DegradeLevel.L0, 0, Reason.CONTROLLER_FAILURE.code());
-    throw new ToolCallException(outcome, failure);
+    throw oversight.failure(outcome, failure);
   }
 
   /** One call as if HFR were absent; what the tool throws reaches the caller unchanged. */
