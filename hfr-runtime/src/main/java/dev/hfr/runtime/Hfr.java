@@ -181,21 +181,21 @@ public final class Hfr implements RecoveryEngine, AutoCloseable {
 
   /**
    * Compensates one committed write outside its task scope — after a restart, or from an operator's tool:
-   * the write of {@code tool} at {@code step} of task {@code taskId} in {@code tenant}, with the arguments
-   * of {@code invocation} (its key is derived from them exactly as the call derived it, so a wrong
-   * argument finds no record). Within the task, {@link TaskScope#compensate(String)} and {@link
+   * the {@code occurrence}-th write (0 for the first) of {@code tool} with the arguments of {@code
+   * invocation} in task {@code taskId} of {@code tenant} (its key is derived from them exactly as the call
+   * derived it, so a wrong argument finds no record). Within the task, {@link TaskScope#compensate(String)} and {@link
    * TaskScope#compensateAll()} are simpler. The compensation runs as its own guarded write; see {@link
    * TaskScope#compensate(String)} for what happens and when it is refused.
    *
    * @throws CompensationException if the write was not undone; the message names tool, key and state
    */
-  public Compensation compensate(String tenant, String taskId, long step, ToolDescriptor tool, ToolInvocation<?> invocation) {
+  public Compensation compensate(String tenant, String taskId, int occurrence, ToolDescriptor tool, ToolInvocation<?> invocation) {
     Objects.requireNonNull(tenant, "tenant");
     Objects.requireNonNull(taskId, "taskId");
     Objects.requireNonNull(tool, "tool");
     Objects.requireNonNull(invocation, "invocation");
-    String key = IdempotencyKeys.key(tenant, taskId, step, tool.name(), IdempotencyKeys.arguments(tool, invocation));
-    return compensator.compensate(tenant, taskId, step, tool, invocation, key);
+    String key = IdempotencyKeys.key(tenant, taskId, tool.name(), IdempotencyKeys.arguments(tool, invocation), occurrence);
+    return compensator.compensate(tenant, taskId, occurrence, tool, invocation, key);
   }
 
   /** Switches the mode at run time: {@link HfrMode#OFF} is the global kill switch. */

@@ -468,8 +468,8 @@ public final class Controller {
   private <R> ControllerState prepareWrite(Call<R> c) {
     TaskState task = c.task;
     List<Object> args = IdempotencyKeys.arguments(c.tool, c.invocation);
-    c.key = IdempotencyKeys.key(task.tenant(), task.taskId(), c.step, c.tool.name(), args);
     c.argsHash = IdempotencyKeys.argsHash(args);
+    c.key = writeKey(task, c.tool.name(), args, c.argsHash);
     Optional<LedgerRecord> existing = ledger.find(task.tenant(), c.key);
     LedgerRecord record = existing.isPresent() ? existing.get() : ledger.prepare(task.tenant(), c.key, c.tool.name(), c.argsHash);
     Optional<Lease> lease = ledger.acquireLease(task.tenant(), c.key, owner, leaseTtl);
@@ -505,6 +505,18 @@ public final class Controller {
         // COMPENSATED: the effect was undone; whether to do it again is the business's call.
         return settle(c, Action.ESCALATE, Reason.ALREADY_COMMITTED);
     }
+  }
+
+  /**
+   * The write's key: from the step id the agent named on this thread, else from the write's occurrence in
+   * the task (DESIGN.md §3), so inserted reads, re-plans and concurrency leave keys where they were.
+   */
+  private static String writeKey(TaskState task, String tool, List<Object> args, String argsHash) {
+    String stepId = ExplicitSteps.current();
+    if (stepId != null) {
+      return IdempotencyKeys.keyForStep(task.tenant(), task.taskId(), stepId, tool, args);
+    }
+    return IdempotencyKeys.key(task.tenant(), task.taskId(), tool, args, task.nextOccurrence(tool, argsHash));
   }
 
   /** The ledger holds the write as committed: it is never executed again (§5.4). */

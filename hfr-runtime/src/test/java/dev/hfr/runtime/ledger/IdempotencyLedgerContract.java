@@ -80,7 +80,7 @@ public abstract class IdempotencyLedgerContract {
   }
 
   static String key(int i) {
-    return IdempotencyKeys.key(TENANT, "task-1", i, "Orders.create", List.of(i));
+    return IdempotencyKeys.key(TENANT, "task-1", "Orders.create", List.of(i), 0);
   }
 
   static String args(Object... args) {
