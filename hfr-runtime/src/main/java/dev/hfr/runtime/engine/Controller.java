@@ -34,6 +34,7 @@ import dev.hfr.runtime.ledger.IdempotencyLedger;
 import dev.hfr.runtime.ledger.LedgerRecord;
 import dev.hfr.runtime.ledger.LedgerState;
 import dev.hfr.runtime.ledger.Lease;
+import dev.hfr.runtime.ledger.StaleFencingTokenException;
 import dev.hfr.runtime.retry.Backoff;
 import dev.hfr.runtime.retry.RetryGate;
 import dev.hfr.runtime.retry.RetryRequest;
@@ -105,6 +106,7 @@ public final class Controller {
   private final ContextCompressor compressor;
   private final ResultVerification verification;
   private final Duration leaseTtl;
+  private final WriteClaims claims;
   private final long maxRetryAfterMillis;
   private final String owner;
   private final CircuitBreakers breakers;
@@ -137,6 +139,7 @@ public final class Controller {
     this.compressor = Objects.requireNonNull(compressor, "compressor");
     this.verification = Objects.requireNonNull(verification, "verification");
     this.leaseTtl = Objects.requireNonNull(leaseTtl, "leaseTtl");
+    this.claims = new WriteClaims(ledger, clock, sleeper, leaseTtl, Objects.requireNonNull(owner, "owner"));
     this.maxRetryAfterMillis = maxRetryAfter.toMillis();
     this.owner = Objects.requireNonNull(owner, "owner");
     this.breakers = features.circuitBreaker() ? breakers : null;
@@ -183,6 +186,8 @@ public final class Controller {
       return run(c, from);
     } catch (ToolCallException e) {
       throw e;
+    } catch (LostKey e) {
+      throw lostKey(c, e);
     } catch (RuntimeException | LinkageError | AssertionError e) {
       return controllerFailed(c, e);
     }
@@ -464,31 +469,38 @@ public final class Controller {
     return ok;
   }
 
-  /** The write's ledger record before its first attempt (§4.5), and what an existing record means. */
+  /**
+   * The write's ledger record before its first attempt (§4.5), and what an existing record means. Only a
+   * call that created the record or took it over under its own lease sends (see {@link WriteClaims}).
+   */
   private <R> ControllerState prepareWrite(Call<R> c) {
     TaskState task = c.task;
     List<Object> args = IdempotencyKeys.arguments(c.tool, c.invocation);
     c.argsHash = IdempotencyKeys.argsHash(args);
-    c.key = writeKey(task, c.tool.name(), args, c.argsHash);
-    Optional<LedgerRecord> existing = ledger.find(task.tenant(), c.key);
-    LedgerRecord record = existing.isPresent() ? existing.get() : ledger.prepare(task.tenant(), c.key, c.tool.name(), c.argsHash);
-    Optional<Lease> lease = ledger.acquireLease(task.tenant(), c.key, owner, leaseTtl);
-    if (lease.isEmpty()) {
-      // Another recoverer is acting on this very write right now: doing anything would race it.
-      c.ledgerState = record.state();
-      return settle(c, Action.FAIL, Reason.KEY_IN_USE);
-    }
-    c.lease = lease.get();
-    c.ledgerState = record.state();
-    if (existing.isEmpty()) {
-      return ControllerState.RUN_STEP;
-    }
-    switch (record.state()) {
+    c.key = claims.key(task, c.tool.name(), args, c.argsHash, c.step);
+    WriteClaims.Claim claim = claims.claim(task.tenant(), c.key, c.tool.name(), c.argsHash, task.deadline());
+    c.ledgerState = claim.record().state();
+    switch (claim.kind()) {
+      case CREATED:
+        hold(c, claim.lease());
+        return ControllerState.RUN_STEP;
       case COMMITTED:
-      case RECONCILED_COMMITTED:
         return alreadyCommitted(c);
+      case COMPENSATED:
+        // The effect was undone; whether to do it again is the business's call.
+        return settle(c, Action.ESCALATE, Reason.ALREADY_COMMITTED);
+      case IN_USE:
+        // Another recoverer kept acting on this very write for a whole lease: doing anything would race it.
+        c.error = claims.inUse(claim);
+        c.suggestion = c.error.getMessage();
+        return settle(c, Action.FAIL, Reason.KEY_IN_USE);
+      default:
+        break;
+    }
+    hold(c, claim.lease());
+    switch (c.ledgerState) {
       case PREPARED:
-        // A previous run prepared this write and vanished (its lease expired): it may have happened.
+        // A previous run prepared this write and vanished (its lease lapsed): it may have happened.
         transition(c, LedgerState.UNKNOWN, null);
         c.classification = LEDGER_UNKNOWN;
         c.fault = Fault.T3;
@@ -497,32 +509,38 @@ public final class Controller {
         c.classification = LEDGER_UNKNOWN;
         c.fault = Fault.T3;
         return settle(c, Action.RECONCILE, Reason.TIMEOUT_UNKNOWN_STATE);
-      case FAILED:
-      case RECONCILED_ABSENT:
+      default:
+        // FAILED or RECONCILED_ABSENT: nothing was applied; prepared again under this call's lease.
         transition(c, LedgerState.PREPARED, null);
         return ControllerState.RUN_STEP;
-      default:
-        // COMPENSATED: the effect was undone; whether to do it again is the business's call.
-        return settle(c, Action.ESCALATE, Reason.ALREADY_COMMITTED);
     }
   }
 
-  /**
-   * The write's key: from the step id the agent named on this thread, else from the write's occurrence in
-   * the task (DESIGN.md §3), so inserted reads, re-plans and concurrency leave keys where they were.
-   */
-  private static String writeKey(TaskState task, String tool, List<Object> args, String argsHash) {
-    String stepId = ExplicitSteps.current();
-    if (stepId != null) {
-      return IdempotencyKeys.keyForStep(task.tenant(), task.taskId(), stepId, tool, args);
+  /** The call holds {@code lease} from now on, renewed by the heartbeat until {@link #releaseHeld}. */
+  private void hold(Call<?> c, Lease lease) {
+    c.lease = lease;
+    c.heartbeat = LeaseHeartbeat.start(ledger, lease, leaseTtl);
+  }
+
+  /** Stops renewing and releases the call's lease, if it holds one; never throws (every exit path runs it). */
+  private void releaseHeld(Call<?> c) {
+    LeaseHeartbeat.Beat beat = c.heartbeat;
+    c.heartbeat = null;
+    Lease lease = beat != null ? beat.stop() : c.lease;
+    c.lease = null;
+    if (lease != null) {
+      try {
+        ledger.releaseLease(lease);
+      } catch (RuntimeException unreachable) {
+        // The lease then lapses by itself within one TTL (no heartbeat renews it any more).
+      }
     }
-    return IdempotencyKeys.key(task.tenant(), task.taskId(), tool, args, task.nextOccurrence(tool, argsHash));
   }
 
   /** The ledger holds the write as committed: it is never executed again (§5.4). */
   private <R> ControllerState alreadyCommitted(Call<R> c) {
     c.alreadyCommitted = true;
-    if (c.risk == Risk.R1) {
+    if (c.risk == Risk.R1 && c.tool.reconcileMethod() == null) {
       // The service answers a known key with the committed result, without a second effect (Proposition 2).
       return ControllerState.RUN_STEP;
     }
@@ -995,7 +1013,7 @@ public final class Controller {
 
   /** REPLAN, ESCALATE, FAIL: the structured failure (and the evidence bundle for an escalation). */
   private <R> ToolCallException terminate(Call<R> c, ControllerState s) {
-    if (c.key != null && c.ledgerState == LedgerState.PREPARED && !c.alreadyCommitted) {
+    if (c.key != null && c.ledgerState == LedgerState.PREPARED && !c.alreadyCommitted && c.lease != null) {
       boolean notApplied = c.attempts == 0 || (c.fault != null && ActionTable.provesNotApplied(c.fault));
       transition(c, notApplied ? LedgerState.FAILED : LedgerState.UNKNOWN, null);
     }
@@ -1030,11 +1048,7 @@ public final class Controller {
     }
     c.task.onCallEnd(outcome, unverifiedSideEffect);
     c.rt.meters.call(outcome.status(), outcome.degraded(), clock.nanoTime() - c.startNanos);
-    if (c.lease != null) {
-      Lease lease = c.lease;
-      c.lease = null;
-      ledger.releaseLease(lease);
-    }
+    releaseHeld(c);
   }
 
   private static List<String> artifactRefs(Call<?> c) {
@@ -1066,6 +1080,35 @@ public final class Controller {
   }
 
   /**
+   * The call's lease lapsed and another recoverer took its key over (the fencing token refused this call's
+   * checkpoint): the record belongs to the new holder, who reconciles it. The call ends {@code
+   * key_in_use}; its side effect counts as unverified if it sent anything.
+   */
+  private <R> ToolCallException lostKey(Call<R> c, LostKey e) {
+    if (c.heartbeat != null) {
+      c.heartbeat.stop();
+      c.heartbeat = null;
+    }
+    c.lease = null; // not ours any more: nothing to release
+    c.suggestion = "the lease on key " + c.key + " lapsed and another recoverer took the key over; it reconciles the write";
+    if (c.error == null) {
+      c.error = e.refusal;
+    }
+    return terminate(c, settle(c, Action.FAIL, Reason.KEY_IN_USE));
+  }
+
+  /** A checkpoint refused because another recoverer took the key over. */
+  private static final class LostKey extends RuntimeException {
+    private static final long serialVersionUID = 1L;
+    final transient StaleFencingTokenException refusal;
+
+    LostKey(StaleFencingTokenException refusal) {
+      super(refusal.getMessage(), refusal, false, false);
+      this.refusal = refusal;
+    }
+  }
+
+  /**
    * The controller itself failed (a bug, a ledger outage, a failing hook): §4.1's rule. A read fails
    * open — its result if the tool already answered, otherwise one direct call as if HFR were absent. A
    * write fails closed: no further attempt, the call is escalated, and its ledger record (if any) stays
@@ -1073,6 +1116,7 @@ public final class Controller {
    */
   private <R> R controllerFailed(Call<R> c, Throwable failure) {
     boolean failOpen = c.risk == Risk.R0;
+    releaseHeld(c); // the record stays where it is; a dead lease would only block the next recoverer
     c.rt.meters.controllerFailure(failOpen);
     if (failOpen) {
       if (c.hasResult) {
@@ -1261,7 +1305,13 @@ public final class Controller {
 
   private void transition(Call<?> c, LedgerState target, String resultHash) {
     long token = c.lease == null ? 0L : c.lease.fencingToken();
-    LedgerRecord r = ledger.transition(c.task.tenant(), c.key, c.ledgerState, target, resultHash, token);
+    LedgerRecord r;
+    try {
+      r = ledger.transition(c.task.tenant(), c.key, c.ledgerState, target, resultHash, token);
+    } catch (StaleFencingTokenException takenOver) {
+      // This call's lease lapsed and another recoverer took the key: the record is theirs now.
+      throw new LostKey(takenOver);
+    }
     c.ledgerState = r.state();
   }
 
