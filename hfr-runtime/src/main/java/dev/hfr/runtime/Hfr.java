@@ -77,6 +77,12 @@ public final class Hfr implements RecoveryEngine, AutoCloseable {
   /** The tenant of calls made outside any task scope. */
   public static final String DEFAULT_TENANT = "default";
 
+  /**
+   * The default write lease: 20 s. Short, so a restarted process takes a dead one's keys over within 20 s;
+   * safe with several processes, because a heartbeat renews the lease every third of it while its call runs.
+   */
+  public static final Duration DEFAULT_LEASE_TTL = Duration.ofSeconds(20);
+
   private final Controller controller;
   private final Compensator compensator;
   private final PolicySource policies;
@@ -297,7 +303,7 @@ public final class Hfr implements RecoveryEngine, AutoCloseable {
     private Bulkheads bulkheads;
     private ContextCompressor compressor = ContextCompressor.invocationCompressible();
     private final Map<VerifyLevel, VerificationHook> hooks = new EnumMap<>(VerifyLevel.class);
-    private Duration leaseTtl = Duration.ofMinutes(5);
+    private Duration leaseTtl = DEFAULT_LEASE_TTL;
     private Duration maxRetryAfter = Duration.ofMinutes(1);
     private int sameFaultLimit = 3;
 
@@ -425,7 +431,11 @@ public final class Hfr implements RecoveryEngine, AutoCloseable {
       return this;
     }
 
-    /** How long a call holds the lease on its write's ledger key (default 5 minutes). */
+    /**
+     * How long a write's lease lasts without a renewal (default {@link Hfr#DEFAULT_LEASE_TTL}, 20 s). A heartbeat
+     * renews it every third of the TTL while the call runs, so it bounds how long a dead process's writes
+     * stay blocked, not how long a call may take.
+     */
     public Builder leaseTtl(Duration ttl) {
       Objects.requireNonNull(ttl, "ttl");
       if (ttl.isNegative() || ttl.isZero()) {
