@@ -4,8 +4,10 @@ import dev.hfr.junit.internal.FaultInjectingEngine;
 import dev.hfr.junit.internal.FaultPlan;
 import dev.hfr.runtime.Hfr;
 import dev.hfr.runtime.RecoveryEngine;
+import dev.hfr.runtime.ToolDescriptor;
 import dev.hfr.runtime.classify.DefaultFailureClassifier;
 import dev.hfr.runtime.ledger.InMemoryLedger;
+import dev.hfr.runtime.registry.ToolRegistry;
 import dev.hfr.runtime.telemetry.DecisionEvent;
 import dev.hfr.runtime.time.VirtualTime;
 import java.lang.reflect.ParameterizedType;
@@ -51,6 +53,9 @@ public final class HfrFaultExtension implements BeforeEachCallback, AfterEachCal
     context.getTestClass().ifPresent(c -> annotations.addAll(AnnotationSupport.findRepeatableAnnotations(c, InjectFault.class)));
     context.getTestMethod().ifPresent(m -> annotations.addAll(AnnotationSupport.findRepeatableAnnotations(m, InjectFault.class)));
     FaultPlan plan = FaultPlan.of(annotations);
+    if (!plan.planned().isEmpty()) {
+      plan.requireKnownTools(ToolRegistry.load().tools().stream().map(ToolDescriptor::name).toList());
+    }
     VirtualTime time = new VirtualTime(1_767_225_600_000L);
     List<DecisionEvent> decisions = Collections.synchronizedList(new ArrayList<>());
     Hfr hfr = Hfr.builder()

@@ -45,6 +45,20 @@ class FaultPlanTest {
   }
 
   @Test
+  void aToolThatDoesNotExistIsRefusedWithTheKnownNames() throws Exception {
+    FaultPlan plan = FaultPlan.of(on("secondAndThird"));
+    assertThatThrownBy(() -> plan.requireKnownTools(List.of("Warehouse.stock", "Warehouse.shipp")))
+        .hasMessageContaining("@InjectFault(tool = \"Warehouse.ship\") names no HFR tool")
+        .hasMessageContaining("known tools: Warehouse.shipp, Warehouse.stock");
+  }
+
+  @Test
+  void aPlanOnAnEmptyRegistrySaysTheProcessorIsMissing() throws Exception {
+    FaultPlan plan = FaultPlan.of(on("secondAndThird"));
+    assertThatThrownBy(() -> plan.requireKnownTools(List.of())).hasMessageContaining("hfr-processor");
+  }
+
+  @Test
   void callsAreCountedPerTool() throws Exception {
     FaultPlan plan = FaultPlan.of(on("secondAndThird"));
     assertThat(plan.onCall("Warehouse.ship")).isNull();

@@ -5,6 +5,7 @@ import static dev.hfr.processor.Sources.compile;
 import static dev.hfr.processor.Sources.source;
 import static dev.hfr.processor.Sources.tools;
 
+import com.google.common.truth.Truth;
 import com.google.testing.compile.Compilation;
 import dev.hfr.annotations.Fault;
 import dev.hfr.processor.messages.DegradeMessages;
@@ -561,6 +562,14 @@ class CompileTimeRulesTest {
           """);
       assertThat(compile(src)).hadErrorContaining(ProxyMessages.finalClass("Tools"))
           .inFile(src).onLineContaining("public final class Tools");
+    }
+
+    @Test
+    void theFinalErrorsTellAKotlinUserToDeclareOpen() {
+      Truth.assertThat(ProxyMessages.finalClass("Tools")).contains("declare it open");
+      Truth.assertThat(ProxyMessages.finalClass("Tools")).contains("all-open");
+      Truth.assertThat(ProxyMessages.methodModifier("sealed", "final")).contains("declare it open");
+      Truth.assertThat(ProxyMessages.methodModifier("shared", "static")).doesNotContain("Kotlin");
     }
 
     @Test

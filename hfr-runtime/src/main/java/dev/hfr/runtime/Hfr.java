@@ -15,11 +15,17 @@ import dev.hfr.runtime.config.HfrConfig;
 import dev.hfr.runtime.engine.Compensator;
 import dev.hfr.runtime.engine.ConfigPolicies;
 import dev.hfr.runtime.engine.Controller;
+import dev.hfr.runtime.engine.DecisionRecorder;
+import dev.hfr.runtime.engine.EngineParts;
+import dev.hfr.runtime.engine.FailureHandling;
 import dev.hfr.runtime.engine.DefaultPolicies;
 import dev.hfr.runtime.engine.CrashResume;
 import dev.hfr.runtime.engine.PolicySource;
 import dev.hfr.runtime.engine.ImplicitTasks;
+import dev.hfr.runtime.engine.Oversight;
 import dev.hfr.runtime.engine.TaskState;
+import dev.hfr.runtime.engine.ToolRuntimes;
+import dev.hfr.runtime.engine.WriteLedger;
 import dev.hfr.runtime.escalate.EscalationHandler;
 import dev.hfr.runtime.ledger.IdempotencyKeys;
 import dev.hfr.runtime.ledger.IdempotencyLedger;
@@ -122,9 +128,14 @@ public final class Hfr implements RecoveryEngine, AutoCloseable {
         : CircuitBreakers.builder(clock).seed(b.seed).build();
     Bulkheads bulkheads = features.circuitBreaker() ? b.bulkheads : null;
     Backoff backoff = features.backoff() == HfrFeatures.Backoff.FIXED ? FixedDelayBackoff.INSTANCE : FullJitterBackoff.INSTANCE;
-    this.controller = new Controller(clock, b.sleeper, b.random, b.classifier, ledger, meters, sink,
-        b.escalationHandler, b.approvalGate, features, gate.build(), backoff, b.compressor,
-        new ResultVerification(b.hooks), b.leaseTtl, b.maxRetryAfter, owner, breakers, bulkheads, policies, b.callTiming);
+    EngineParts parts = new EngineParts(clock, features,
+        new ToolRuntimes(meters, breakers, bulkheads, policies, b.callTiming, clock),
+        new FailureHandling(b.classifier, gate.build(), backoff, b.random, b.maxRetryAfter, b.compressor),
+        new ResultVerification(b.hooks),
+        new WriteLedger(ledger, b.leaseTtl, owner, clock, b.sleeper),
+        new Oversight(b.approvalGate, b.escalationHandler),
+        new DecisionRecorder(meters, sink, clock));
+    this.controller = new Controller(parts, b.sleeper);
     this.compensator = new Compensator(clock, ledger, b.classifier, sink, b.escalationHandler,
         new CompensationMeters(b.meterRegistry), meters, b.leaseTtl, owner);
   }

@@ -3,8 +3,10 @@ package dev.hfr.junit.internal;
 import dev.hfr.annotations.Fault;
 import dev.hfr.junit.InjectFault;
 import java.util.ArrayList;
+import java.util.Collection;
 import java.util.List;
 import java.util.Map;
+import java.util.TreeSet;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicInteger;
 
@@ -65,6 +67,23 @@ public final class FaultPlan {
       out.add(new Planned(a.tool(), a.call(), a.times(), a.fault(), a.commitThenDrop(), a.retryAfterSeconds()));
     }
     return new FaultPlan(out);
+  }
+
+  /**
+   * Checks that every planned fault names a tool that exists, so a misspelled name fails the test at once
+   * instead of injecting nothing and letting the test fail far from the cause.
+   *
+   * @throws IllegalArgumentException naming the unknown tool and listing the known ones
+   */
+  public void requireKnownTools(Collection<String> known) {
+    for (Planned p : planned) {
+      if (!known.contains(p.tool())) {
+        String names = known.isEmpty()
+            ? "no tools are registered: is hfr-processor on the annotation processor path of this module?"
+            : "known tools: " + String.join(", ", new TreeSet<>(known));
+        throw new IllegalArgumentException("@InjectFault(tool = \"" + p.tool() + "\") names no HFR tool; " + names);
+      }
+    }
   }
 
   /** Counts a physical call of {@code tool} and returns the fault planned for it, or {@code null}. */

@@ -16,11 +16,15 @@ public final class ProxyMessages {
   /** Warning: overloaded tools share one name. */
   public static final String OVERLOADED_TOOL = "hfr/overloaded-tool";
 
+  /** Kotlin makes classes and members final unless they are declared open. */
+  private static final String KOTLIN_OPEN = " (in Kotlin, where classes and functions are final by default:"
+      + " declare it open, or apply the all-open compiler plugin to the HFR annotations)";
+
   private ProxyMessages() {}
 
   public static String finalClass(String type) {
     return "[" + PROXYABLE + "] " + type + " is final, so HFR cannot generate " + type + "_Recovering as its"
-        + " subclass: remove final";
+        + " subclass: remove final" + KOTLIN_OPEN;
   }
 
   public static String notAClass(String type, String kind) {
@@ -49,7 +53,11 @@ public final class ProxyMessages {
   }
 
   public static String methodModifier(String method, String modifier) {
-    String fix = modifier.equals("private") ? "make it package-private, protected or public" : "remove " + modifier;
+    String fix = switch (modifier) {
+      case "private" -> "make it package-private, protected or public";
+      case "final" -> "remove final" + KOTLIN_OPEN;
+      default -> "remove " + modifier;
+    };
     return "[" + PROXYABLE + "] " + method + " is " + modifier + ", so the generated proxy cannot override it:"
         + " " + fix;
   }

@@ -1,8 +1,10 @@
 package dev.hfr.runtime.ledger;
 
 import dev.hfr.runtime.ledger.LedgerCorruptedException.Damage;
+import dev.hfr.runtime.ledger.internal.CheckpointFile;
 import dev.hfr.runtime.ledger.internal.DirectoryLock;
 import dev.hfr.runtime.ledger.internal.JournalCodec;
+import dev.hfr.runtime.ledger.internal.JournalRecovery;
 import dev.hfr.runtime.ledger.internal.JournalScanner;
 import dev.hfr.runtime.ledger.internal.JournalWriter;
 import dev.hfr.runtime.ledger.internal.LedgerTable;
@@ -12,12 +14,8 @@ import dev.hfr.runtime.time.Clock;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.StandardCopyOption;
-import java.nio.file.StandardOpenOption;
 import java.time.Duration;
 import java.time.Instant;
-import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
@@ -28,32 +26,42 @@ import java.util.function.Supplier;
  *
  * <h2>Storage</h2>
  *
- * <p>{@code <dir>/ledger.journal} is an append-only journal of length-prefixed, CRC32C-checked frames, each
- * holding a whole record (format: {@code JournalCodec}); an index of the latest frame per key lives in
- * memory and is rebuilt by reading the journal on open. An operation is acknowledged (its method returns)
- * only after its frame was written, and — under {@link ForcePolicy#EVERY_WRITE}, the default — forced to
- * the device. A written frame survives {@code SIGKILL}, because it is in the kernel's page cache, not in
- * the process; forcing makes it survive power loss and kernel crashes too (see {@link ForcePolicy}).
- * Concurrent threads share forces (group commit).
+ * <p>{@code <dir>/ledger.journal} is an append-only journal of frames, each holding a whole record, with
+ * a sequence number, a check of its own header and a CRC32C of its payload (format: {@code
+ * JournalCodec}); an index of the latest frame per key lives in memory and is rebuilt by reading the
+ * journal on open. An operation is acknowledged (its method returns) only after its frame was written,
+ * and — under {@link ForcePolicy#EVERY_WRITE}, the default — forced to the device; concurrent threads
+ * share one force per batch (group commit). The outcome of an attempt (a transition out of PREPARED) is
+ * acknowledged once written and forced with the next batch: if a power loss takes it back, the record is
+ * PREPARED again, which crash resume turns into UNKNOWN and the next call reconciles — the path any crash
+ * during the attempt takes anyway. A written frame survives {@code SIGKILL}, because it is in the kernel's
+ * page cache, not in the process.
  *
- * <p>Superseded frames are dropped by compaction (on open, and when they outnumber the live records):
- * the live records are written to a new file, forced, and renamed over the journal atomically. Settled
- * records older than the retention (default 24 h) are expired as writes happen.
+ * <p>{@code <dir>/ledger.checkpoint} records, after each force, how long the journal is known to be on
+ * the device and its last sequence number; the ledger never deletes it. Superseded frames are dropped by
+ * compaction (on open, and when they outnumber the live records): the live records are written to a new
+ * file, forced, and renamed over the journal atomically. Settled records older than the retention
+ * (default 24 h) are expired as writes happen.
  *
- * <h2>Crashes and corruption</h2>
+ * <h2>Crashes and damage</h2>
  *
- * <p>On open the journal is checked frame by frame. A <b>torn tail</b> — the incomplete last write of a
- * crashed process, never acknowledged — is cut off, its bytes saved beside the journal as {@code
- * ledger.journal.torn-<offset>-<millis>}, and reported in {@link #openReport()} and the log. Any other
- * unreadable bytes are <b>corruption</b>: open fails with a {@link LedgerCorruptedException} naming the
- * file and every damaged region (record number, byte offset, length, reason) and changes nothing; {@link
- * #repair} moves the damaged file aside and keeps every intact record, when an operator decides to.
+ * <p>On open the journal is checked frame by frame against the checkpoint. Bytes after the last forced
+ * position are a <b>crash tail</b> if unreadable — a crashed process's unfinished write, or writes a power
+ * loss kept only in part — never acknowledged as durable: cut off, saved beside the journal as {@code
+ * ledger.journal.torn-<offset>-<millis>}, and reported in {@link #openReport()} and the log. Anything
+ * unreadable before it is <b>damage</b>, and so is a journal that is missing, empty, shorter than forced,
+ * older than its checkpoint, or without a checkpoint: open fails with a {@link LedgerCorruptedException}
+ * naming the file, every damaged region (record number, byte offset, length, reason) and the records
+ * lost, and changes nothing; {@link #repair} moves the damaged file aside and keeps every intact record,
+ * when an operator decides to. A brand-new ledger logs its absolute path once. A version-1 journal is
+ * rewritten in the current format on open (the old file is kept beside it).
  *
  * <h2>Ownership</h2>
  *
- * <p>One process owns the directory at a time, through an OS file lock on {@code ledger.lock}: a second
- * process (or a second open in this JVM) fails with a {@link LedgerLockedException} naming the holder. The
- * OS drops the lock when the owner dies. Thread-safe.
+ * <p>One process owns the directory at a time, through OS file locks on {@code ledger.lock} and {@code
+ * ledger.checkpoint}: a second process (or a second open in this JVM) fails with a {@link
+ * LedgerLockedException} naming the holder, even if one of the files was deleted. The OS drops the locks
+ * when the owner dies, so after a crash there is nothing to clean up. Thread-safe.
  *
  * <h2>Why a journal, not an embedded database</h2>
  *
@@ -67,7 +75,9 @@ public final class EmbeddedFileLedger implements IdempotencyLedger {
   /** The journal's file name inside the ledger directory. */
   public static final String JOURNAL = "ledger.journal";
   /** The lock file's name inside the ledger directory. */
-  public static final String LOCK = "ledger.lock";
+  public static final String LOCK = DirectoryLock.NAME;
+  /** The checkpoint file's name inside the ledger directory. */
+  public static final String CHECKPOINT = CheckpointFile.NAME;
 
   private static final System.Logger LOG = System.getLogger(EmbeddedFileLedger.class.getName());
   private static final long MIN_FRAMES_BEFORE_COMPACTION = 10_000;
@@ -84,10 +94,14 @@ public final class EmbeddedFileLedger implements IdempotencyLedger {
    * @param tornTailSavedTo where the cut-off bytes were saved, or {@code null}
    * @param expired settled records deleted on open because they outlived the retention
    * @param compacted whether the journal was compacted on open
+   * @param tornTailFramesDropped readable frames after the first unreadable one of the tail, dropped with it
+   *     (written after the last force, and reached the device out of order before a power loss)
+   * @param created whether the ledger was created by this open (its path is logged once, at INFO)
+   * @param upgraded whether a version-1 journal was rewritten in the current format
    */
   public record OpenReport(
       Path journal, long framesRead, int liveRecords, long tornTailOffset, long tornTailBytes, String tornTailReason,
-      Path tornTailSavedTo, int expired, boolean compacted) {
+      Path tornTailSavedTo, int expired, boolean compacted, int tornTailFramesDropped, boolean created, boolean upgraded) {
 
     public boolean hadTornTail() {
       return tornTailOffset >= 0;
@@ -145,7 +159,7 @@ public final class EmbeddedFileLedger implements IdempotencyLedger {
     DirectoryLock lock = null;
     try {
       Files.createDirectories(dir);
-      lock = DirectoryLock.acquire(dir.resolve(LOCK));
+      lock = DirectoryLock.acquire(dir);
       EmbeddedFileLedger ledger = openLocked(dir, options, lock);
       lock = null; // owned by the ledger now
       return ledger;
@@ -160,47 +174,14 @@ public final class EmbeddedFileLedger implements IdempotencyLedger {
 
   private static EmbeddedFileLedger openLocked(Path dir, LedgerOptions options, DirectoryLock lock) throws IOException {
     Path journal = dir.resolve(JOURNAL);
-    Files.deleteIfExists(journal.resolveSibling(JOURNAL + ".compact")); // an interrupted compaction; the journal is intact
-    if (!Files.exists(journal) || Files.size(journal) == 0) {
-      JournalWriter.writeFresh(journal, List.of()); // new, or created by a process killed before it wrote the header
-    }
-    byte[] data = Files.readAllBytes(journal);
-    JournalScanner.Result scan = JournalScanner.scan(data);
-    if (!scan.magicOk()) {
-      throw notAJournal(journal, data.length);
-    }
-    if (!scan.damages().isEmpty()) {
-      throw new LedgerCorruptedException(journal, scan.damages(), scan.frames().size());
-    }
-    long tornOffset = -1;
-    long tornBytes = 0;
-    String tornReason = null;
-    Path tornSaved = null;
-    if (scan.tornTail() != null) {
-      JournalScanner.TornTail t = scan.tornTail();
-      tornOffset = t.offset();
-      tornBytes = t.bytes();
-      tornReason = t.reason();
-      tornSaved = dir.resolve(JOURNAL + ".torn-" + t.offset() + "-" + System.currentTimeMillis());
-      Files.write(tornSaved, Arrays.copyOfRange(data, (int) t.offset(), data.length), StandardOpenOption.CREATE_NEW);
-      if (t.offset() < JournalCodec.MAGIC.length) {
-        JournalWriter.writeFresh(journal, List.of());
-      } else {
-        try (var ch = java.nio.channels.FileChannel.open(journal, StandardOpenOption.WRITE)) {
-          ch.truncate(t.offset());
-          ch.force(true);
-        }
-      }
-      LOG.log(System.Logger.Level.WARNING,
-          "ledger journal {0}: cut off a torn tail of {1} bytes at offset {2} ({3}), left by a crash; saved as {4}",
-          journal, tornBytes, tornOffset, tornReason, tornSaved);
-    }
-
+    CheckpointFile checkpoint = new CheckpointFile(lock.checkpointChannel(), dir.resolve(CheckpointFile.NAME));
+    JournalRecovery.Opened opened = JournalRecovery.open(journal, checkpoint);
     long now = options.clock().epochMillis();
     RetentionSweep sweep = new RetentionSweep(options.retention(), now);
-    JournalWriter writer = new JournalWriter(journal, options.forcePolicy(), scan.frames().size());
+    JournalWriter writer = new JournalWriter(
+        journal, options.forcePolicy(), checkpoint, opened.ledgerId(), opened.firstSeq(), opened.lastSeq());
     LedgerTable table = new LedgerTable(persisterFor(writer));
-    for (JournalScanner.Located f : scan.frames()) {
+    for (JournalScanner.Located f : opened.frames()) {
       if (f.frame().isRemove()) {
         table.unload(f.frame().removeTenant(), f.frame().removeKey());
       } else {
@@ -218,13 +199,15 @@ public final class EmbeddedFileLedger implements IdempotencyLedger {
         writer.rewrite(table.entries());
         compacted = true;
       }
-      writer.syncUntil(writer.appended());
+      writer.syncUntil(writer.required());
     } catch (RuntimeException e) {
       closeQuietly(writer);
       throw e;
     }
+    JournalScanner.TornTail t = opened.torn();
     OpenReport report = new OpenReport(
-        journal, scan.frames().size(), table.size(), tornOffset, tornBytes, tornReason, tornSaved, expired, compacted);
+        journal, opened.frames().size(), table.size(), t != null ? t.offset() : -1, t != null ? t.bytes() : 0, t != null ? t.reason() : null,
+        opened.tornSavedTo(), expired, compacted, t != null ? t.framesDropped() : 0, opened.created(), opened.upgraded());
     return new EmbeddedFileLedger(dir, options.clock(), lock, writer, table, sweep, report);
   }
 
@@ -232,78 +215,44 @@ public final class EmbeddedFileLedger implements IdempotencyLedger {
     return new LedgerTable.Persister() {
       @Override
       public void put(StoredEntry entry) {
-        writer.append(JournalCodec.encodePut(entry));
+        writer.append(JournalCodec.encodePut(entry), false);
+      }
+
+      @Override
+      public void putOutcome(StoredEntry entry) {
+        writer.append(JournalCodec.encodePut(entry), true);
       }
 
       @Override
       public void remove(StoredEntry entry) {
-        writer.append(JournalCodec.encodeRemove(entry.tenant(), entry.key()));
+        writer.append(JournalCodec.encodeRemove(entry.tenant(), entry.key()), false);
       }
     };
   }
 
-  private static LedgerCorruptedException notAJournal(Path journal, long size) {
-    return new LedgerCorruptedException(journal, List.of(new Damage(1, 0, size,
-        "the file does not start with " + new String(JournalCodec.MAGIC, java.nio.charset.StandardCharsets.US_ASCII)
-            + ": it is not an HFR ledger journal, or its header is damaged", null)), 0);
-  }
-
   /**
    * Moves a damaged journal aside (as {@code ledger.journal.corrupt-<millis>}) and writes a new one holding
-   * every intact record; a torn tail is dropped as on open. Run it only after reading the {@link
-   * LedgerCorruptedException}: records in the damaged regions are lost from the ledger (they stay in the
-   * moved file for inspection), and a lost record of a committed write means that write could run again.
+   * every intact record, with a checkpoint that vouches for it; a crash tail is dropped as on open. Also
+   * the way on when the journal is missing or empty while its checkpoint says it held records, or when the
+   * checkpoint is missing or damaged. Run it only after reading the {@link LedgerCorruptedException}:
+   * records in the damaged regions are lost from the ledger (they stay in the moved file for
+   * inspection), and a lost record of a committed write means that write could run again.
    *
    * @throws LedgerLockedException if a process has the ledger open
    */
   public static RepairReport repair(Path directory) {
     Path dir = directory.toAbsolutePath();
     Path journal = dir.resolve(JOURNAL);
-    DirectoryLock lock = null;
     try {
-      lock = DirectoryLock.acquire(dir.resolve(LOCK));
-      if (!Files.exists(journal)) {
-        return new RepairReport(journal, null, 0, List.of());
+      Files.createDirectories(dir);
+      try (DirectoryLock lock = DirectoryLock.acquire(dir)) {
+        CheckpointFile checkpoint = new CheckpointFile(lock.checkpointChannel(), dir.resolve(CheckpointFile.NAME));
+        JournalRecovery.Repaired r = JournalRecovery.repair(journal, checkpoint);
+        return new RepairReport(journal, r.movedAside(), r.recordsKept(), r.damages());
       }
-      byte[] data = Files.readAllBytes(journal);
-      JournalScanner.Result scan = JournalScanner.scan(data);
-      List<Damage> damages = scan.magicOk() ? scan.damages() : notAJournal(journal, data.length).damages();
-      if (damages.isEmpty() && scan.tornTail() == null) {
-        return new RepairReport(journal, null, countLive(scan), List.of());
-      }
-      Path aside = dir.resolve(JOURNAL + ".corrupt-" + System.currentTimeMillis());
-      Files.move(journal, aside, StandardCopyOption.ATOMIC_MOVE);
-      LedgerTable table = new LedgerTable(null);
-      for (JournalScanner.Located f : scan.frames()) {
-        if (f.frame().isRemove()) {
-          table.unload(f.frame().removeTenant(), f.frame().removeKey());
-        } else {
-          table.load(f.frame().put());
-        }
-      }
-      JournalWriter.writeFresh(journal, new ArrayList<>(table.entries()));
-      LOG.log(System.Logger.Level.WARNING, "ledger journal {0} repaired: damaged file moved to {1}; kept {2} records; lost regions: {3}",
-          journal, aside, table.size(), damages);
-      return new RepairReport(journal, aside, table.size(), damages);
     } catch (IOException e) {
       throw new LedgerStorageException("cannot repair the ledger in " + dir + ": " + e, e);
-    } finally {
-      if (lock != null) {
-        closeQuietly(lock);
-      }
     }
-  }
-
-  private static int countLive(JournalScanner.Result scan) {
-    LedgerTable table = new LedgerTable(null);
-    for (JournalScanner.Located f : scan.frames()) {
-      if (f.frame().isRemove()) {
-        table.unload(f.frame().removeTenant(), f.frame().removeKey());
-      } else {
-        table.load(f.frame().put());
-      }
-    }
-    return table.size();
   }
 
   /** What opening the journal found (torn tail, expiry, compaction). */
@@ -420,7 +369,7 @@ public final class EmbeddedFileLedger implements IdempotencyLedger {
       } catch (IllegalStateException e) { // refused transitions, stale tokens, unknown keys, key conflicts
         refused = e;
       }
-      upTo = writer.appended();
+      upTo = writer.required();
       if (refused == null && writer.framesInFile() > Math.max(MIN_FRAMES_BEFORE_COMPACTION, 4L * table.size())) {
         writer.rewrite(table.entries());
       }

@@ -65,8 +65,9 @@ public class LedgerCorruptedException extends LedgerStorageException {
       m.append("\n  ").append(d);
     }
     m.append("\nNothing was truncated or changed. ").append(readable)
-        .append(" records are intact. To move the damaged file aside and continue with the intact records, call ")
-        .append("EmbeddedFileLedger.repair(").append(file.getParent()).append(")");
+        .append(" records are intact. Either restore the ledger directory (journal and checkpoint together) from a backup, or, to ")
+        .append("move the damaged file aside and continue with the intact records (a write whose record is lost may then run ")
+        .append("again), call EmbeddedFileLedger.repair(").append(file.getParent()).append(")");
     return m.toString();
   }
 }

@@ -92,7 +92,7 @@ public final class HfrMeters {
   }
 
   /**
-   * Registers the {@value #CIRCUIT_STATE} gauge of one breaker: 0 closed, 1 half-open, 2 open. The
+   * Registers the {@value #CIRCUIT_STATE} gauge of one breaker: 0 closed, 1 open, 2 half-open. The
    * gauge holds {@code breaker} weakly, as Micrometer gauges do. Tenants are a bounded set (from
    * configuration or authenticated identities), so they are a bounded tag.
    */
@@ -100,7 +100,7 @@ public final class HfrMeters {
     Gauge.builder(CIRCUIT_STATE, breaker, state)
         .tag("target", target)
         .tag("tenant", tenant)
-        .description("Circuit breaker state of a target: 0 closed, 1 half-open, 2 open")
+        .description("Circuit breaker state of a target: 0 closed, 1 open, 2 half-open")
         .baseUnit("state")
         .register(registry);
   }

@@ -3,6 +3,7 @@ package dev.hfr.runtime.ledger;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.hfr.runtime.ledger.internal.JournalCodec;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -67,10 +68,10 @@ class EmbeddedFileLedgerTest extends IdempotencyLedgerContract {
   private static List<Long> frameOffsets(Path journal) throws Exception {
     byte[] data = Files.readAllBytes(journal);
     List<Long> offsets = new java.util.ArrayList<>();
-    int pos = 8;
+    int pos = JournalCodec.FILE_HEADER;
     while (pos < data.length) {
       offsets.add((long) pos);
-      pos += 8 + ByteBuffer.wrap(data, pos, 4).getInt();
+      pos += JournalCodec.HEADER + ByteBuffer.wrap(data, pos, 4).getInt();
     }
     return offsets;
   }
@@ -81,7 +82,7 @@ class EmbeddedFileLedgerTest extends IdempotencyLedgerContract {
     Path journal = writeRecords(5);
     long goodSize = Files.size(journal);
     byte[] data = Files.readAllBytes(journal);
-    byte[] partialFrame = java.util.Arrays.copyOfRange(data, 8, 8 + 20);
+    byte[] partialFrame = java.util.Arrays.copyOfRange(data, JournalCodec.FILE_HEADER, JournalCodec.FILE_HEADER + 30);
     Files.write(journal, partialFrame, StandardOpenOption.APPEND);
 
     ledger = EmbeddedFileLedger.open(journal.getParent(), options());
@@ -89,8 +90,8 @@ class EmbeddedFileLedgerTest extends IdempotencyLedgerContract {
     EmbeddedFileLedger.OpenReport report = embedded().openReport();
     assertThat(report.hadTornTail()).isTrue();
     assertThat(report.tornTailOffset()).isEqualTo(goodSize);
-    assertThat(report.tornTailBytes()).isEqualTo(20);
-    assertThat(report.tornTailReason()).contains("incomplete last frame");
+    assertThat(report.tornTailBytes()).isEqualTo(30);
+    assertThat(report.tornTailReason()).contains("incomplete frame");
     assertThat(report.tornTailSavedTo()).exists().hasBinaryContent(partialFrame);
     assertThat(Files.size(journal)).isEqualTo(goodSize);
     for (int i = 0; i < 5; i++) {
@@ -154,7 +155,7 @@ class EmbeddedFileLedgerTest extends IdempotencyLedgerContract {
   }
 
   @Test
-  @DisplayName("a length field damaged to run past the end is corruption when intact records follow it")
+  @DisplayName("a length field damaged to run past the end is corruption: the frame header's own check fails")
   void damagedLengthIsNotMistakenForATornTail() throws Exception {
     Path journal = writeRecords(4);
     List<Long> offsets = frameOffsets(journal);
@@ -165,7 +166,7 @@ class EmbeddedFileLedgerTest extends IdempotencyLedgerContract {
     assertThatThrownBy(() -> EmbeddedFileLedger.open(journal.getParent(), options()))
         .isInstanceOf(LedgerCorruptedException.class)
         .hasMessageContaining("record #2 at byte offset " + offsets.get(1))
-        .hasMessageContaining("intact records follow");
+        .hasMessageContaining("frame header check failed");
   }
 
   @Test
@@ -276,7 +277,7 @@ class EmbeddedFileLedgerTest extends IdempotencyLedgerContract {
     ledger = reopen(ledger, options());
     assertThat(ledger.pending()).hasSize(10);
     try (Stream<Path> files = Files.list(embedded().directory())) {
-      assertThat(files.map(p -> p.getFileName().toString())).containsExactlyInAnyOrder("ledger.journal", "ledger.lock");
+      assertThat(files.map(p -> p.getFileName().toString())).containsExactlyInAnyOrder("ledger.journal", "ledger.lock", "ledger.checkpoint");
     }
   }
 

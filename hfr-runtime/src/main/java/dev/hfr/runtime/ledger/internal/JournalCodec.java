@@ -11,29 +11,50 @@ import java.io.UncheckedIOException;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.time.Instant;
+import java.util.Arrays;
 import java.util.zip.CRC32C;
 
 /**
- * The embedded ledger's on-disk format.
+ * The embedded ledger's on-disk format (version 2; version 1 journals are still read, see below).
  *
  * <pre>
- * file    = MAGIC frame*
- * MAGIC   = "HFR-LDG1" (8 bytes)
- * frame   = length:int32 crc:int32 payload[length]      big-endian; crc = CRC32C(length bytes ‖ payload)
+ * file    = header frame*
+ * header  = "HFR-LDG2" ledgerId:int64 firstSeq:int64 baseLength:int64 crc:int32          (36 bytes)
+ * frame   = length:int32 seq:int64 payloadCrc:int32 headerCrc:int32 payload[length]     (20-byte header)
  * payload = PUT tenant key tool argsHash state attempts resultHash? fencingToken createdAt updatedAt leaseOwner? leaseExpiresAt
  *         | REMOVE tenant key
  * </pre>
  *
- * Strings are Java's modified UTF-8 with a 2-byte length ({@code writeUTF}); an optional string is a
- * boolean presence flag followed by the string; times are epoch milliseconds. A PUT holds the whole record,
- * so replaying a journal is "last frame per key wins" and any frame can be read without the ones before.
+ * All integers are big-endian; every check is CRC32C. The file header's crc covers its first 32 bytes;
+ * a frame's {@code headerCrc} covers its first 16 bytes, so a damaged length is recognised as damage by
+ * itself, before the payload is even looked at (a length that runs past the end of the file is not
+ * evidence of a crash unless the header that claims it is intact). {@code payloadCrc} covers the
+ * payload. Frames carry consecutive sequence numbers from {@code firstSeq}; {@code ledgerId} ties the
+ * journal to its checkpoint file ({@link CheckpointFile}); {@code baseLength} is the file's length when
+ * it was written whole (created or compacted), so a journal cut inside that part is damage even without
+ * a checkpoint.
+ *
+ * <p>Strings are Java's modified UTF-8 with a 2-byte length ({@code writeUTF}), which round-trips every
+ * {@code String}, lone surrogates included; an optional string is a boolean presence flag followed by the
+ * string; times are epoch milliseconds. A PUT holds the whole record, so replaying a journal is "last
+ * frame per key wins" and any frame can be read without the ones before.
+ *
+ * <p><b>Version 1</b> ({@code "HFR-LDG1"}, frames {@code length:int32 crc32c(length ‖ payload):int32
+ * payload}, no header check, no sequence numbers) is read by {@link JournalScanner#scanLegacy} and
+ * rewritten as version 2 on open.
  */
 public final class JournalCodec {
 
-  /** The first 8 bytes of every journal. */
-  public static final byte[] MAGIC = "HFR-LDG1".getBytes(StandardCharsets.US_ASCII);
-  /** Bytes of a frame header: length and CRC. */
-  public static final int HEADER = 8;
+  /** The first 8 bytes of every version-2 journal. */
+  public static final byte[] MAGIC = "HFR-LDG2".getBytes(StandardCharsets.US_ASCII);
+  /** The first 8 bytes of a version-1 journal (read, then rewritten as version 2). */
+  public static final byte[] LEGACY_MAGIC = "HFR-LDG1".getBytes(StandardCharsets.US_ASCII);
+  /** Bytes of the file header. */
+  public static final int FILE_HEADER = 36;
+  /** Bytes of a frame header: length, sequence number, payload CRC, header CRC. */
+  public static final int HEADER = 20;
+  /** Bytes of a version-1 frame header: length and CRC. */
+  public static final int LEGACY_HEADER = 8;
   /** Frames are small (a few hundred bytes); anything claiming more is damage. */
   public static final int MAX_PAYLOAD = 64 * 1024;
   /** The smallest payload: a REMOVE of one-character tenant and key. */
@@ -51,7 +72,11 @@ public final class JournalCodec {
     }
   }
 
-  public static ByteBuffer encodePut(StoredEntry e) {
+  /** A journal's file header. */
+  public record FileHeader(long ledgerId, long firstSeq, long baseLength) {}
+
+  /** The payload of a PUT frame. */
+  public static byte[] encodePut(StoredEntry e) {
     ByteArrayOutputStream bytes = new ByteArrayOutputStream(256);
     try (DataOutputStream out = new DataOutputStream(bytes)) {
       LedgerRecord r = e.record();
@@ -71,10 +96,11 @@ public final class JournalCodec {
     } catch (IOException impossible) {
       throw new UncheckedIOException(impossible);
     }
-    return frame(bytes.toByteArray());
+    return bytes.toByteArray();
   }
 
-  public static ByteBuffer encodeRemove(String tenant, String key) {
+  /** The payload of a REMOVE frame. */
+  public static byte[] encodeRemove(String tenant, String key) {
     ByteArrayOutputStream bytes = new ByteArrayOutputStream(160);
     try (DataOutputStream out = new DataOutputStream(bytes)) {
       out.writeByte(REMOVE);
@@ -83,19 +109,54 @@ public final class JournalCodec {
     } catch (IOException impossible) {
       throw new UncheckedIOException(impossible);
     }
-    return frame(bytes.toByteArray());
+    return bytes.toByteArray();
   }
 
-  private static ByteBuffer frame(byte[] payload) {
+  /** A whole frame: header (with its own check) and payload. */
+  public static ByteBuffer frame(long seq, byte[] payload) {
     ByteBuffer buf = ByteBuffer.allocate(HEADER + payload.length);
     buf.putInt(payload.length);
-    buf.putInt(crc(payload.length, payload, 0));
+    buf.putLong(seq);
+    buf.putInt(crc(payload, 0, payload.length));
+    buf.putInt(crc(buf.array(), 0, 16));
     buf.put(payload);
     return buf.flip();
   }
 
-  /** CRC32C over the 4 length bytes and {@code length} payload bytes of {@code data} from {@code offset}. */
-  public static int crc(int length, byte[] data, int offset) {
+  /** The file header's bytes. */
+  public static ByteBuffer fileHeader(FileHeader h) {
+    ByteBuffer buf = ByteBuffer.allocate(FILE_HEADER);
+    buf.put(MAGIC).putLong(h.ledgerId()).putLong(h.firstSeq()).putLong(h.baseLength());
+    buf.putInt(crc(buf.array(), 0, 32));
+    return buf.flip();
+  }
+
+  /** The file header at the start of {@code data}, or {@code null} when it is missing or its check fails. */
+  public static FileHeader readFileHeader(byte[] data) {
+    if (data.length < FILE_HEADER || !startsWith(data, MAGIC)) {
+      return null;
+    }
+    ByteBuffer b = ByteBuffer.wrap(data);
+    if (b.getInt(32) != crc(data, 0, 32)) {
+      return null;
+    }
+    return new FileHeader(b.getLong(8), b.getLong(16), b.getLong(24));
+  }
+
+  /** Whether {@code data} starts with {@code prefix}. */
+  public static boolean startsWith(byte[] data, byte[] prefix) {
+    return data.length >= prefix.length && Arrays.equals(data, 0, prefix.length, prefix, 0, prefix.length);
+  }
+
+  /** CRC32C of {@code length} bytes of {@code data} from {@code offset}. */
+  public static int crc(byte[] data, int offset, int length) {
+    CRC32C crc = new CRC32C();
+    crc.update(data, offset, length);
+    return (int) crc.getValue();
+  }
+
+  /** The version-1 frame check: CRC32C over the 4 length bytes and {@code length} payload bytes from {@code offset}. */
+  public static int legacyCrc(int length, byte[] data, int offset) {
     CRC32C crc = new CRC32C();
     crc.update(ByteBuffer.allocate(4).putInt(length).array());
     crc.update(data, offset, length);

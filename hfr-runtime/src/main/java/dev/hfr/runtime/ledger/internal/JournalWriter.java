@@ -9,61 +9,100 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.nio.file.StandardOpenOption;
+import java.util.ArrayList;
 import java.util.Collection;
+import java.util.List;
 
 /**
- * Appends frames to the journal and forces them to the device as the {@link ForcePolicy} says.
+ * Appends frames to the journal, forces them to the device as the {@link ForcePolicy} says, and after
+ * each force records in the {@link CheckpointFile} how far the journal is durable.
  *
- * <p>Appends are serialised by the caller (the ledger's lock); {@link #syncUntil} runs outside that lock,
- * so threads whose frames were appended while another thread was forcing share the next force (group
- * commit). Progress is counted in logical bytes that never go back, so a compaction (which rewrites the
- * file) does not confuse the accounting.
+ * <p><b>Group commit.</b> Appends are serialised by the caller (the ledger's lock); {@link #syncUntil}
+ * runs outside that lock. The first waiting thread forces everything appended so far and the threads
+ * whose frames were appended meanwhile find their position already forced, or share the next force: one
+ * {@code fdatasync} per batch, however many threads. A frame appended as <em>deferrable</em> (an
+ * attempt's outcome, see {@link #append}) does not ask for a force of its own: it becomes durable with
+ * the next force anyone asks for, or at close.
  *
- * <p>After any I/O failure the writer refuses all further work: a frame may be half written, and
- * appending after it would turn a harmless torn tail into damage in the middle of the journal.
+ * <p>Progress is counted in logical bytes that never go back, so a compaction (which rewrites the file)
+ * does not confuse the accounting. After any I/O failure the writer refuses all further work: a frame may
+ * be half written, and appending after it would turn a harmless crash tail into damage in the middle of
+ * the journal.
  */
 public final class JournalWriter implements AutoCloseable {
 
+  /** The journal as of the last append: where it ends, logically and in the file, and its sequence numbers. */
+  private record Mark(long logical, long length, long firstSeq, long lastSeq) {}
+
   private final Path journal;
-  private final Path directory;
   private final ForcePolicy policy;
+  private final CheckpointFile checkpoint;
+  private final long ledgerId;
   private final Object forceLock = new Object();
   private FileChannel channel; // swapped by rewrite() under both locks
   private long position;
+  private long nextSeq;
+  private long framesInFile;
+  private volatile Mark mark;
   private volatile long appended; // logical bytes appended over the writer's life
+  private volatile long required; // logical end of the last frame that must be forced before it is acknowledged
   private volatile long forced;
   private volatile Throwable failure;
-  private long framesInFile;
 
-  public JournalWriter(Path journal, ForcePolicy policy, long framesInFile) throws IOException {
+  /**
+   * Continues the journal {@code journal}, whose frames {@code firstSeq..lastSeq} fill it exactly (a crash
+   * tail already cut off).
+   */
+  public JournalWriter(Path journal, ForcePolicy policy, CheckpointFile checkpoint, long ledgerId, long firstSeq, long lastSeq)
+      throws IOException {
     this.journal = journal;
-    this.directory = journal.toAbsolutePath().getParent();
     this.policy = policy;
+    this.checkpoint = checkpoint;
+    this.ledgerId = ledgerId;
     this.channel = FileChannel.open(journal, StandardOpenOption.READ, StandardOpenOption.WRITE);
     this.position = channel.size();
-    this.framesInFile = framesInFile;
+    this.nextSeq = lastSeq + 1;
+    this.framesInFile = lastSeq - firstSeq + 1;
+    this.mark = new Mark(0, position, firstSeq, lastSeq);
   }
 
-  /** Appends one frame; returns the logical position to {@link #syncUntil} before acknowledging it. */
-  public long append(ByteBuffer frame) {
+  /**
+   * Appends one frame with the next sequence number.
+   *
+   * @param deferrable {@code true} for a frame whose loss in a power failure the ledger's protocol
+   *     recovers from by itself (an attempt's outcome: the record stays PREPARED and is reconciled), so it
+   *     need not be forced before it is acknowledged; {@code false} for everything else
+   */
+  public void append(byte[] payload, boolean deferrable) {
     checkHealthy();
+    ByteBuffer frame = JournalCodec.frame(nextSeq, payload);
     try {
       int n = frame.remaining();
       while (frame.hasRemaining()) {
         position += channel.write(frame, position);
       }
+      nextSeq++;
       framesInFile++;
       appended += n;
-      return appended;
+      if (!deferrable) {
+        required = appended;
+      }
+      Mark m = new Mark(appended, position, mark.firstSeq(), nextSeq - 1);
+      mark = m;
+      if (policy == ForcePolicy.OS_BUFFERED) {
+        // nothing is forced, so the checkpoint follows every write: a SIGKILL leaves both in the page
+        // cache; a power loss that drops journal pages is then reported as lost records, not hidden
+        checkpoint.write(checkpointOf(m));
+      }
     } catch (IOException | RuntimeException e) {
       failure = e;
       throw new LedgerStorageException("writing the ledger journal " + journal + " failed; the ledger refuses further writes", e);
     }
   }
 
-  /** The logical position of everything appended so far. */
-  public long appended() {
-    return appended;
+  /** The logical position every caller must wait for before acknowledging: the end of the last non-deferrable frame. */
+  public long required() {
+    return required;
   }
 
   /** Returns once everything up to {@code upTo} is as durable as the policy asks. */
@@ -77,15 +116,25 @@ public final class JournalWriter implements AutoCloseable {
       if (forced >= upTo) {
         return;
       }
-      long target = appended;
-      try {
-        channel.force(false);
-      } catch (IOException | RuntimeException e) {
-        failure = e;
-        throw new LedgerStorageException("forcing the ledger journal " + journal + " to disk failed; the ledger refuses further writes", e);
-      }
-      forced = target;
+      forceNow();
     }
+  }
+
+  /** Forces everything appended so far and records it in the checkpoint. Holds {@code forceLock}. */
+  private void forceNow() {
+    Mark m = mark;
+    try {
+      channel.force(false);
+      forced = m.logical();
+      checkpoint.write(checkpointOf(m));
+    } catch (IOException | RuntimeException e) {
+      failure = e;
+      throw new LedgerStorageException("forcing the ledger journal " + journal + " to disk failed; the ledger refuses further writes", e);
+    }
+  }
+
+  private CheckpointFile.Checkpoint checkpointOf(Mark m) {
+    return new CheckpointFile.Checkpoint(ledgerId, m.firstSeq(), m.lastSeq(), m.length());
   }
 
   /** Frames in the current file, superseded ones included. */
@@ -94,21 +143,25 @@ public final class JournalWriter implements AutoCloseable {
   }
 
   /**
-   * Replaces the journal by one holding just {@code entries}: written to a temporary file, forced, then
-   * renamed over the journal atomically, and the directory forced so the rename itself is durable. A crash
-   * at any point leaves either the old or the new journal, complete.
+   * Replaces the journal by one holding just {@code entries} (see {@link #writeFresh}), numbered on from
+   * the last sequence number, and checkpoints it. A crash at any point leaves either the old or the new
+   * journal, complete, and a checkpoint the open-time check accepts with either.
    */
   public void rewrite(Collection<StoredEntry> entries) {
     checkHealthy();
     synchronized (forceLock) {
       try {
-        writeFresh(journal, entries);
+        long first = nextSeq;
+        long length = writeFresh(journal, ledgerId, first, entries, null);
         FileChannel old = channel;
         channel = FileChannel.open(journal, StandardOpenOption.READ, StandardOpenOption.WRITE);
         old.close();
         position = channel.size();
+        nextSeq = first + entries.size();
         framesInFile = entries.size();
         forced = appended;
+        mark = new Mark(appended, length, first, nextSeq - 1);
+        checkpoint.writeAndForce(checkpointOf(mark));
       } catch (IOException | RuntimeException e) {
         failure = e;
         throw new LedgerStorageException("compacting the ledger journal " + journal + " failed; the ledger refuses further writes", e);
@@ -116,25 +169,44 @@ public final class JournalWriter implements AutoCloseable {
     }
   }
 
-  /** Writes a complete journal holding {@code entries} to {@code journal} (atomically replacing it). */
-  public static void writeFresh(Path journal, Collection<StoredEntry> entries) throws IOException {
+  /**
+   * Writes a complete journal holding {@code entries} (sequence numbers from {@code firstSeq}) to a
+   * temporary file, forces it, and renames it over {@code journal} atomically, then forces the directory.
+   * When {@code checkpoint} is given it is written and forced <em>before</em> the rename (used when the
+   * journal being replaced is not one the checkpoint could vouch for: a new ledger, an upgrade, a repair
+   * of a damaged checkpoint). Returns the new journal's length.
+   */
+  public static long writeFresh(Path journal, long ledgerId, long firstSeq, Collection<StoredEntry> entries, CheckpointFile checkpoint)
+      throws IOException {
     Path tmp = journal.resolveSibling(journal.getFileName() + ".compact");
+    List<ByteBuffer> frames = new ArrayList<>(entries.size());
+    long length = JournalCodec.FILE_HEADER;
+    long seq = firstSeq;
+    for (StoredEntry e : entries) {
+      ByteBuffer f = JournalCodec.frame(seq++, JournalCodec.encodePut(e));
+      length += f.remaining();
+      frames.add(f);
+    }
     try (FileChannel out = FileChannel.open(
         tmp, StandardOpenOption.CREATE, StandardOpenOption.TRUNCATE_EXISTING, StandardOpenOption.WRITE)) {
-      ByteBuffer magic = ByteBuffer.wrap(JournalCodec.MAGIC);
-      while (magic.hasRemaining()) {
-        out.write(magic);
-      }
-      for (StoredEntry e : entries) {
-        ByteBuffer f = JournalCodec.encodePut(e);
-        while (f.hasRemaining()) {
-          out.write(f);
-        }
+      writeAll(out, JournalCodec.fileHeader(new JournalCodec.FileHeader(ledgerId, firstSeq, length)));
+      for (ByteBuffer f : frames) {
+        writeAll(out, f);
       }
       out.force(true);
     }
+    if (checkpoint != null) {
+      checkpoint.writeAndForce(new CheckpointFile.Checkpoint(ledgerId, firstSeq, seq - 1, length));
+    }
     Files.move(tmp, journal, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
     forceDirectory(journal.toAbsolutePath().getParent());
+    return length;
+  }
+
+  private static void writeAll(FileChannel out, ByteBuffer b) throws IOException {
+    while (b.hasRemaining()) {
+      out.write(b);
+    }
   }
 
   /** Makes a directory's entries (a created or renamed file) durable; a no-op where the OS cannot. */
@@ -153,18 +225,16 @@ public final class JournalWriter implements AutoCloseable {
     }
   }
 
-  /** The directory holding the journal. */
-  public Path directory() {
-    return directory;
-  }
-
+  /** Forces what is left (deferred outcomes included, whatever the policy) and checkpoints it, then closes. */
   @Override
   public void close() throws IOException {
     synchronized (forceLock) {
       try {
-        if (failure == null && policy == ForcePolicy.EVERY_WRITE && forced < appended) {
+        if (failure == null) {
+          Mark m = mark;
           channel.force(false);
-          forced = appended;
+          forced = m.logical();
+          checkpoint.writeAndForce(checkpointOf(m));
         }
       } finally {
         channel.close();

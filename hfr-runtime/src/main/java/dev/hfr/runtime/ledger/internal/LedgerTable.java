@@ -25,6 +25,15 @@ public final class LedgerTable {
   public interface Persister {
     void put(StoredEntry entry);
 
+    /**
+     * Persists the outcome of an attempt (a transition out of PREPARED). A backend may acknowledge it
+     * before it is forced: if a power loss takes it back, the record is PREPARED again, which crash resume
+     * turns into UNKNOWN and the next call reconciles — the path any crash during the attempt takes.
+     */
+    default void putOutcome(StoredEntry entry) {
+      put(entry);
+    }
+
     void remove(StoredEntry entry);
   }
 
@@ -91,7 +100,12 @@ public final class LedgerTable {
     LedgerRules.checkTransition(tenant, key, expected, target, resultHash);
     StoredEntry next = LedgerRules.applyTransition(
         entries.get(new TenantKey(tenant, key)), tenant, key, expected, target, resultHash, fencingToken, nowMillis);
-    store(next);
+    if (expected == LedgerState.PREPARED) {
+      persister.putOutcome(next);
+      entries.put(new TenantKey(tenant, key), next);
+    } else {
+      store(next);
+    }
     return next.record();
   }
 

@@ -1,0 +1,223 @@
+package dev.hfr.benchmarks.ledger;
+
+import com.zaxxer.hikari.HikariConfig;
+import com.zaxxer.hikari.HikariDataSource;
+import dev.hfr.runtime.ledger.EmbeddedFileLedger;
+import dev.hfr.runtime.ledger.IdempotencyKeys;
+import dev.hfr.runtime.ledger.IdempotencyLedger;
+import dev.hfr.runtime.ledger.LedgerOptions;
+import dev.hfr.runtime.ledger.LedgerState;
+import dev.hfr.runtime.ledger.PostgresLedger;
+import io.zonky.test.db.postgres.embedded.EmbeddedPostgres;
+import java.nio.ByteBuffer;
+import java.nio.channels.FileChannel;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.Statement;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Locale;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.atomic.AtomicLong;
+
+/**
+ * A timed harness (not JMH: the subject is a disk, whose cost dwarfs anything JMH guards against) for
+ * what the ledger adds to one R1 call — {@code prepare} of a new key, then {@code PREPARED -> COMMITTED}
+ * — with the defaults a user gets ({@code EmbeddedFileLedger.open(dir)}: fsync on), against the floor it
+ * cannot beat: one {@code fdatasync} of a 200-byte append on the same disk, measured in the same run.
+ * Then the same call from 32 threads (group commit), and PostgreSQL (a real server, {@code fsync} and
+ * {@code synchronous_commit} on) beside a raw JDBC INSERT + UPDATE on an equivalent table.
+ *
+ * <pre>
+ * mvn -B -q -pl benchmarks -am package -DskipTests
+ * java -cp benchmarks/target/benchmarks.jar dev.hfr.benchmarks.ledger.LedgerCommitHarness [seconds per case, default 5] [dir on the disk to measure]
+ * </pre>
+ */
+public final class LedgerCommitHarness {
+
+  @FunctionalInterface
+  interface Call {
+    void run(int thread, long seq) throws Exception;
+  }
+
+  record Result(String name, int threads, long calls, double seconds, long[] sortedNanos) {
+    double p(double q) {
+      return sortedNanos.length == 0 ? 0 : sortedNanos[(int) Math.min(sortedNanos.length - 1, Math.floor(q * sortedNanos.length))] / 1e6;
+    }
+
+    String row() {
+      return String.format(Locale.ROOT, "| %s | %d | %,.0f | %.2f | %.2f |", name, threads, calls / seconds, p(0.50), p(0.99));
+    }
+  }
+
+  private static final AtomicLong RUN = new AtomicLong(System.nanoTime());
+
+  private LedgerCommitHarness() {}
+
+  public static void main(String[] args) throws Exception {
+    double seconds = args.length > 0 ? Double.parseDouble(args[0]) : 5;
+    Path base = args.length > 1 ? Path.of(args[1]) : Path.of(System.getProperty("java.io.tmpdir"));
+    Path dir = Files.createTempDirectory(base, "hfr-commit-bench");
+    List<Result> rows = new ArrayList<>();
+    Result fsync = measure("one 200-byte append + fdatasync (the floor)", 1, seconds, fdatasyncCall(dir.resolve("raw.bin")));
+    rows.add(fsync);
+    Result one;
+    try (EmbeddedFileLedger l = EmbeddedFileLedger.open(dir.resolve("one"))) {
+      one = measure("EmbeddedFileLedger defaults, R1 call (prepare + commit)", 1, seconds, ledgerCall(l));
+      rows.add(one);
+    }
+    try (EmbeddedFileLedger l = EmbeddedFileLedger.open(dir.resolve("many"))) {
+      rows.add(measure("EmbeddedFileLedger defaults, R1 call (prepare + commit)", 32, seconds, ledgerCall(l)));
+    }
+    Result pgLedger;
+    Result pgRaw;
+    try (EmbeddedPostgres pg = EmbeddedPostgres.builder().setServerConfig("fsync", "on").start();
+        HikariDataSource pool = pool(pg)) {
+      createRawTable(pool);
+      try (PostgresLedger l = PostgresLedger.create(pool)) {
+        pgLedger = measure("PostgresLedger, R1 call (prepare + commit)", 1, seconds, ledgerCall(l));
+      }
+      pgRaw = measure("raw JDBC INSERT + UPDATE (two autocommit statements)", 1, seconds, rawJdbcCall(pool));
+      rows.add(pgLedger);
+      rows.add(pgRaw);
+    }
+    System.out.println();
+    System.out.println("| case | threads | calls/s | p50 ms | p99 ms |");
+    System.out.println("|---|---:|---:|---:|---:|");
+    rows.forEach(r -> System.out.println(r.row()));
+    System.out.printf(Locale.ROOT, "%nembedded R1 p50 / fdatasync p50 = %.2f; PostgresLedger p50 / raw JDBC p50 = %.2f%n",
+        one.p(0.5) / fsync.p(0.5), pgLedger.p(0.5) / pgRaw.p(0.5));
+    System.out.printf(Locale.ROOT, "%d cores, %s %s, %s; %s s per case after 1 s warm-up; journal dir %s%n",
+        Runtime.getRuntime().availableProcessors(), System.getProperty("java.vm.name"), System.getProperty("java.version"),
+        System.getProperty("os.name"), seconds, dir);
+  }
+
+  private static Call fdatasyncCall(Path file) throws Exception {
+    FileChannel ch = FileChannel.open(file, StandardOpenOption.CREATE, StandardOpenOption.WRITE, StandardOpenOption.APPEND);
+    byte[] record = new byte[200];
+    Arrays.fill(record, (byte) 'x');
+    return (t, seq) -> {
+      ch.write(ByteBuffer.wrap(record));
+      ch.force(false);
+    };
+  }
+
+  private static String uniqueKey(int thread, long seq) {
+    return String.format(Locale.ROOT, "%016x%016x%016x%016x", RUN.get(), (long) thread, seq, RUN.get() ^ seq);
+  }
+
+  private static Call ledgerCall(IdempotencyLedger ledger) {
+    String argsHash = IdempotencyKeys.argsHash(List.of("sku-1", 2));
+    String resultHash = IdempotencyKeys.resultHash("order-1");
+    return (t, seq) -> {
+      String key = uniqueKey(t, seq);
+      ledger.prepare("bench", key, "Orders.create", argsHash);
+      ledger.transition("bench", key, LedgerState.PREPARED, LedgerState.COMMITTED, resultHash, 0);
+    };
+  }
+
+  private static HikariDataSource pool(EmbeddedPostgres pg) {
+    HikariConfig c = new HikariConfig();
+    c.setJdbcUrl(pg.getJdbcUrl("postgres", "postgres"));
+    c.setUsername("postgres");
+    c.setMaximumPoolSize(8);
+    c.setConnectionInitSql("SET synchronous_commit = on");
+    return new HikariDataSource(c);
+  }
+
+  private static void createRawTable(HikariDataSource ds) throws Exception {
+    try (Connection c = ds.getConnection(); Statement s = c.createStatement()) {
+      s.execute("CREATE TABLE IF NOT EXISTS bench_raw (tenant TEXT NOT NULL, key TEXT NOT NULL, tool TEXT NOT NULL, "
+          + "args_hash TEXT NOT NULL, state TEXT NOT NULL, result_hash TEXT, created_at_ms BIGINT NOT NULL, "
+          + "updated_at_ms BIGINT NOT NULL, PRIMARY KEY (tenant, key))");
+    }
+  }
+
+  private static Call rawJdbcCall(HikariDataSource ds) {
+    String argsHash = IdempotencyKeys.argsHash(List.of("sku-1", 2));
+    String resultHash = IdempotencyKeys.resultHash("order-1");
+    return (t, seq) -> {
+      String key = uniqueKey(t, seq);
+      long now = System.currentTimeMillis();
+      try (Connection c = ds.getConnection()) {
+        try (PreparedStatement ins = c.prepareStatement(
+            "INSERT INTO bench_raw (tenant, key, tool, args_hash, state, created_at_ms, updated_at_ms) VALUES (?, ?, ?, ?, 'PREPARED', ?, ?)")) {
+          ins.setString(1, "bench");
+          ins.setString(2, key);
+          ins.setString(3, "Orders.create");
+          ins.setString(4, argsHash);
+          ins.setLong(5, now);
+          ins.setLong(6, now);
+          ins.executeUpdate();
+        }
+        try (PreparedStatement upd = c.prepareStatement(
+            "UPDATE bench_raw SET state = 'COMMITTED', result_hash = ?, updated_at_ms = ? WHERE tenant = ? AND key = ?")) {
+          upd.setString(1, resultHash);
+          upd.setLong(2, now);
+          upd.setString(3, "bench");
+          upd.setString(4, key);
+          upd.executeUpdate();
+        }
+      }
+    };
+  }
+
+  private static Result measure(String name, int threads, double seconds, Call call) throws Exception {
+    RUN.incrementAndGet();
+    run(name, threads, Math.min(1.0, seconds), call); // warm-up
+    RUN.incrementAndGet();
+    Result r = run(name, threads, seconds, call);
+    System.err.println(r.row());
+    return r;
+  }
+
+  private static Result run(String name, int threads, double seconds, Call call) throws Exception {
+    ExecutorService pool = Executors.newFixedThreadPool(threads);
+    CountDownLatch start = new CountDownLatch(1);
+    long durationNanos = (long) (seconds * 1e9);
+    try {
+      List<Future<long[]>> parts = new ArrayList<>();
+      for (int t = 0; t < threads; t++) {
+        int thread = t;
+        parts.add(pool.submit(() -> {
+          long[] samples = new long[1024];
+          int n = 0;
+          start.await();
+          long end = System.nanoTime() + durationNanos;
+          long seq = 0;
+          for (long now = System.nanoTime(); now < end; ) {
+            call.run(thread, seq++);
+            long after = System.nanoTime();
+            if (n == samples.length) {
+              samples = Arrays.copyOf(samples, n * 2);
+            }
+            samples[n++] = after - now;
+            now = after;
+          }
+          return Arrays.copyOf(samples, n);
+        }));
+      }
+      long t0 = System.nanoTime();
+      start.countDown();
+      long[] all = new long[0];
+      for (Future<long[]> f : parts) {
+        long[] s = f.get();
+        int old = all.length;
+        all = Arrays.copyOf(all, old + s.length);
+        System.arraycopy(s, 0, all, old, s.length);
+      }
+      double elapsed = (System.nanoTime() - t0) / 1e9;
+      Arrays.sort(all);
+      return new Result(name, threads, all.length, elapsed, all);
+    } finally {
+      pool.shutdownNow();
+    }
+  }
+}
