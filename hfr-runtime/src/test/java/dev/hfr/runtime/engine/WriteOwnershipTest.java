@@ -205,4 +205,48 @@ class WriteOwnershipTest {
     assertThat(replay.methodCalls).isZero();
     assertThat(f.ledger.find("acme", keyOf("old", "sku-old"))).as("no second record under the new key").isEmpty();
   }
+
+  @Test
+  @DisplayName("two threads of one engine compensating the same write at once: the compensation runs once")
+  void concurrentCompensationsRunOnce() throws Exception {
+    Hfr hfr = f.engine();
+    ToolDescriptor undoable = ToolDescriptor.builder("com.acme.Orders", "createOrder", dev.hfr.annotations.Risk.R2)
+        .parameters("sku").reconcile("findOrder").compensate("cancelOrder").resultType(String.class).build();
+    java.util.concurrent.atomic.AtomicInteger cancels = new java.util.concurrent.atomic.AtomicInteger();
+    java.util.concurrent.CountDownLatch inside = new java.util.concurrent.CountDownLatch(1);
+    java.util.concurrent.CountDownLatch release = new java.util.concurrent.CountDownLatch(1);
+    class Order extends ScriptedTool<String> {
+      Order() {
+        super("sku-c");
+        returns("order-c");
+      }
+
+      @Override
+      public void compensate() throws Exception {
+        cancels.incrementAndGet();
+        inside.countDown();
+        release.await(5, java.util.concurrent.TimeUnit.SECONDS);
+      }
+    }
+    try (TaskScope task = hfr.openTask(TaskSpec.builder("acme", "undo").build())) {
+      hfr.execute(undoable, new Order());
+    }
+
+    java.util.concurrent.ExecutorService two = java.util.concurrent.Executors.newFixedThreadPool(2);
+    try {
+      var first = two.submit(() -> hfr.compensate("acme", "undo", 0, undoable, new Order()));
+      assertThat(inside.await(5, java.util.concurrent.TimeUnit.SECONDS)).isTrue();
+      var second = two.submit(() -> hfr.compensate("acme", "undo", 0, undoable, new Order()));
+      Throwable refused = catchThrowableOfType(java.util.concurrent.ExecutionException.class,
+          () -> second.get(5, java.util.concurrent.TimeUnit.SECONDS)).getCause();
+      release.countDown();
+      first.get(5, java.util.concurrent.TimeUnit.SECONDS);
+      assertThat(refused).isInstanceOf(dev.hfr.runtime.CompensationException.class)
+          .satisfies(e -> assertThat(((dev.hfr.runtime.CompensationException) e).reason()).isEqualTo(Reason.KEY_IN_USE));
+    } finally {
+      release.countDown();
+      two.shutdownNow();
+    }
+    assertThat(cancels).hasValue(1);
+  }
 }
