@@ -103,6 +103,8 @@ public final class Hfr implements RecoveryEngine, AutoCloseable {
   private final String owner;
   /** The one-call tasks of calls made outside any scope, created only when such a call needs one. */
   private final ImplicitTasks implicitTasks;
+  private final CircuitBreakers breakers;
+  private final TenantRetryBudgets tenantBudgets;
   private volatile HfrMode mode;
 
   private Hfr(Builder b, IdempotencyLedger ledger, DecisionSink sink, List<AutoCloseable> owned) {
@@ -137,6 +139,8 @@ public final class Hfr implements RecoveryEngine, AutoCloseable {
     if (b.fleet != null && breakers != null) {
       owned.add(b.fleet.watch(breakers));
     }
+    this.breakers = breakers;
+    this.tenantBudgets = tenantBudgets;
     Bulkheads bulkheads = features.circuitBreaker() ? b.bulkheads : null;
     Backoff backoff = features.backoff() == HfrFeatures.Backoff.FIXED ? FixedDelayBackoff.INSTANCE : FullJitterBackoff.INSTANCE;
     EngineParts parts = new EngineParts(clock, features,
@@ -144,11 +148,16 @@ public final class Hfr implements RecoveryEngine, AutoCloseable {
         new FailureHandling(b.classifier, gate.build(), backoff, b.random, b.maxRetryAfter, b.compressor),
         new ResultVerification(b.hooks),
         new WriteLedger(ledger, b.leaseTtl, owner, clock, b.sleeper),
-        new Oversight(b.approvalGate, b.escalationHandler),
-        new DecisionRecorder(meters, sink, clock));
+        new Oversight(b.approvalGate, b.escalationHandler, b.stackTraces),
+        new DecisionRecorder(meters, sink, clock, telemetry(b.config).sampleRate()));
     this.controller = new Controller(parts, b.sleeper);
     this.compensator = new Compensator(clock, ledger, b.classifier, sink, b.escalationHandler,
         new CompensationMeters(b.meterRegistry), meters, b.leaseTtl, owner);
+  }
+
+  /** The {@code telemetry} section of {@code config}, or its defaults without one. */
+  private static TelemetrySettings telemetry(HfrConfig config) {
+    return config != null ? config.telemetry() : TelemetrySettings.DEFAULTS;
   }
 
   /** Starts a builder; every setting has a default. */
@@ -246,6 +255,16 @@ public final class Hfr implements RecoveryEngine, AutoCloseable {
     return meters;
   }
 
+  /** The circuit breakers the engine keeps, for status views; empty when the circuit-breaker feature is off. */
+  public Optional<CircuitBreakers> circuitBreakers() {
+    return Optional.ofNullable(breakers);
+  }
+
+  /** The per-tenant retry budgets (token buckets), for status views. */
+  public TenantRetryBudgets tenantBudgets() {
+    return tenantBudgets;
+  }
+
   /** The ledger the engine writes. */
   public IdempotencyLedger ledger() {
     return ledger;
@@ -331,6 +350,7 @@ public final class Hfr implements RecoveryEngine, AutoCloseable {
     private Duration leaseTtl = DEFAULT_LEASE_TTL;
     private Duration maxRetryAfter = Duration.ofMinutes(1);
     private int sameFaultLimit = 3;
+    private boolean stackTraces;
 
     private Builder() {}
 
@@ -498,6 +518,16 @@ public final class Hfr implements RecoveryEngine, AutoCloseable {
       return this;
     }
 
+    /**
+     * Whether the {@link ToolCallException} a failed call ends in records where it was thrown (default
+     * {@code false}: filling in a stack trace costs more than the rest of a failed call, and the exception's
+     * cause — what the tool threw — keeps its own). Turn it on to see the calling code in logged traces.
+     */
+    public Builder stackTraces(boolean record) {
+      this.stackTraces = record;
+      return this;
+    }
+
     /** K of §4.3: the same fault class this many times in a row without new evidence stops retrying (default 3). */
     public Builder sameFaultLimit(int k) {
       if (k < 1) {
@@ -531,7 +561,7 @@ public final class Hfr implements RecoveryEngine, AutoCloseable {
           ledgerToUse = Ledgers.embedded(Ledgers.DEFAULT_DIRECTORY, LedgerOptions.defaults().withClock(clock));
           owned.add(ledgerToUse);
         }
-        TelemetrySettings telemetry = config != null ? config.telemetry() : TelemetrySettings.DEFAULTS;
+        TelemetrySettings telemetry = telemetry(config);
         if (!telemetry.emitDecisionEvents()) {
           sinkToUse = DecisionSink.discarding();
         } else if (sinkToUse == null) {

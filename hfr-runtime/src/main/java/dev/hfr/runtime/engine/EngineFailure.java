@@ -37,6 +37,7 @@ final class EngineFailure {
     writes.releaseLease(c); // the record stays where it is; a lease left behind would only block the next recoverer
     c.rt.meters.controllerFailure(failOpen);
     if (failOpen) {
+      decisions.callEnded(c, false);
       if (c.hasResult) {
         return c.result;
       }
@@ -60,7 +61,7 @@ final class EngineFailure {
     } catch (RuntimeException ignored) {
       // Same: counting is best effort once the controller is known to be broken.
     }
-    ToolCallException e = new ToolCallException(outcome, c.error);
+    ToolCallException e = oversight.failure(outcome, c.error);
     e.addSuppressed(failure);
     throw e;
   }
@@ -77,7 +78,7 @@ final class EngineFailure {
     }
     ToolOutcome outcome = new ToolOutcome(tool.name(), ToolOutcome.Status.FAILED, null, false, false, List.of(), false,
         false, DegradeLevel.L0, 0, Reason.CONTROLLER_FAILURE.code());
-    throw new ToolCallException(outcome, failure);
+    throw oversight.failure(outcome, failure);
   }
 
   /** One call as if HFR were absent; what the tool throws reaches the caller unchanged. */

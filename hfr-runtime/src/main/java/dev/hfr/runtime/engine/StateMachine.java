@@ -49,7 +49,7 @@ final class StateMachine {
     this.compress = new Compress(parts.failures, check, decide);
     this.degrade = new Degrade();
     this.verify = new Verify(parts.features, parts.verification, parts.clock, decide);
-    this.accept = new Accept(parts.features, parts.clock, end);
+    this.accept = new Accept(parts.features, parts.clock, end, parts.decisions);
     this.terminate = new Terminate(parts.oversight, writes, end);
   }
 

@@ -52,6 +52,6 @@ final class Terminate {
         c.key == null ? List.of() : CallEnd.artifactRefs(c), unknown || committed, c.rung >= 0, c.rungLevel(), c.attempts,
         reason.code());
     end.finish(c, outcome, c.write() && (unknown || (committed && c.fault == Fault.V1)));
-    return new ToolCallException(outcome, c.error);
+    return oversight.failure(outcome, c.error);
   }
 }
