@@ -15,6 +15,7 @@ import dev.hfr.runtime.degrade.ContextCompressor;
 import dev.hfr.runtime.config.HfrConfig;
 import dev.hfr.runtime.config.IdempotencySettings;
 import dev.hfr.runtime.config.TelemetrySettings;
+import dev.hfr.runtime.context.TaskContext;
 import dev.hfr.runtime.engine.AttemptTimeout;
 import dev.hfr.runtime.engine.Compensator;
 import dev.hfr.runtime.engine.ConfigPolicies;
@@ -91,6 +92,12 @@ public final class Hfr implements RecoveryEngine, AutoCloseable {
   /** The tenant of calls made outside any task scope. */
   public static final String DEFAULT_TENANT = "default";
 
+  /**
+   * The default write lease: 20 s. Short, so a restarted process takes a dead one's keys over within 20 s;
+   * safe with several processes, because a heartbeat renews the lease every third of it while its call runs.
+   */
+  public static final Duration DEFAULT_LEASE_TTL = Duration.ofSeconds(20);
+
   private final Controller controller;
   private final Compensator compensator;
   private final PolicySource policies;
@@ -99,7 +106,6 @@ public final class Hfr implements RecoveryEngine, AutoCloseable {
   private final IdempotencyLedger ledger;
   private final HfrMeters meters;
   private final List<AutoCloseable> owned;
-  private final ThreadLocal<TaskState> current = new ThreadLocal<>();
   private final String owner;
   /** The one-call tasks of calls made outside any scope, created only when such a call needs one. */
   private final ImplicitTasks implicitTasks;
@@ -155,7 +161,7 @@ public final class Hfr implements RecoveryEngine, AutoCloseable {
         new ToolRuntimes(meters, breakers, bulkheads, policies, b.callTiming, clock),
         new FailureHandling(b.classifier, gate.build(), backoff, b.random, b.maxRetryAfter, b.compressor),
         new ResultVerification(b.hooks),
-        new WriteLedger(ledger, b.leaseTtl, owner, keysWrites),
+        new WriteLedger(ledger, b.leaseTtl, owner, clock, b.sleeper, keysWrites),
         new Oversight(b.approvalGate, b.escalationHandler, b.stackTraces),
         new DecisionRecorder(meters, sink, clock, telemetry(b.config).sampleRate()),
         timeouts);
@@ -180,7 +186,7 @@ public final class Hfr implements RecoveryEngine, AutoCloseable {
     if (m == HfrMode.OFF) {
       return direct(invocation);
     }
-    TaskState task = current.get();
+    TaskState task = currentState();
     if (m == HfrMode.SHADOW) {
       return controller.shadow(tool, invocation, task != null ? task : implicitTasks.next());
     }
@@ -189,11 +195,27 @@ public final class Hfr implements RecoveryEngine, AutoCloseable {
   }
 
   /**
-   * Opens a task on the current thread; calls on this thread join it until it is closed.
+   * Opens a task on the current thread; calls on this thread join it until it is closed, and so does work
+   * this thread hands to other threads through {@link TaskScope#wrap} or context-propagation.
    *
    * @throws IllegalArgumentException if {@code spec} is {@code null}
    */
   public TaskScope openTask(TaskSpec spec) {
+    return task(spec, true);
+  }
+
+  /**
+   * Opens a task bound to no thread, for work that hops between threads (a conversation whose turns run
+   * wherever the server schedules them): bind it where its work runs with {@link
+   * TaskScope#bindCurrentThread()}, and work handed on from there follows it ({@link TaskScope#wrap}).
+   *
+   * @throws IllegalArgumentException if {@code spec} is {@code null}
+   */
+  public TaskScope newTask(TaskSpec spec) {
+    return task(spec, false);
+  }
+
+  private TaskScope task(TaskSpec spec, boolean bindHere) {
     if (spec == null) {
       throw new IllegalArgumentException("spec must not be null");
     }
@@ -201,7 +223,7 @@ public final class Hfr implements RecoveryEngine, AutoCloseable {
     TaskLimitTracker tracker = features.budgets() ? new TaskLimitTracker(limits, clock) : null;
     Deadline deadline = spec.deadline() != null ? Deadline.after(clock, spec.deadline()) : Deadline.NONE;
     TaskState state = TaskState.explicit(spec.tenant(), spec.taskId(), spec.criticality(), spec.qualityFloor(), deadline, tracker);
-    return new TaskScope(current, spec, state, compensator);
+    return new TaskScope(this, spec, state, compensator, bindHere);
   }
 
   /**
@@ -210,8 +232,18 @@ public final class Hfr implements RecoveryEngine, AutoCloseable {
    * ({@link TaskScope#recordOutcome}).
    */
   public Optional<TaskScope> currentTask() {
-    TaskState state = current.get();
+    TaskState state = currentState();
     return state == null ? Optional.empty() : Optional.ofNullable(state.scope());
+  }
+
+  /** The task current on this thread if this engine opened it: another engine's task is not joined. */
+  private TaskState currentState() {
+    TaskState state = TaskContext.current();
+    if (state == null) {
+      return null;
+    }
+    TaskScope scope = state.scope();
+    return scope != null && scope.engine == this ? state : null;
   }
 
   /**
@@ -227,21 +259,21 @@ public final class Hfr implements RecoveryEngine, AutoCloseable {
 
   /**
    * Compensates one committed write outside its task scope — after a restart, or from an operator's tool:
-   * the write of {@code tool} at {@code step} of task {@code taskId} in {@code tenant}, with the arguments
-   * of {@code invocation} (its key is derived from them exactly as the call derived it, so a wrong
-   * argument finds no record). Within the task, {@link TaskScope#compensate(String)} and {@link
+   * the {@code occurrence}-th write (0 for the first) of {@code tool} with the arguments of {@code
+   * invocation} in task {@code taskId} of {@code tenant} (its key is derived from them exactly as the call
+   * derived it, so a wrong argument finds no record). Within the task, {@link TaskScope#compensate(String)} and {@link
    * TaskScope#compensateAll()} are simpler. The compensation runs as its own guarded write; see {@link
    * TaskScope#compensate(String)} for what happens and when it is refused.
    *
    * @throws CompensationException if the write was not undone; the message names tool, key and state
    */
-  public Compensation compensate(String tenant, String taskId, long step, ToolDescriptor tool, ToolInvocation<?> invocation) {
+  public Compensation compensate(String tenant, String taskId, int occurrence, ToolDescriptor tool, ToolInvocation<?> invocation) {
     Objects.requireNonNull(tenant, "tenant");
     Objects.requireNonNull(taskId, "taskId");
     Objects.requireNonNull(tool, "tool");
     Objects.requireNonNull(invocation, "invocation");
-    String key = IdempotencyKeys.key(tenant, taskId, step, tool.name(), IdempotencyKeys.arguments(tool, invocation));
-    return compensator.compensate(tenant, taskId, step, tool, invocation, key);
+    String key = IdempotencyKeys.key(tenant, taskId, tool.name(), IdempotencyKeys.arguments(tool, invocation), occurrence);
+    return compensator.compensate(tenant, taskId, occurrence, tool, invocation, key);
   }
 
   /** Switches the mode at run time: {@link HfrMode#OFF} is the global kill switch. */
@@ -286,7 +318,7 @@ public final class Hfr implements RecoveryEngine, AutoCloseable {
    */
   public void recordDuplicateSideEffect(ToolDescriptor tool) {
     meters.forTool(tool).duplicateSideEffect();
-    TaskState task = current.get();
+    TaskState task = currentState();
     if (task != null) {
       task.recordDuplicateSideEffect();
     }
@@ -358,7 +390,7 @@ public final class Hfr implements RecoveryEngine, AutoCloseable {
     private Bulkheads bulkheads;
     private ContextCompressor compressor = ContextCompressor.invocationCompressible();
     private final Map<VerifyLevel, VerificationHook> hooks = new EnumMap<>(VerifyLevel.class);
-    private Duration leaseTtl = Duration.ofMinutes(5);
+    private Duration leaseTtl = DEFAULT_LEASE_TTL;
     private Duration maxRetryAfter = Duration.ofMinutes(1);
     private int sameFaultLimit = 3;
     private boolean stackTraces;
@@ -524,7 +556,11 @@ public final class Hfr implements RecoveryEngine, AutoCloseable {
       return this;
     }
 
-    /** How long a call holds the lease on its write's ledger key (default 5 minutes). */
+    /**
+     * How long a write's lease lasts without a renewal (default {@link Hfr#DEFAULT_LEASE_TTL}, 20 s). A heartbeat
+     * renews it every third of the TTL while the call runs, so it bounds how long a dead process's writes
+     * stay blocked, not how long a call may take.
+     */
     public Builder leaseTtl(Duration ttl) {
       Objects.requireNonNull(ttl, "ttl");
       if (ttl.isNegative() || ttl.isZero()) {
