@@ -23,11 +23,23 @@ public final class DecisionRecorder {
   private final HfrMeters meters;
   private final DecisionSink sink;
   private final Clock clock;
+  private final CallListener listener;
 
   public DecisionRecorder(HfrMeters meters, DecisionSink sink, Clock clock) {
+    this(meters, sink, clock, CallListener.NONE);
+  }
+
+  /** @param listener told every decision and every call's end (an Observation per call, for one) */
+  public DecisionRecorder(HfrMeters meters, DecisionSink sink, Clock clock, CallListener listener) {
     this.meters = Objects.requireNonNull(meters, "meters");
     this.sink = Objects.requireNonNull(sink, "sink");
     this.clock = Objects.requireNonNull(clock, "clock");
+    this.listener = Objects.requireNonNull(listener, "listener");
+  }
+
+  /** Who hears of each decision and each call's end. */
+  CallListener listener() {
+    return listener;
   }
 
   /** Records that the call took {@code action} for {@code reason}, in {@code mode} ({@link #ENFORCE} or {@link #SHADOW}). */
@@ -66,6 +78,7 @@ public final class DecisionRecorder {
         c.key,
         c.ledgerState == null ? null : c.ledgerState.name());
     c.addDecision(event);
+    listener.decided(event);
     if (!publish) {
       return;
     }
