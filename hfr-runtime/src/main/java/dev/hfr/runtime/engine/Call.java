@@ -75,6 +75,8 @@ final class Call<R> {
   String key;
   String argsHash;
   Lease lease;
+  /** Renews {@link #lease} while the call runs; {@code null} without a lease. */
+  LeaseHeartbeat.Beat heartbeat;
   LedgerState ledgerState;
   boolean alreadyCommitted;
 

@@ -22,8 +22,10 @@ final class EngineFailure {
   private final HfrMeters meters;
   private final DecisionRecorder decisions;
   private final Oversight oversight;
+  private final WriteLedger writes;
 
-  EngineFailure(HfrMeters meters, DecisionRecorder decisions, Oversight oversight) {
+  EngineFailure(HfrMeters meters, DecisionRecorder decisions, Oversight oversight, WriteLedger writes) {
+    this.writes = writes;
     this.meters = meters;
     this.decisions = decisions;
     this.oversight = oversight;
@@ -32,6 +34,7 @@ final class EngineFailure {
   /** The state machine failed while running {@code c}. */
   <R> R duringCall(Call<R> c, Throwable failure) {
     boolean failOpen = c.risk == Risk.R0;
+    writes.releaseLease(c); // the record stays where it is; a lease left behind would only block the next recoverer
     c.rt.meters.controllerFailure(failOpen);
     if (failOpen) {
       decisions.callEnded(c, false);

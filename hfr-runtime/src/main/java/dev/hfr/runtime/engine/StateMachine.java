@@ -97,6 +97,18 @@ final class StateMachine {
     return s == ControllerState.REPLAN || s == ControllerState.ESCALATE || s == ControllerState.FAIL;
   }
 
+  /**
+   * The call's lease lapsed and another recoverer took its key over (a checkpoint was refused by the
+   * fencing token): the record is the new holder's, who reconciles it. The call ends {@code key_in_use}.
+   */
+  <R> ToolCallException lostKey(Call<R> c, LostKey e) {
+    c.suggestion = "the lease on key " + c.key + " lapsed and another recoverer took the key over; it reconciles the write";
+    if (c.error == null) {
+      c.error = e.refusal;
+    }
+    return terminate(c, decide.settle(c, Action.FAIL, Reason.KEY_IN_USE).state);
+  }
+
   /** The wait before a retry was interrupted: the call fails rather than resending early. */
   Next interrupted(Call<?> c) {
     return decide.settle(c, Action.FAIL, Reason.INTERRUPTED);
