@@ -2,6 +2,7 @@ package dev.hfr.runtime.ledger;
 
 import dev.hfr.runtime.ToolDescriptor;
 import dev.hfr.runtime.ToolInvocation;
+import dev.hfr.runtime.ledger.internal.LedgerRules;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
@@ -21,6 +22,9 @@ import java.util.Objects;
  * step as 8 bytes, after a version tag; so concatenation is unambiguous: tenant {@code "ab"} + task {@code
  * "c"} and tenant {@code "a"} + task {@code "bc"} give different keys. The arguments enter through their
  * {@link Canonical} form, so arguments with the same content give the same key however they were built.
+ *
+ * <p>Tenant and task id are checked on entry ({@code LedgerRules.checkId}: not blank, at most 256 chars,
+ * no control characters, no lone surrogates), so that no two different ids hash alike.
  *
  * <p>The same logical action (same tenant, task, step, tool and arguments) always gets the same key: a
  * retry, or a re-run of the task after a crash, finds its earlier ledger record. Keys are lower-case hex,
@@ -46,6 +50,8 @@ public final class IdempotencyKeys {
     Objects.requireNonNull(taskId, "taskId");
     Objects.requireNonNull(tool, "tool");
     Objects.requireNonNull(canonicalArgs, "canonicalArgs");
+    LedgerRules.checkId(tenant, "tenant", LedgerRules.MAX_NAME);
+    LedgerRules.checkId(taskId, "taskId", LedgerRules.MAX_NAME);
     MessageDigest sha = sha256();
     sha.update(KEY_TAG);
     field(sha, tenant);
