@@ -1,6 +1,24 @@
 package dev.hfr.benchmarks;
 
+import com.fasterxml.jackson.databind.ObjectWriter;
+import com.fasterxml.jackson.databind.json.JsonMapper;
+import dev.hfr.annotations.DegradeLevel;
+import dev.hfr.annotations.Fault;
+import dev.hfr.annotations.Risk;
 import dev.hfr.runtime.Hfr;
+import dev.hfr.runtime.action.Action;
+import dev.hfr.runtime.action.Reason;
+import dev.hfr.runtime.classify.DefaultFailureClassifier;
+import dev.hfr.runtime.classify.Observation;
+import dev.hfr.runtime.ledger.IdempotencyKeys;
+import dev.hfr.runtime.telemetry.DecisionEvent;
+import dev.hfr.runtime.telemetry.DecisionLog;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.net.ConnectException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
 import dev.hfr.runtime.HfrFeatures;
 import dev.hfr.runtime.breaker.Bulkhead;
 import dev.hfr.runtime.breaker.CircuitBreaker;
@@ -29,10 +47,11 @@ import org.openjdk.jmh.annotations.TearDown;
 import org.openjdk.jmh.annotations.Warmup;
 
 /**
- * Where the time of a clean protected call goes: the parts the happy path is made of, each alone
- * (a clock reading, Micrometer meters, HFR's breaker and bulkhead beside Resilience4j's breaker), and the
- * HFR proxy with parts switched off. Not a comparison with the other libraries (that is
- * {@link ProtectedCallBenchmark}); it explains its numbers.
+ * Where the time of a protected call goes: the parts the happy path is made of, each alone (a clock
+ * reading, Micrometer meters, HFR's breaker and bulkhead beside Resilience4j's breaker), the HFR proxy with
+ * parts switched off, and the parts a failure adds (classifying it, the argument hash, the decision event
+ * and its JSON, handing it to the decision log, the exception a failed call ends in). Not a comparison with
+ * the other libraries (that is {@link ProtectedCallBenchmark}); it explains its numbers.
  */
 @State(Scope.Benchmark)
 @BenchmarkMode(Mode.AverageTime)
@@ -54,6 +73,17 @@ public class CostBreakdownBenchmark {
   private Hfr noMeters;
   private QuoteTools noProtectionProxy;
   private QuoteTools noMetersProxy;
+  private final DefaultFailureClassifier classifier = new DefaultFailureClassifier();
+  private final ConnectException refused = new QuoteTools.Refused();
+  private final List<Object> args = List.of(SKU);
+  private final DecisionEvent event = new DecisionEvent(1_700_000_000_000L, "enforce", "default", "hfr-1-1", 1,
+      "QuoteTools.flakyQuote", Risk.R0, 1, DegradeLevel.L0, Fault.T1, 0.95, "exception.connect", Action.RETRY,
+      Reason.RETRYABLE, 0, 0, 2, 9, null, "9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08", null, null,
+      null);
+  private final ObjectWriter json = JsonMapper.builder().build().writerFor(DecisionEvent.class);
+  private DecisionLog logBelowInfo;
+  private DecisionLog logToFile;
+  private Path logDir;
 
   @Setup
   public void setUp() {
@@ -76,12 +106,33 @@ public class CostBreakdownBenchmark {
         .ledger(new InMemoryLedger()).build();
     noProtectionProxy = QuoteTools_Recovering.create(noProtection);
     noMetersProxy = QuoteTools_Recovering.create(noMeters);
+    Protections.decisionLoggerAt(java.util.logging.Level.WARNING);
+    logBelowInfo = DecisionLog.toSystemLogger().build();
+    try {
+      logDir = Files.createTempDirectory("hfr-bench-parts");
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+    logToFile = DecisionLog.toFile(logDir.resolve("decisions.jsonl")).maxFileBytes(64L << 20).keepFiles(1).build();
   }
 
   @TearDown
   public void tearDown() {
     noProtection.close();
     noMeters.close();
+    try {
+      logBelowInfo.close();
+      logToFile.close();
+      System.out.printf("%ndecision log file: %,d events written, %,d dropped%n", logToFile.written(), logToFile.dropped());
+      try (var files = Files.list(logDir)) {
+        for (Path p : files.toList()) {
+          Files.delete(p);
+        }
+      }
+      Files.delete(logDir);
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
   }
 
   @Benchmark
@@ -132,5 +183,41 @@ public class CostBreakdownBenchmark {
   @Benchmark
   public long hfrProxyWithoutMeters() {
     return noMetersProxy.quote(SKU);
+  }
+
+  /** Classifying a refused connection (T1) with the default classifier. */
+  @Benchmark
+  public Object failureClassification() {
+    return classifier.classify(Observation.builder().exception(refused).build());
+  }
+
+  /** The SHA-256 of the canonical arguments: a ledger key's input, and the {@code argsHash} of an event. */
+  @Benchmark
+  public String argumentHash() {
+    return IdempotencyKeys.argsHash(args);
+  }
+
+  /** A decision event as JSON: what the decision log's writer thread pays per event. */
+  @Benchmark
+  public String decisionEventJson() throws Exception {
+    return json.writeValueAsString(event);
+  }
+
+  /** The engine's question before it builds an event, with {@code dev.hfr.decisions} below INFO. */
+  @Benchmark
+  public boolean decisionLogBelowInfo() {
+    return logBelowInfo.wantsEvents();
+  }
+
+  /** Handing an event to the decision log of a file (the caller's share; the writer thread does the rest). */
+  @Benchmark
+  public void decisionLogRecord() {
+    logToFile.record(event);
+  }
+
+  /** The exception a failed call ends in, with the stack trace the JVM fills in by default. */
+  @Benchmark
+  public Object exceptionWithStackTrace() {
+    return new IllegalStateException("Search.find failed (T7): permanent_error", refused);
   }
 }

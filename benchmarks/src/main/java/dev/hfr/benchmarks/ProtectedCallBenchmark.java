@@ -4,6 +4,12 @@ import dev.hfr.runtime.Hfr;
 import dev.hfr.runtime.TaskScope;
 import dev.hfr.runtime.TaskSpec;
 import dev.hfr.runtime.budget.TaskLimits;
+import dev.hfr.runtime.ledger.InMemoryLedger;
+import dev.hfr.runtime.telemetry.DecisionLog;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import io.github.resilience4j.bulkhead.Bulkhead;
 import io.github.resilience4j.circuitbreaker.CircuitBreaker;
 import io.github.resilience4j.core.functions.CheckedSupplier;
@@ -47,8 +53,17 @@ public class ProtectedCallBenchmark {
   private CircuitBreaker breaker;
   private Bulkhead bulkhead;
   private dev.failsafe.FailsafeExecutor<Long> failsafe;
+  /** The builder's defaults (see {@link Protections#hfrDefaults}): where users start. */
   private Hfr hfr;
   private QuoteTools proxy;
+  /** The engine of the earlier rounds, which discards every decision event: labelled "discarding sink". */
+  private Hfr hfrDiscarding;
+  private QuoteTools proxyDiscarding;
+  /** The defaults, but every decision event serialised and written to a file by the background writer. */
+  private Hfr hfrFileLog;
+  private QuoteTools proxyFileLog;
+  private DecisionLog fileLog;
+  private Path fileLogDir;
   private Hfr hfrEveryCall;
   private QuoteTools proxyEveryCall;
 
@@ -59,8 +74,19 @@ public class ProtectedCallBenchmark {
     breaker = Protections.r4jBreaker();
     bulkhead = Protections.r4jBulkhead();
     failsafe = Protections.failsafe();
-    hfr = Protections.hfr(null);
+    Protections.decisionLoggerAt(java.util.logging.Level.WARNING);
+    hfr = Protections.hfrDefaults();
     proxy = QuoteTools_Recovering.create(hfr);
+    hfrDiscarding = Protections.hfr(new InMemoryLedger());
+    proxyDiscarding = QuoteTools_Recovering.create(hfrDiscarding);
+    try {
+      fileLogDir = Files.createTempDirectory("hfr-bench-decisions");
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+    fileLog = DecisionLog.toFile(fileLogDir.resolve("decisions.jsonl")).maxFileBytes(64L << 20).keepFiles(1).build();
+    hfrFileLog = Protections.hfrDefaults(fileLog);
+    proxyFileLog = QuoteTools_Recovering.create(hfrFileLog);
     hfrEveryCall = Protections.hfrTimingEveryCall();
     proxyEveryCall = QuoteTools_Recovering.create(hfrEveryCall);
   }
@@ -68,6 +94,21 @@ public class ProtectedCallBenchmark {
   @TearDown(Level.Trial)
   public void tearDown() {
     hfr.close();
+    hfrDiscarding.close();
+    hfrFileLog.close();
+    try {
+      fileLog.close();
+      // Whether the writer kept up: events it could not take in time were dropped, never waited for.
+      System.out.printf("%ndecision log file: %,d events written, %,d dropped%n", fileLog.written(), fileLog.dropped());
+      try (var files = Files.list(fileLogDir)) {
+        for (Path p : files.toList()) {
+          Files.delete(p);
+        }
+      }
+      Files.delete(fileLogDir);
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
     hfrEveryCall.close();
   }
 
@@ -91,6 +132,19 @@ public class ProtectedCallBenchmark {
   @Benchmark
   public long happyHfr() {
     return proxy.quote(SKU);
+  }
+
+  @Benchmark
+  public long happyHfrDiscarding() {
+    return proxyDiscarding.quote(SKU);
+  }
+
+  /** Where an agent's turn starts: open a task, make one clean read in it, close the task. */
+  @Benchmark
+  public long taskWithOneCallHfr() {
+    try (TaskScope task = hfr.openTask(TaskSpec.builder("bench", "task").build())) {
+      return proxy.quote(SKU);
+    }
   }
 
   /**
@@ -154,5 +208,15 @@ public class ProtectedCallBenchmark {
   @Benchmark
   public long transientHfr() throws java.net.ConnectException {
     return proxy.flakyQuote(SKU);
+  }
+
+  @Benchmark
+  public long transientHfrFileLog() throws java.net.ConnectException {
+    return proxyFileLog.flakyQuote(SKU);
+  }
+
+  @Benchmark
+  public long transientHfrDiscarding() throws java.net.ConnectException {
+    return proxyDiscarding.flakyQuote(SKU);
   }
 }

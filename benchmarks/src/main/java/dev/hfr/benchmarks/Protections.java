@@ -31,7 +31,58 @@ final class Protections {
   static final float FAILURE_RATE_PERCENT = 80f;
   static final int WINDOW = 100;
 
+  /** Held so that the level set on it stays (JUL keeps loggers weakly). */
+  private static java.util.logging.Logger decisionLogger;
+
   private Protections() {}
+
+  /**
+   * Sets the level of the JDK logger behind {@code System.Logger} {@code dev.hfr.decisions}, where the
+   * default engine sends its decision events: {@code WARNING} is a production service's setting.
+   */
+  static void decisionLoggerAt(java.util.logging.Level level) {
+    decisionLogger = java.util.logging.Logger.getLogger("dev.hfr.decisions");
+    decisionLogger.setLevel(level);
+  }
+
+  /**
+   * The engine a user gets from {@code Hfr.builder().meterRegistry(registry).build()}, with the two
+   * settings a benchmark must change: the per-tenant retry budget (600 retries a minute by default, which
+   * rightly stops a loop that retries millions of times a second) and the breaker's thresholds, set to the
+   * others' (the default trips above 50 % errors, which alternating failures sit on).
+   */
+  static Hfr hfrDefaults() {
+    return defaults().build();
+  }
+
+  /** The same with decision events to {@code log} (on an in-memory ledger: one engine per ledger directory). */
+  static Hfr hfrDefaults(DecisionSink log) {
+    return defaults().decisionSink(log).ledger(new InMemoryLedger()).build();
+  }
+
+  private static Hfr.Builder defaults() {
+    return Hfr.builder()
+        .meterRegistry(new SimpleMeterRegistry())
+        .circuitBreakers(breakers())
+        .tenantBudgets(unlimitedTenantBudgets());
+  }
+
+  private static CircuitBreakers breakers() {
+    return CircuitBreakers.builder(Clock.system())
+        .defaults(CircuitBreakerConfig.builder()
+            .windowSize(WINDOW)
+            .errorRateThreshold(FAILURE_RATE_PERCENT / 100.0)
+            .consecutiveFailures(Integer.MAX_VALUE)
+            .build())
+        .build();
+  }
+
+  private static TenantRetryBudgets unlimitedTenantBudgets() {
+    return TenantRetryBudgets.builder(Clock.system())
+        .retriesPerWindow(Integer.MAX_VALUE / 2)
+        .window(Duration.ofSeconds(1))
+        .build();
+  }
 
   /** The HFR engine: full features, meters on a SimpleMeterRegistry, decisions discarded. */
   static Hfr hfr(IdempotencyLedger ledger) {
@@ -48,20 +99,11 @@ final class Protections {
         .callTiming(timing)
         .meterRegistry(new SimpleMeterRegistry())
         .decisionSink(DecisionSink.discarding())
-        .circuitBreakers(CircuitBreakers.builder(Clock.system())
-            .defaults(CircuitBreakerConfig.builder()
-                .windowSize(WINDOW)
-                .errorRateThreshold(FAILURE_RATE_PERCENT / 100.0)
-                .consecutiveFailures(Integer.MAX_VALUE)
-                .build())
-            .build())
+        .circuitBreakers(breakers())
         .bulkheads(Bulkheads.builder().defaults(CONCURRENT_CALLS, 0).build())
         // The per-tenant retry budget stays on, sized so that a benchmark's millions of retries a
         // second do not exhaust it (the others have no such budget to exhaust).
-        .tenantBudgets(TenantRetryBudgets.builder(Clock.system())
-            .retriesPerWindow(Integer.MAX_VALUE / 2)
-            .window(Duration.ofSeconds(1))
-            .build());
+        .tenantBudgets(unlimitedTenantBudgets());
     if (ledger != null) {
       builder.ledger(ledger);
     }

@@ -4,6 +4,7 @@ import dev.hfr.annotations.VerifyLevel;
 import dev.hfr.runtime.approval.ApprovalGate;
 import dev.hfr.runtime.breaker.Bulkheads;
 import dev.hfr.runtime.breaker.CircuitBreakers;
+import dev.hfr.runtime.fleet.PostgresFleet;
 import dev.hfr.runtime.budget.Deadline;
 import dev.hfr.runtime.budget.TaskLimitTracker;
 import dev.hfr.runtime.budget.TaskLimits;
@@ -12,14 +13,21 @@ import dev.hfr.runtime.classify.DefaultFailureClassifier;
 import dev.hfr.runtime.classify.FailureClassifier;
 import dev.hfr.runtime.degrade.ContextCompressor;
 import dev.hfr.runtime.config.HfrConfig;
+import dev.hfr.runtime.config.TelemetrySettings;
 import dev.hfr.runtime.engine.Compensator;
 import dev.hfr.runtime.engine.ConfigPolicies;
 import dev.hfr.runtime.engine.Controller;
+import dev.hfr.runtime.engine.DecisionRecorder;
+import dev.hfr.runtime.engine.EngineParts;
+import dev.hfr.runtime.engine.FailureHandling;
 import dev.hfr.runtime.engine.DefaultPolicies;
 import dev.hfr.runtime.engine.CrashResume;
 import dev.hfr.runtime.engine.PolicySource;
 import dev.hfr.runtime.engine.ImplicitTasks;
+import dev.hfr.runtime.engine.Oversight;
 import dev.hfr.runtime.engine.TaskState;
+import dev.hfr.runtime.engine.ToolRuntimes;
+import dev.hfr.runtime.engine.WriteLedger;
 import dev.hfr.runtime.escalate.EscalationHandler;
 import dev.hfr.runtime.ledger.IdempotencyKeys;
 import dev.hfr.runtime.ledger.IdempotencyLedger;
@@ -33,14 +41,14 @@ import dev.hfr.runtime.telemetry.CallTiming;
 import dev.hfr.runtime.telemetry.CompensationMeters;
 import dev.hfr.runtime.telemetry.DecisionSink;
 import dev.hfr.runtime.telemetry.HfrMeters;
-import dev.hfr.runtime.telemetry.JsonLinesDecisionSink;
+import dev.hfr.runtime.telemetry.DecisionLog;
+import dev.hfr.runtime.telemetry.RedactingDecisionSink;
 import dev.hfr.runtime.time.Clock;
 import dev.hfr.runtime.time.Sleeper;
 import dev.hfr.runtime.verify.ResultVerification;
 import dev.hfr.runtime.verify.VerificationHook;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
-import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.EnumMap;
@@ -104,21 +112,35 @@ public final class Hfr implements RecoveryEngine, AutoCloseable {
         : configured != null ? configured : new DefaultPolicies(features.attemptsOverride());
     int implicitMaxRetries = features.budgets() ? policies.taskLimits(DEFAULT_TENANT).maxRetries() : -1;
     this.implicitTasks = new ImplicitTasks(DEFAULT_TENANT, owner, implicitMaxRetries);
+    TenantRetryBudgets.Builder budgets = TenantRetryBudgets.builder(clock);
+    CircuitBreakers.Builder breakerRegistry = CircuitBreakers.builder(clock).seed(b.seed);
+    if (b.fleet != null) {
+      budgets.supply(b.fleet.retryTokens());
+      breakerRegistry.listener(b.fleet.breakerListener());
+    }
     TenantRetryBudgets tenantBudgets = b.tenantBudgets != null ? b.tenantBudgets
-        : configured != null ? configured.tenantBudgets(clock) : TenantRetryBudgets.builder(clock).build();
+        : configured != null ? configured.tenantBudgets(budgets) : budgets.build();
     RetryGate.Builder gate = RetryGate.builder().sameFaultLimit(b.sameFaultLimit);
     if (features.budgets()) {
       gate.tenantBudgets(tenantBudgets);
     }
     CircuitBreakers breakers = !features.circuitBreaker() ? null
         : b.circuitBreakers != null ? b.circuitBreakers
-        : configured != null ? CircuitBreakers.builder(clock).defaults(configured.breakerDefaults()).seed(b.seed).build()
-        : CircuitBreakers.builder(clock).seed(b.seed).build();
+        : configured != null ? breakerRegistry.defaults(configured.breakerDefaults()).build()
+        : breakerRegistry.build();
+    if (b.fleet != null && breakers != null) {
+      owned.add(b.fleet.watch(breakers));
+    }
     Bulkheads bulkheads = features.circuitBreaker() ? b.bulkheads : null;
     Backoff backoff = features.backoff() == HfrFeatures.Backoff.FIXED ? FixedDelayBackoff.INSTANCE : FullJitterBackoff.INSTANCE;
-    this.controller = new Controller(clock, b.sleeper, b.random, b.classifier, ledger, meters, sink,
-        b.escalationHandler, b.approvalGate, features, gate.build(), backoff, b.compressor,
-        new ResultVerification(b.hooks), b.leaseTtl, b.maxRetryAfter, owner, breakers, bulkheads, policies, b.callTiming);
+    EngineParts parts = new EngineParts(clock, features,
+        new ToolRuntimes(meters, breakers, bulkheads, policies, b.callTiming, clock),
+        new FailureHandling(b.classifier, gate.build(), backoff, b.random, b.maxRetryAfter, b.compressor),
+        new ResultVerification(b.hooks),
+        new WriteLedger(ledger, b.leaseTtl, owner),
+        new Oversight(b.approvalGate, b.escalationHandler),
+        new DecisionRecorder(meters, sink, clock));
+    this.controller = new Controller(parts, b.sleeper);
     this.compensator = new Compensator(clock, ledger, b.classifier, sink, b.escalationHandler,
         new CompensationMeters(b.meterRegistry), meters, b.leaseTtl, owner);
   }
@@ -272,9 +294,11 @@ public final class Hfr implements RecoveryEngine, AutoCloseable {
   /**
    * Builds an {@link Hfr}. Defaults: system time, a {@link SplittableRandom}, the
    * {@link DefaultFailureClassifier}, the embedded file ledger in {@code ./hfr-ledger/} ({@link
-   * Ledgers#DEFAULT_DIRECTORY}; one engine per directory at a time), a {@link SimpleMeterRegistry}, decisions
-   * appended to {@code hfr-decisions.jsonl} in the working directory, escalations recorded only,
-   * approvals denied (nothing that needs approval runs until a gate is set), mode ENFORCE, all features.
+   * Ledgers#DEFAULT_DIRECTORY}; one engine per directory at a time), a {@link SimpleMeterRegistry}, decision
+   * events to the {@code System.Logger} {@value DecisionLog#LOGGER_NAME} through a {@link DecisionLog} (written
+   * off the calling thread; nothing is written to a file unless you pass {@link DecisionLog#toFile}),
+   * escalations recorded only, approvals denied (nothing that needs approval runs until a gate is set), mode
+   * ENFORCE, all features.
    */
   public static final class Builder {
     private Clock clock = Clock.system();
@@ -294,6 +318,7 @@ public final class Hfr implements RecoveryEngine, AutoCloseable {
     private HfrConfig config;
     private TenantRetryBudgets tenantBudgets;
     private CircuitBreakers circuitBreakers;
+    private PostgresFleet fleet;
     private Bulkheads bulkheads;
     private ContextCompressor compressor = ContextCompressor.invocationCompressible();
     private final Map<VerifyLevel, VerificationHook> hooks = new EnumMap<>(VerifyLevel.class);
@@ -350,6 +375,13 @@ public final class Hfr implements RecoveryEngine, AutoCloseable {
       return this;
     }
 
+    /**
+     * Where decision events go (default: a {@link DecisionLog} to the {@code System.Logger}
+     * {@value DecisionLog#LOGGER_NAME}). The {@code telemetry} settings of the {@link #config} — or their
+     * defaults — apply to it: with {@code emit_decision_events: false} it receives nothing, with {@code
+     * redact_pii: true} (the default) it receives events after {@link
+     * dev.hfr.runtime.telemetry.PiiRedaction}. A sink passed here stays open when the engine closes.
+     */
     public Builder decisionSink(DecisionSink sink) {
       this.decisionSink = Objects.requireNonNull(sink, "sink");
       return this;
@@ -398,6 +430,17 @@ public final class Hfr implements RecoveryEngine, AutoCloseable {
     }
 
     /** The circuit breakers (default: one per tool and rung target with the default thresholds). */
+    /**
+     * Shares each tenant's retry budget and each target's breaker with the other workers of a fleet, through
+     * PostgreSQL (docs/FLEET.md). Applies to the budgets and breakers the engine builds; ones given with
+     * {@link #tenantBudgets} or {@link #circuitBreakers} are used as given (wire the fleet into them
+     * yourself). The engine does not close the fleet.
+     */
+    public Builder fleet(PostgresFleet fleet) {
+      this.fleet = Objects.requireNonNull(fleet, "fleet");
+      return this;
+    }
+
     public Builder circuitBreakers(CircuitBreakers breakers) {
       this.circuitBreakers = Objects.requireNonNull(breakers, "breakers");
       return this;
@@ -457,7 +500,6 @@ public final class Hfr implements RecoveryEngine, AutoCloseable {
     /**
      * Builds the engine and runs {@link Hfr#resumePending()} on its ledger.
      *
-     * @throws java.io.UncheckedIOException if the default decision log cannot be opened
      * @throws dev.hfr.runtime.ledger.LedgerStorageException if the default ledger cannot be opened (for
      *     example, another engine holds its directory)
      */
@@ -479,9 +521,14 @@ public final class Hfr implements RecoveryEngine, AutoCloseable {
           ledgerToUse = Ledgers.embedded(Ledgers.DEFAULT_DIRECTORY, LedgerOptions.defaults().withClock(clock));
           owned.add(ledgerToUse);
         }
-        if (sinkToUse == null) {
-          sinkToUse = JsonLinesDecisionSink.open(Path.of(JsonLinesDecisionSink.DEFAULT_FILE));
+        TelemetrySettings telemetry = config != null ? config.telemetry() : TelemetrySettings.DEFAULTS;
+        if (!telemetry.emitDecisionEvents()) {
+          sinkToUse = DecisionSink.discarding();
+        } else if (sinkToUse == null) {
+          sinkToUse = DecisionLog.toSystemLogger().redactPii(telemetry.redactPii()).meterRegistry(meterRegistry).build();
           owned.add(sinkToUse);
+        } else if (telemetry.redactPii()) {
+          sinkToUse = new RedactingDecisionSink(sinkToUse);
         }
         Hfr hfr = new Hfr(this, ledgerToUse, sinkToUse, owned);
         hfr.resumePending();

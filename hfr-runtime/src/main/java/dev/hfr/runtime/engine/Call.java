@@ -11,6 +11,7 @@ import dev.hfr.runtime.action.Reason;
 import dev.hfr.runtime.budget.RetryBudget;
 import dev.hfr.runtime.budget.TaskLimit;
 import dev.hfr.runtime.classify.Classification;
+import dev.hfr.runtime.ledger.IdempotencyKeys;
 import dev.hfr.runtime.ledger.LedgerState;
 import dev.hfr.runtime.ledger.Lease;
 import dev.hfr.runtime.retry.AttemptHistory;
@@ -20,7 +21,7 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * The mutable state of one logical call while the controller runs it: one object per call, used by the
+ * The mutable state of one logical call while the state machine runs it: one object per call, used by the
  * calling thread only. Parts that only failures need (history, step budget, decisions) are created on the
  * first failure, so a clean call allocates nothing else.
  */
@@ -133,6 +134,18 @@ final class Call<R> {
 
   boolean write() {
     return risk != Risk.R0;
+  }
+
+  /** The argument hash for records: the ledger's when there is one; never fails (hashes the type when it must). */
+  String argsHash() {
+    if (argsHash == null) {
+      try {
+        argsHash = IdempotencyKeys.argsHash(IdempotencyKeys.arguments(tool, invocation));
+      } catch (RuntimeException unreadable) {
+        argsHash = "unhashable";
+      }
+    }
+    return argsHash;
   }
 
   /** The breaker of the current rung, or {@code null} when breakers are off. */

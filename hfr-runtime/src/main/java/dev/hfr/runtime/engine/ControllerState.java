@@ -2,7 +2,7 @@ package dev.hfr.runtime.engine;
 
 /**
  * The states of the HFR controller (the paper's Table 9), as one call of a tool moves through them. The
- * controller is a loop over these states; every transition is explicit in {@link Controller}.
+ * controller runs each state as one step of {@code StateMachine}; every transition is explicit there.
  *
  * <pre>
  * INIT ─▶ RUN_STEP ─▶ OBSERVE ─┬─▶ VERIFY ─┬─▶ ACCEPT

@@ -1,9 +1,10 @@
 package dev.hfr.runtime.telemetry;
 
 /**
- * Where decision events go: a JSON-lines file by default ({@link JsonLinesDecisionSink}), a log, a
- * queue. Called on the deciding thread; a sink that fails loses the event but never the call: the engine
- * counts the failure in {@code harness.decision.sink.failures} and carries on.
+ * Where decision events go: the {@link DecisionLog} by default (the {@code System.Logger} {@value
+ * DecisionLog#LOGGER_NAME}, written off the calling thread), a file, a queue. Called on the deciding thread,
+ * so a sink that does I/O there slows every failing call; a sink that fails loses the event but never the
+ * call: the engine counts the failure in {@code harness.decision.sink.failures} and carries on.
  */
 @FunctionalInterface
 public interface DecisionSink extends AutoCloseable {
@@ -15,7 +16,7 @@ public interface DecisionSink extends AutoCloseable {
    * Whether this sink keeps anything it is given. A sink that answers {@code false} is not called, and
    * the engine skips the work done only for it: the argument hash of each decision (a call's decisions
    * are still kept for its escalation, and the evidence bundle still carries the hash). Asked on every
-   * decision, so answer with a constant.
+   * decision, so answer quickly (a constant, or a logger's level check).
    */
   default boolean wantsEvents() {
     return true;

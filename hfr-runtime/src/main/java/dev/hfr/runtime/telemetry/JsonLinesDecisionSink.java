@@ -12,12 +12,14 @@ import java.nio.file.StandardOpenOption;
 import java.util.Objects;
 
 /**
- * Appends each decision event as one JSON object on its own line, flushed at once so the audit trail
- * survives a crash of the process. Serialised with Jackson; thread-safe.
+ * Appends each decision event as one JSON object on its own line, on the deciding thread, flushed at once
+ * so the audit trail survives a crash of the process. Serialised with Jackson; thread-safe. Each event
+ * costs its caller a {@code write} system call under a lock shared by all threads: for a service, prefer
+ * {@link DecisionLog#toFile}, which writes from a background thread in batches and rolls the file over.
  */
 public final class JsonLinesDecisionSink implements DecisionSink {
 
-  /** The default file name, in the working directory. */
+  /** The conventional file name. */
   public static final String DEFAULT_FILE = "hfr-decisions.jsonl";
 
   private static final ObjectWriter WRITER = JsonMapper.builder().build().writerFor(DecisionEvent.class);

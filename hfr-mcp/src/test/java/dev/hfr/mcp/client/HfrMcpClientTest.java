@@ -1,0 +1,167 @@
+package dev.hfr.mcp.client;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dev.hfr.annotations.Fault;
+import dev.hfr.annotations.Risk;
+import dev.hfr.mcp.testing.McpFault;
+import dev.hfr.runtime.ToolCallException;
+import dev.hfr.runtime.action.Action;
+import dev.hfr.runtime.telemetry.DecisionEvent;
+import io.modelcontextprotocol.spec.McpSchema;
+import java.nio.file.Path;
+import java.util.Map;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** Every tools/call through HFR, against the SDK's own server on loopback with injected faults. */
+class HfrMcpClientTest {
+
+  @TempDir Path dir;
+  McpClientHarness h;
+
+  @BeforeEach
+  void start() {
+    h = new McpClientHarness(dir);
+  }
+
+  @AfterEach
+  void stop() throws Exception {
+    h.close();
+  }
+
+  @Test
+  void risksComeFromTheConfigurationAndHintsNeverLowerThem() {
+    assertThat(h.client.risk("search_issues").effective()).isEqualTo(Risk.R0);
+    assertThat(h.client.risk("create_issue").effective()).isEqualTo(Risk.R2);
+    assertThat(h.client.risk("label_issue").effective()).isEqualTo(Risk.R1);
+    assertThat(h.client.risk("close_all").effective()).isEqualTo(Risk.R3);
+    assertThat(h.client.descriptor("create_issue").name()).isEqualTo("tracker.create_issue");
+  }
+
+  @Test
+  void aCleanCallReturnsTheServersResult() {
+    McpSchema.CallToolResult r = h.client.callTool("create_issue", Map.of("title", "clean"));
+    assertThat(r.isError()).isNotEqualTo(Boolean.TRUE);
+    assertThat(h.tracker.created("clean")).isEqualTo(1);
+  }
+
+  @Test
+  void a429IsRetriedAfterItsRetryAfter() {
+    h.faults.next("search_issues", new McpFault.RateLimited(1));
+    h.client.callTool("search_issues", Map.of("query", "x"));
+    DecisionEvent retry = h.eventsOf("tracker.search_issues").get(0);
+    assertThat(retry.fault()).isEqualTo(Fault.T2);
+    assertThat(retry.action()).isEqualTo(Action.RETRY);
+    assertThat(retry.delayMillis()).isGreaterThanOrEqualTo(1000);
+  }
+
+  @Test
+  void a503OnAReadIsRetried() {
+    h.faults.next("search_issues", new McpFault.Unavailable());
+    h.client.callTool("search_issues", Map.of("query", "x"));
+    DecisionEvent first = h.eventsOf("tracker.search_issues").get(0);
+    assertThat(first.fault()).isEqualTo(Fault.T1);
+    assertThat(first.action()).isEqualTo(Action.RETRY);
+  }
+
+  @Test
+  void aCreateWhoseAnswerIsLostWithTheConnectionIsReconciledNotResent() {
+    h.faults.next("create_issue", new McpFault.DropAfterCommit());
+    McpSchema.CallToolResult r = h.client.callTool("create_issue", Map.of("title", "dropped"));
+    assertThat(h.server.dropped()).isEqualTo(1);
+    assertThat(h.tracker.created("dropped")).isEqualTo(1);
+    assertThat(r.structuredContent()).isNotNull();
+    assertThat(h.eventsOf("tracker.create_issue")).extracting(DecisionEvent::action).contains(Action.RECONCILE);
+  }
+
+  @Test
+  void aCreateThatWasNotCommittedIsSentAgainAfterReconciliationFindsNothing() {
+    h.faults.next("create_issue", new McpFault.Unavailable());
+    h.client.callTool("create_issue", Map.of("title", "retried"));
+    assertThat(h.tracker.created("retried")).isEqualTo(1);
+  }
+
+  @Test
+  void aDestructiveToolIsNeverResentAfterAnUnknownOutcome() {
+    h.faults.next("close_all", new McpFault.DropAfterCommit());
+    assertThatThrownBy(() -> h.client.callTool("close_all", Map.of()))
+        .isInstanceOfSatisfying(ToolCallException.class, e -> {
+          assertThat(e.outcome().retryable()).isFalse();
+          assertThat(e.outcome().sideEffect()).isTrue();
+        });
+    assertThat(h.tracker.closeCalls()).isEqualTo(1);
+  }
+
+  @Test
+  void anIsErrorResultIsClassifiedFromItsText() {
+    h.faults.next("search_issues", new McpFault.ErrorResult("Rate limit exceeded, please slow down"));
+    h.client.callTool("search_issues", Map.of("query", "x"));
+    assertThat(h.eventsOf("tracker.search_issues").get(0).fault()).isEqualTo(Fault.T2);
+  }
+
+  @Test
+  void anIsErrorQuotaResultIsNotRetried() {
+    h.faults.next("search_issues", new McpFault.ErrorResult("insufficient_quota: monthly quota exceeded"));
+    assertThatThrownBy(() -> h.client.callTool("search_issues", Map.of("query", "x")))
+        .isInstanceOfSatisfying(ToolCallException.class, e -> assertThat(e.outcome().errorType()).isEqualTo(Fault.T7));
+  }
+
+  @Test
+  void invalidParamsIsAContractFaultAndNotRetried() {
+    h.faults.next("search_issues", new McpFault.RpcError(McpSchema.ErrorCodes.INVALID_PARAMS, "query must be a string"));
+    assertThatThrownBy(() -> h.client.callTool("search_issues", Map.of("query", "x")))
+        .isInstanceOfSatisfying(ToolCallException.class, e -> assertThat(e.outcome().errorType()).isEqualTo(Fault.T5));
+    assertThat(h.eventsOf("tracker.search_issues")).hasSize(1);
+  }
+
+  @Test
+  void argumentsTheToolsSchemaRejectsAreAContractFault() {
+    assertThatThrownBy(() -> h.client.callTool("search_issues", Map.of("query", 3)))
+        .isInstanceOfSatisfying(ToolCallException.class, e -> assertThat(e.outcome().errorType()).isEqualTo(Fault.T5));
+  }
+
+  @Test
+  void anUnknownToolIsAContractFault() {
+    assertThatThrownBy(() -> h.client.callTool("no_such_tool", Map.of()))
+        .isInstanceOfSatisfying(ToolCallException.class, e -> assertThat(e.outcome().errorType()).isEqualTo(Fault.T5));
+  }
+
+  @Test
+  void anInternalErrorOnAReadIsRetried() {
+    h.faults.next("search_issues", new McpFault.RpcError(McpSchema.ErrorCodes.INTERNAL_ERROR, "boom"));
+    h.client.callTool("search_issues", Map.of("query", "x"));
+    assertThat(h.eventsOf("tracker.search_issues").get(0).fault()).isEqualTo(Fault.T1);
+  }
+
+  @Test
+  void anExpiredSessionIsReconnectedOnceWithinTheSameAttempt() {
+    h.faults.next("create_issue", new McpFault.SessionExpired());
+    h.client.callTool("create_issue", Map.of("title", "session"));
+    assertThat(h.tracker.created("session")).isEqualTo(1);
+    assertThat(h.eventsOf("tracker.create_issue")).noneMatch(e -> e.fault() != null);
+  }
+
+  @Test
+  void aRequestTimeoutIsAnUnknownOutcomeAndAWriteIsReconciled() throws Exception {
+    h.close();
+    h = new McpClientHarness(dir.resolve("timeout"), dev.hfr.mcp.testing.IssueTracker.HONEST_CREATE,
+        McpClientHarness.TRACKER_CONFIG, java.time.Duration.ofMillis(1500));
+    h.faults.next("create_issue", new McpFault.SlowAfterCommit(4000));
+    h.client.callTool("create_issue", Map.of("title", "slow"));
+    assertThat(h.tracker.created("slow")).isEqualTo(1);
+    DecisionEvent first = h.eventsOf("tracker.create_issue").get(0);
+    assertThat(first.fault()).isEqualTo(Fault.T3);
+  }
+
+  @Test
+  void anIdempotentWriteIsResentUnderOneKey() {
+    h.faults.next("label_issue", new McpFault.DropAfterCommit());
+    h.client.callTool("label_issue", Map.of("title", "t", "label", "bug"));
+    assertThat(h.tracker.labelCalls()).isEqualTo(2);
+    assertThat(h.eventsOf("tracker.label_issue").get(0).action()).isEqualTo(Action.RETRY);
+  }
+}

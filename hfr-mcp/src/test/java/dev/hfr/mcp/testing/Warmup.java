@@ -1,0 +1,38 @@
+package dev.hfr.mcp.testing;
+
+import io.modelcontextprotocol.client.McpClient;
+import io.modelcontextprotocol.client.McpSyncClient;
+import io.modelcontextprotocol.client.transport.HttpClientStreamableHttpTransport;
+import java.time.Duration;
+import java.util.Map;
+
+/**
+ * One unhurried round trip per JVM before the tests' short request timeouts apply: the first MCP exchange
+ * loads Tomcat, Reactor and both JSON stacks, which on a busy 2-core machine takes longer than a test's
+ * timeout.
+ */
+public final class Warmup {
+
+  private static boolean done;
+
+  private Warmup() {}
+
+  public static synchronized void once() {
+    if (done) {
+      return;
+    }
+    IssueTracker tracker = new IssueTracker();
+    try (FaultyMcpServer server = FaultyMcpServer.start(new FaultPlan(), tracker.tools(IssueTracker.HONEST_CREATE))) {
+      McpSyncClient client = McpClient.sync(HttpClientStreamableHttpTransport.builder(server.url())
+              .endpoint(FaultyMcpServer.ENDPOINT).build())
+          .requestTimeout(Duration.ofSeconds(60)).initializationTimeout(Duration.ofSeconds(60)).build();
+      client.initialize();
+      client.listTools();
+      client.callTool(new io.modelcontextprotocol.spec.McpSchema.CallToolRequest("search_issues", Map.of("query", "warm-up"), null));
+      client.close();
+    } catch (Exception e) {
+      throw new IllegalStateException("the warm-up round trip failed", e);
+    }
+    done = true;
+  }
+}

@@ -1,0 +1,49 @@
+package dev.hfr.runtime.engine;
+
+import dev.hfr.annotations.DegradeLevel;
+import dev.hfr.runtime.HfrFeatures;
+import dev.hfr.runtime.ToolOutcome;
+import dev.hfr.runtime.action.Reason;
+import dev.hfr.runtime.time.Clock;
+import java.util.List;
+
+/** ACCEPT (Table 9): the structured success, the task's counters, the meters; the result goes to the caller. */
+final class Accept {
+
+  private final HfrFeatures features;
+  private final Clock clock;
+  private final CallEnd end;
+
+  Accept(HfrFeatures features, Clock clock, CallEnd end) {
+    this.features = features;
+    this.clock = clock;
+    this.end = end;
+  }
+
+  <R> R run(Call<R> c) {
+    boolean degraded = c.rung >= 0;
+    DegradeLevel level = c.rungLevel();
+    if (degraded) {
+      c.rt.meters.degradationQualityDelta(level, 1.0 - c.quality);
+    }
+    boolean verificationOwed = c.verificationRequired || (degraded && level.compareTo(DegradeLevel.L3) >= 0 && !features.verification());
+    if (c.task.implicit() && c.key == null && !degraded && !verificationOwed) {
+      // The clean read of a call outside any scope: nobody can ask for its outcome, so none is built.
+      c.task.count(c.tool.name(), ToolOutcome.Status.SUCCESS, false, c.attempts, false);
+      c.rt.meters.call(ToolOutcome.Status.SUCCESS, false, clock.nanoTime() - c.startNanos);
+      return c.result;
+    }
+    List<String> refs = c.key == null ? List.of() : CallEnd.artifactRefs(c);
+    ToolOutcome outcome = new ToolOutcome(c.tool.name(), ToolOutcome.Status.SUCCESS, null, false, c.write(), refs,
+        verificationOwed, degraded, level, c.attempts, recoveredReason(c));
+    end.finish(c, outcome, c.write() && verificationOwed);
+    return c.result;
+  }
+
+  private static String recoveredReason(Call<?> c) {
+    if (c.alreadyCommitted) {
+      return Reason.ALREADY_COMMITTED.code();
+    }
+    return c.resultFromReconcile ? Reason.RECONCILED_COMMITTED.code() : Reason.OK.code();
+  }
+}

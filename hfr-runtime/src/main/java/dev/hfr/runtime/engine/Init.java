@@ -1,0 +1,142 @@
+package dev.hfr.runtime.engine;
+
+import dev.hfr.annotations.Fault;
+import dev.hfr.annotations.Risk;
+import dev.hfr.runtime.HfrFeatures;
+import dev.hfr.runtime.ToolDescriptor;
+import dev.hfr.runtime.action.Action;
+import dev.hfr.runtime.action.Reason;
+import dev.hfr.runtime.budget.TaskLimit;
+import dev.hfr.runtime.classify.Classification;
+import dev.hfr.runtime.ledger.IdempotencyKeys;
+import dev.hfr.runtime.ledger.LedgerRecord;
+import dev.hfr.runtime.ledger.LedgerState;
+import dev.hfr.runtime.ledger.Lease;
+import dev.hfr.runtime.telemetry.ToolMeters;
+import java.util.List;
+import java.util.Optional;
+
+/**
+ * INIT (Table 9): admits the call into its task (limits), asks for approval where the tool needs it, and
+ * for a write prepares its ledger record and takes its lease before the first attempt (§4.5). An existing
+ * record decides what happens instead of a blind resend: committed writes are never executed again
+ * (§5.4), and a write that may have happened is reconciled first.
+ */
+final class Init {
+
+  private static final Classification APPROVAL_DENIED = new Classification(Fault.T8, 1.0, null, -1, "approval.denied");
+  private static final Classification LEDGER_UNKNOWN = new Classification(Fault.T3, 1.0, null, -1, "ledger.unknown");
+
+  private final HfrFeatures features;
+  private final Oversight oversight;
+  private final WriteLedger writes;
+  private final Decide decide;
+
+  Init(HfrFeatures features, Oversight oversight, WriteLedger writes, Decide decide) {
+    this.features = features;
+    this.oversight = oversight;
+    this.writes = writes;
+    this.decide = decide;
+  }
+
+  <R> Next run(Call<R> c) {
+    // A read admitted on the inline path arrives here only when its task refused it.
+    TaskLimit limit = c.refusal != null ? c.refusal
+        : admit(c.task, c.tool, c.write(), c.risk.compareTo(Risk.R2) >= 0 || c.tool.requiresApproval(), c.startNanos);
+    if (limit != null) {
+      c.rt.meters.retryBudgetExhausted(Reason.TASK_LIMIT_REACHED);
+      if (limit == TaskLimit.SAME_TOOL_CALLS) {
+        return decide.settle(c, Action.REPLAN, Reason.REPEATED_ACTION);
+      }
+      return decide.settle(c, Action.FAIL, Reason.TASK_LIMIT_REACHED);
+    }
+    if (c.tool.requiresApproval() && !oversight.approved(c)) {
+      c.classification = APPROVAL_DENIED;
+      c.fault = Fault.T8;
+      return decide.settle(c, Action.ESCALATE, Reason.APPROVAL_DENIED);
+    }
+    if (c.write() && features.idempotency()) {
+      return prepareWrite(c);
+    }
+    return Next.to(ControllerState.RUN_STEP);
+  }
+
+  /**
+   * The admission of a call into its task: counts it, and checks the task's limits at {@code nowNanos}
+   * (the call's start). Returns the limit that refuses the call, or {@code null}.
+   */
+  TaskLimit admit(TaskState task, ToolDescriptor tool, boolean write, boolean highRisk, long nowNanos) {
+    task.onCallStart(highRisk);
+    return features.budgets() && task.limits() != null ? task.limits().beforeToolCall(tool.name(), write, nowNanos) : null;
+  }
+
+  /** The write's ledger record before its first attempt (§4.5), and what an existing record means. */
+  private <R> Next prepareWrite(Call<R> c) {
+    TaskState task = c.task;
+    List<Object> args = IdempotencyKeys.arguments(c.tool, c.invocation);
+    c.key = IdempotencyKeys.key(task.tenant(), task.taskId(), c.step, c.tool.name(), args);
+    c.argsHash = IdempotencyKeys.argsHash(args);
+    Optional<LedgerRecord> existing = writes.find(task.tenant(), c.key);
+    LedgerRecord record = existing.isPresent() ? existing.get() : writes.prepare(task.tenant(), c.key, c.tool.name(), c.argsHash);
+    Optional<Lease> lease = writes.acquireLease(task.tenant(), c.key);
+    if (lease.isEmpty()) {
+      // Another recoverer is acting on this very write right now: doing anything would race it.
+      c.ledgerState = record.state();
+      return decide.settle(c, Action.FAIL, Reason.KEY_IN_USE);
+    }
+    c.lease = lease.get();
+    c.ledgerState = record.state();
+    if (existing.isEmpty()) {
+      return Next.to(ControllerState.RUN_STEP);
+    }
+    switch (record.state()) {
+      case COMMITTED:
+      case RECONCILED_COMMITTED:
+        return alreadyCommitted(c);
+      case PREPARED:
+        // A previous run prepared this write and vanished (its lease expired): it may have happened.
+        writes.transition(c, LedgerState.UNKNOWN, null);
+        c.classification = LEDGER_UNKNOWN;
+        c.fault = Fault.T3;
+        return decide.settle(c, Action.RECONCILE, Reason.TIMEOUT_UNKNOWN_STATE);
+      case UNKNOWN:
+        c.classification = LEDGER_UNKNOWN;
+        c.fault = Fault.T3;
+        return decide.settle(c, Action.RECONCILE, Reason.TIMEOUT_UNKNOWN_STATE);
+      case FAILED:
+      case RECONCILED_ABSENT:
+        writes.transition(c, LedgerState.PREPARED, null);
+        return Next.to(ControllerState.RUN_STEP);
+      default:
+        // COMPENSATED: the effect was undone; whether to do it again is the business's call.
+        return decide.settle(c, Action.ESCALATE, Reason.ALREADY_COMMITTED);
+    }
+  }
+
+  /** The ledger holds the write as committed: it is never executed again (§5.4). */
+  private <R> Next alreadyCommitted(Call<R> c) {
+    c.alreadyCommitted = true;
+    if (c.risk == Risk.R1) {
+      // The service answers a known key with the committed result, without a second effect (Proposition 2).
+      return Next.to(ControllerState.RUN_STEP);
+    }
+    if (c.tool.reconcileMethod() != null) {
+      try {
+        Optional<R> committed = c.invocation.reconcile();
+        if (committed.isPresent()) {
+          c.result = committed.get();
+          c.hasResult = true;
+          c.resultFromReconcile = true;
+          c.rt.meters.reconcile(ToolMeters.ReconcileOutcome.COMMITTED);
+          return Next.to(ControllerState.VERIFY);
+        }
+      } catch (Exception e) {
+        c.error = e;
+      }
+      // The ledger says committed and the world does not confirm it: a human must look.
+      c.rt.meters.reconcile(ToolMeters.ReconcileOutcome.UNKNOWN);
+      return decide.settle(c, Action.ESCALATE, Reason.RECONCILE_UNKNOWN);
+    }
+    return decide.settle(c, Action.FAIL, Reason.ALREADY_COMMITTED);
+  }
+}

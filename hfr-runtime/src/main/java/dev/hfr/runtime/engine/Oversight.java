@@ -1,0 +1,61 @@
+package dev.hfr.runtime.engine;
+
+import dev.hfr.runtime.approval.ApprovalDecision;
+import dev.hfr.runtime.approval.ApprovalGate;
+import dev.hfr.runtime.approval.ApprovalRequest;
+import dev.hfr.runtime.escalate.EscalationHandler;
+import dev.hfr.runtime.escalate.EvidenceBundle;
+import dev.hfr.runtime.telemetry.DecisionEvent;
+import dev.hfr.runtime.verify.Verdict;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Objects;
+
+/** Where the engine meets people: the approval gate before a guarded call, the escalation handler after. */
+public final class Oversight {
+
+  private final ApprovalGate approval;
+  private final EscalationHandler escalation;
+
+  public Oversight(ApprovalGate approval, EscalationHandler escalation) {
+    this.approval = Objects.requireNonNull(approval, "approval");
+    this.escalation = Objects.requireNonNull(escalation, "escalation");
+  }
+
+  /** Whether the gate approves the call; a failing gate is a denial. */
+  boolean approved(Call<?> c) {
+    ApprovalDecision d;
+    try {
+      d = approval.review(new ApprovalRequest(c.task.tenant(), c.task.taskId(), c.step, c.tool.name(), c.risk, c.argsHash()));
+    } catch (Exception e) {
+      d = null;
+    }
+    boolean ok = d != null && d.approved();
+    c.rt.meters.approval(ok);
+    return ok;
+  }
+
+  /** Hands the call over with its evidence bundle. */
+  void escalate(Call<?> c) throws Exception {
+    escalation.escalate(evidence(c));
+  }
+
+  private static EvidenceBundle evidence(Call<?> c) {
+    Verdict rejection = c.lastRejection;
+    String argsHash = c.argsHash();
+    return new EvidenceBundle(c.task.tenant(), c.task.taskId(), c.step, c.tool.name(), c.risk, c.criticality, c.fault,
+        c.reason, c.attempts, argsHash, c.key, c.ledgerState == null ? null : c.ledgerState.name(),
+        c.error == null ? null : c.error.getClass().getName(),
+        rejection == null ? null : rejection.reason(), rejection == null ? null : rejection.evidence(),
+        c.suggestion, withArgsHash(c.decisions(), argsHash));
+  }
+
+  /** The call's decisions, each with the argument hash (left out while no sink wanted the events). */
+  private static List<DecisionEvent> withArgsHash(List<DecisionEvent> decisions, String argsHash) {
+    List<DecisionEvent> complete = new ArrayList<>(decisions.size());
+    for (DecisionEvent d : decisions) {
+      complete.add(d.argsHash() == null ? d.withArgsHash(argsHash) : d);
+    }
+    return complete;
+  }
+}

@@ -1,0 +1,330 @@
+package dev.hfr.runtime.telemetry;
+
+import com.fasterxml.jackson.databind.ObjectWriter;
+import com.fasterxml.jackson.databind.json.JsonMapper;
+import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.FunctionCounter;
+import io.micrometer.core.instrument.MeterRegistry;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.Objects;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.LongAdder;
+import java.util.concurrent.locks.LockSupport;
+
+/**
+ * The engine's decision log: events leave the calling thread through a bounded lock-free queue and are
+ * written by one background thread in batches, one flush per batch. A call never waits for the log: when
+ * the queue is full the event is dropped and counted in {@value #DROPPED}.
+ *
+ * <ul>
+ *   <li>{@link #toSystemLogger()} — the default of {@code Hfr.builder()}: one JSON object per event as an
+ *       INFO message of the {@code System.Logger} {@value #LOGGER_NAME}, which SLF4J, Logback and Log4j
+ *       users route like any other logger (and which costs the caller nothing but a level check while that
+ *       logger is below INFO).
+ *   <li>{@link #toFile(Path)} — JSON lines in a file of your choosing, rolled over by size.
+ * </ul>
+ *
+ * <p>{@link #close()} (and {@code Hfr.close()} for the log it created) writes what is queued; a JVM that
+ * exits without closing it writes the queue from a shutdown hook. The writer thread starts with the first
+ * event, is a daemon, and sleeps while no events come.
+ */
+public final class DecisionLog implements DecisionSink {
+
+  /** The {@code System.Logger} the default log writes to. */
+  public static final String LOGGER_NAME = "dev.hfr.decisions";
+  /** Counts events dropped because the queue was full (or the log closed). */
+  public static final String DROPPED = "harness.decision.events.dropped";
+
+  private static final ObjectWriter JSON = JsonMapper.builder().build().writerFor(DecisionEvent.class);
+  /** Events written per batch at most, between two flushes. */
+  private static final int BATCH = 512;
+  /** While events flow, the writer looks at the queue this often... */
+  private static final long LINGER_NANOS = TimeUnit.MILLISECONDS.toNanos(1);
+  /** ...and after this many empty looks it sleeps until a caller wakes it. */
+  private static final int LINGER_ROUNDS = 200;
+
+  private final DecisionDestination destination;
+  private final EventQueue<DecisionEvent> queue;
+  private final boolean redactPii;
+  private final LongAdder dropped = new LongAdder();
+  private final LongAdder batches = new LongAdder();
+  private final Counter writeFailures;
+  private final AtomicBoolean started = new AtomicBoolean();
+  private final Thread writer;
+  private final Thread exitHook;
+  /** Set by the writer just before it sleeps without a timeout; a caller that sees it wakes the writer. */
+  private volatile boolean sleeping;
+  private volatile boolean closed;
+  /** How many accepted events the writer has written (or failed to): what {@link #flush} waits for. */
+  private volatile long done;
+
+  private DecisionLog(Builder b, DecisionDestination destination) {
+    this.destination = destination;
+    this.queue = new EventQueue<>(b.queueCapacity);
+    this.redactPii = b.redactPii;
+    this.writer = new Thread(this::writeLoop, "hfr-decision-log");
+    this.writer.setDaemon(true);
+    this.exitHook = new Thread(this::flushAtExit, "hfr-decision-log-exit");
+    if (b.registry != null) {
+      FunctionCounter.builder(DROPPED, dropped, LongAdder::sum)
+          .description("Decision events dropped because the decision log's queue was full")
+          .baseUnit("events")
+          .register(b.registry);
+      this.writeFailures = Counter.builder(HfrMeters.SINK_FAILURES)
+          .description("Decision events lost because the decision sink failed")
+          .baseUnit("failures")
+          .register(b.registry);
+    } else {
+      this.writeFailures = null;
+    }
+  }
+
+  /** A log to the {@code System.Logger} {@value #LOGGER_NAME}, one JSON object per INFO message. */
+  public static Builder toSystemLogger() {
+    return new Builder(null);
+  }
+
+  /** A log to JSON lines in {@code file} (created with its directories, appended to), rolled over by size. */
+  public static Builder toFile(Path file) {
+    return new Builder(Objects.requireNonNull(file, "file"));
+  }
+
+  /** Whether an event recorded now would be written: not while closed, nor while the logger is below INFO. */
+  @Override
+  public boolean wantsEvents() {
+    return !closed && destination.enabled();
+  }
+
+  /** Queues the event for the writer; never blocks. A full queue drops it and counts it in {@value #DROPPED}. */
+  @Override
+  public void record(DecisionEvent event) {
+    if (closed || !queue.offer(event)) {
+      dropped.increment();
+      return;
+    }
+    if (!started.get()) {
+      start();
+    } else if (sleeping) {
+      LockSupport.unpark(writer);
+    }
+  }
+
+  private void start() {
+    if (started.compareAndSet(false, true)) {
+      Runtime.getRuntime().addShutdownHook(exitHook);
+      writer.start();
+    }
+  }
+
+  /**
+   * Waits until every event recorded before this call has been written and flushed, or the timeout
+   * passed.
+   *
+   * @return whether everything was written in time
+   */
+  public boolean flush(Duration timeout) {
+    long target = queue.accepted();
+    long deadline = System.nanoTime() + timeout.toNanos();
+    while (done < target) {
+      if (!writer.isAlive() && !started.get()) {
+        return done >= target; // nothing was ever recorded
+      }
+      LockSupport.unpark(writer);
+      if (System.nanoTime() - deadline >= 0) {
+        return false;
+      }
+      LockSupport.parkNanos(TimeUnit.MICROSECONDS.toNanos(200));
+    }
+    return true;
+  }
+
+  /** How many events the writer has taken from the queue and written (or failed to write, see {@value HfrMeters#SINK_FAILURES}). */
+  public long written() {
+    return done;
+  }
+
+  /** How many events were dropped because the queue was full or the log closed. */
+  public long dropped() {
+    return dropped.sum();
+  }
+
+  /** How many batches the writer has flushed (each ends with one flush of the destination). */
+  long batches() {
+    return batches.sum();
+  }
+
+  /** Stops taking events, writes what is queued, and closes the destination (a file; a logger stays open). */
+  @Override
+  public void close() throws IOException {
+    if (closed) {
+      return;
+    }
+    closed = true;
+    if (started.get()) {
+      LockSupport.unpark(writer);
+      try {
+        writer.join(TimeUnit.SECONDS.toMillis(10));
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+      }
+      try {
+        Runtime.getRuntime().removeShutdownHook(exitHook);
+      } catch (IllegalStateException shuttingDown) {
+        // The JVM is exiting: the hook runs anyway and finds the queue empty.
+      }
+    }
+    destination.close();
+  }
+
+  private void writeLoop() {
+    int idle = 0;
+    while (true) {
+      if (writeBatch() > 0) {
+        idle = 0;
+        continue;
+      }
+      if (closed) {
+        if (queue.isEmpty()) {
+          return;
+        }
+        continue;
+      }
+      if (idle++ < LINGER_ROUNDS) {
+        LockSupport.parkNanos(this, LINGER_NANOS);
+      } else {
+        sleeping = true;
+        if (queue.isEmpty() && !closed) {
+          LockSupport.park(this);
+        }
+        sleeping = false;
+        idle = 0;
+      }
+    }
+  }
+
+  /** Writes up to {@link #BATCH} queued events and flushes once; returns how many it took. */
+  private int writeBatch() {
+    int n = 0;
+    DecisionEvent event;
+    while (n < BATCH && (event = queue.poll()) != null) {
+      n++;
+      try {
+        destination.write(JSON.writeValueAsString(redactPii ? PiiRedaction.apply(event) : event));
+      } catch (IOException | RuntimeException e) {
+        writeFailed();
+      }
+    }
+    if (n > 0) {
+      try {
+        destination.flush();
+      } catch (IOException | RuntimeException e) {
+        writeFailed();
+      }
+      batches.increment();
+      done += n;
+    }
+    return n;
+  }
+
+  private void writeFailed() {
+    if (writeFailures != null) {
+      writeFailures.increment();
+    }
+  }
+
+  private void flushAtExit() {
+    closed = true;
+    LockSupport.unpark(writer);
+    try {
+      writer.join(TimeUnit.SECONDS.toMillis(5));
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    }
+    try {
+      destination.close();
+    } catch (IOException ignored) {
+      // The JVM is exiting; there is nobody left to tell.
+    }
+  }
+
+  @Override
+  public String toString() {
+    return "DecisionLog(" + destination + ")";
+  }
+
+  /** Options of a {@link DecisionLog}; every one has a default. */
+  public static final class Builder {
+    private final Path file;
+    private long maxFileBytes = 64L * 1024 * 1024;
+    private int keepFiles = 5;
+    private int queueCapacity = 16_384;
+    private boolean redactPii;
+    private MeterRegistry registry;
+
+    private Builder(Path file) {
+      this.file = file;
+    }
+
+    /** A file log rolls over when the next line would take it past this size (default 64 MiB). */
+    public Builder maxFileBytes(long bytes) {
+      if (bytes < 1024) {
+        throw new IllegalArgumentException("maxFileBytes must be at least 1024, was " + bytes);
+      }
+      this.maxFileBytes = bytes;
+      return this;
+    }
+
+    /** How many rolled-over files ({@code file.1} the newest) a file log keeps (default 5; 0 keeps none). */
+    public Builder keepFiles(int files) {
+      if (files < 0) {
+        throw new IllegalArgumentException("keepFiles must not be negative, was " + files);
+      }
+      this.keepFiles = files;
+      return this;
+    }
+
+    /** How many events may wait for the writer before new ones are dropped (default 16,384). */
+    public Builder queueCapacity(int events) {
+      if (events < 2 || events > (1 << 30)) {
+        throw new IllegalArgumentException("queueCapacity must be in [2, 2^30], was " + events);
+      }
+      this.queueCapacity = events;
+      return this;
+    }
+
+    /**
+     * Applies {@link PiiRedaction} to every event, on the writer thread (default off: {@code Hfr} applies
+     * {@code telemetry.redact_pii} to the log it creates).
+     */
+    public Builder redactPii(boolean redact) {
+      this.redactPii = redact;
+      return this;
+    }
+
+    /** Where {@value #DROPPED} and write failures ({@value HfrMeters#SINK_FAILURES}) are counted. */
+    public Builder meterRegistry(MeterRegistry registry) {
+      this.registry = Objects.requireNonNull(registry, "registry");
+      return this;
+    }
+
+    /**
+     * The log; a file log opens its file now.
+     *
+     * @throws UncheckedIOException if the file cannot be opened for appending
+     */
+    public DecisionLog build() {
+      if (file == null) {
+        return new DecisionLog(this, new SystemLoggerDestination(System.getLogger(LOGGER_NAME)));
+      }
+      try {
+        return new DecisionLog(this, new RotatingFileDestination(file, maxFileBytes, keepFiles));
+      } catch (IOException e) {
+        throw new UncheckedIOException("cannot open the decision log " + file + " for appending", e);
+      }
+    }
+  }
+}
