@@ -97,6 +97,8 @@ public final class Hfr implements RecoveryEngine, AutoCloseable {
   private final String owner;
   /** The one-call tasks of calls made outside any scope, created only when such a call needs one. */
   private final ImplicitTasks implicitTasks;
+  private final CircuitBreakers breakers;
+  private final TenantRetryBudgets tenantBudgets;
   private volatile HfrMode mode;
 
   private Hfr(Builder b, IdempotencyLedger ledger, DecisionSink sink, List<AutoCloseable> owned) {
@@ -131,6 +133,8 @@ public final class Hfr implements RecoveryEngine, AutoCloseable {
     if (b.fleet != null && breakers != null) {
       owned.add(b.fleet.watch(breakers));
     }
+    this.breakers = breakers;
+    this.tenantBudgets = tenantBudgets;
     Bulkheads bulkheads = features.circuitBreaker() ? b.bulkheads : null;
     Backoff backoff = features.backoff() == HfrFeatures.Backoff.FIXED ? FixedDelayBackoff.INSTANCE : FullJitterBackoff.INSTANCE;
     EngineParts parts = new EngineParts(clock, features,
@@ -238,6 +242,16 @@ public final class Hfr implements RecoveryEngine, AutoCloseable {
   /** The meters, for reading them in tests and reports. */
   public HfrMeters meters() {
     return meters;
+  }
+
+  /** The circuit breakers the engine keeps, for status views; empty when the circuit-breaker feature is off. */
+  public Optional<CircuitBreakers> circuitBreakers() {
+    return Optional.ofNullable(breakers);
+  }
+
+  /** The per-tenant retry budgets (token buckets), for status views. */
+  public TenantRetryBudgets tenantBudgets() {
+    return tenantBudgets;
   }
 
   /** The ledger the engine writes. */

@@ -37,7 +37,8 @@ public final class LiveMarkdown {
         num(p.escalationCost(), 2), num(p.escalationSeconds(), 1), num(r.wallSeconds(), 1)));
     s.append("Not on the wire yet: Table 16's process crash of the client mid-task with resume, and a prompt-injection-style tool "
         + "output — neither has a client-side machinery in the runtime to exercise here yet.\n\n");
-    s.append("Mean over seeds with its 95 % interval across seeds (Student's t):\n\n");
+    s.append("Mean over seeds with its 95 % interval across seeds (Student's t, clipped to what the metric can be). With a few "
+        + "seeds these intervals are wide; the paired comparisons below pool the seeds' tasks and are much tighter.\n\n");
     s.append("| scenario | strategy |");
     LiveSummaries.METRICS.keySet().forEach(k -> s.append(' ').append(k).append(" |"));
     s.append(" breaker stops | duplicates by service |\n|---|---|");

@@ -40,7 +40,7 @@ final class LiveSummaries {
       for (int i = 0; i < v.length; i++) {
         v[i] = e.getValue().applyAsDouble(cells.get(i).metrics());
       }
-      across.put(e.getKey(), interval(v));
+      across.put(e.getKey(), clip(interval(v), e.getKey().endsWith("%") ? 100 : Double.POSITIVE_INFINITY));
     }
     Map<String, Integer> duplicates = new LinkedHashMap<>();
     int stops = 0;
@@ -49,6 +49,11 @@ final class LiveSummaries {
       stops += c.breakerStops();
     }
     return new LiveResults.Summary(scenario, strategy, cells.size(), across, pooled, duplicates, stops);
+  }
+
+  /** {@code i} within what the metric can be: never below 0, never above {@code max}. */
+  static LiveResults.Interval clip(LiveResults.Interval i, double max) {
+    return new LiveResults.Interval(i.mean(), Math.max(0, i.low()), Math.min(max, i.high()));
   }
 
   /** The mean of {@code v} and its 95 % t-interval (the mean itself for a single value). */

@@ -229,9 +229,10 @@ final class FindingsMarkdown {
       s.append(String.format(Locale.ROOT,
           " Escalated writes whose result the verifier rejected are %s pp: the engine's action table escalates a rejected write of "
               + "any risk above R0 (it cannot tell whether the write took effect), where the paper retries a V1 \"with new "
-              + "evidence\" whatever the risk. Without them HFR's ESC would be %s %% against the paper's %s %%, so this one rule, "
-              + "not the workload, is what separates the two escalation rates.",
-          Fmt.num(pp, 2), Fmt.num(esc - pp, 2), Fmt.num(paperEsc, 2)));
+              + "evidence\" whatever the risk. Without them HFR's ESC would be %s %% against the paper's %s %%; and if every one of "
+              + "them had been retried to success, its SR would be at most %s %% against the paper's %s %%. So this one rule of the "
+              + "engine, not the workload, is what separates the two escalation rates, and most of the success rates.",
+          Fmt.num(pp, 2), Fmt.num(esc - pp, 2), Fmt.num(paperEsc, 2), Fmt.num(sr + pp, 2), Fmt.num(paperSr, 2)));
     }
     return s.append("\n\n").toString();
   }
@@ -253,29 +254,53 @@ final class FindingsMarkdown {
     StringBuilder s = new StringBuilder();
     s.append("### Escalations and failures by reason and fault class (all seeds pooled; share of all tasks)\n\n");
     s.append("Each task that did not succeed, by how it ended, at which kind of step, after which fault class (V1: the verifier "
-        + "rejected the result) and for which reason of the engine's, at the task's criticality. \"Failed: nobody to escalate to\" "
-        + "is a baseline's task where the engine asked for a human the baseline does not have. Rows under "
-        + Fmt.num(100 * SMALL_ENDING, 2) + " % of tasks are summed per strategy.\n\n");
-    s.append("| strategy | ending | step | fault | reason | criticality | % of tasks |\n|---|---|---|---|---|---|---|\n");
+        + "rejected the result; UNCLASSIFIED: the strategy does not classify) and for which reason of the engine's; the last column "
+        + "is the part at HIGH criticality. \"Failed: nobody to escalate to\" is a baseline's task where the engine asked for a human "
+        + "the baseline does not have. Rows under " + Fmt.num(100 * SMALL_ENDING, 2) + " % of tasks are summed per strategy.\n\n");
+    s.append("| strategy | ending | step | fault | reason | % of tasks | of which at HIGH criticality |\n|---|---|---|---|---|---|---|\n");
     for (StrategyResult sr : r.main()) {
       long tasks = sr.pooled().tasks();
-      long other = 0;
+      Map<String, long[]> grouped = new java.util.LinkedHashMap<>();
       for (Breakdown.Count c : sr.breakdown().endings()) {
-        double share = (double) c.tasks() / tasks;
+        Breakdown.Ending e = c.ending();
+        long[] n = grouped.computeIfAbsent(e.outcome().label() + " | " + e.step() + " | " + e.fault() + " | " + e.reason(),
+            k -> new long[2]);
+        n[0] += c.tasks();
+        n[1] += e.criticality().equals("HIGH") ? c.tasks() : 0;
+      }
+      List<Map.Entry<String, long[]>> rows = new ArrayList<>(grouped.entrySet());
+      rows.sort((a, b) -> a.getValue()[0] != b.getValue()[0] ? Long.compare(b.getValue()[0], a.getValue()[0]) : a.getKey().compareTo(b.getKey()));
+      long other = 0;
+      for (Map.Entry<String, long[]> row : rows) {
+        double share = (double) row.getValue()[0] / tasks;
         if (share < SMALL_ENDING) {
-          other += c.tasks();
+          other += row.getValue()[0];
           continue;
         }
-        Breakdown.Ending e = c.ending();
-        s.append("| ").append(sr.strategy().label()).append(" | ").append(e.outcome().label()).append(" | ")
-            .append(e.step()).append(" | ").append(e.fault()).append(" | ").append(e.reason()).append(" | ")
-            .append(e.criticality()).append(" | ").append(Fmt.num(100 * share, 2)).append(" |\n");
+        s.append("| ").append(sr.strategy().label()).append(" | ").append(row.getKey()).append(" | ").append(Fmt.num(100 * share, 2))
+            .append(" | ").append(Fmt.num(100.0 * row.getValue()[1] / tasks, 2)).append(" |\n");
       }
       if (other > 0) {
-        s.append("| ").append(sr.strategy().label()).append(" | other | | | | | ").append(Fmt.num(100.0 * other / tasks, 2)).append(" |\n");
+        s.append("| ").append(sr.strategy().label()).append(" | other | | | | ").append(Fmt.num(100.0 * other / tasks, 2)).append(" | |\n");
       }
     }
     s.append('\n');
+    List<String> gaps = new ArrayList<>();
+    for (StrategyResult sr : r.main()) {
+      double paperSr = paper.cell("table12", sr.strategy(), "sr");
+      if (Double.isNaN(paperSr)) {
+        continue;
+      }
+      Map<String, Long> losses = new java.util.LinkedHashMap<>();
+      for (Breakdown.Count c : sr.breakdown().endings()) {
+        Breakdown.Ending e = c.ending();
+        losses.merge(e.outcome().label() + " at a " + e.step().toLowerCase(Locale.ROOT).replace('_', ' ') + " step, " + e.fault()
+            + ", " + e.reason(), c.tasks(), Long::sum);
+      }
+      gaps.add(String.format(Locale.ROOT, "%s %s pp from the paper's SR (largest losses: %s)", sr.strategy().label(),
+          Fmt.signed(100 * sr.summary().get(Metric.SR).mean() - paperSr, 2), top(losses, sr.pooled().tasks())));
+    }
+    s.append("Each strategy's SR gap to the paper and the endings that cost it most: ").append(String.join("; ", gaps)).append(".\n\n");
     s.append("| strategy | escalated % | failed: nobody to escalate to % | failed % | accepted a wrong result % |\n|---|---|---|---|---|\n");
     for (StrategyResult sr : r.main()) {
       double n = sr.pooled().tasks();
@@ -402,6 +427,15 @@ final class FindingsMarkdown {
           Fmt.signed(h.tailEscalationSeconds() - f.tailEscalationSeconds(), 2),
           Fmt.num(hfr.summary().get(Metric.P95_NON_ESCALATED).mean(), 2), Fmt.num(fixed.summary().get(Metric.P95_NON_ESCALATED).mean(), 2),
           Fmt.num(paper.cell("table13", Strategy.HFR, "p95NonEsc"), 2), Fmt.num(paper.cell("table13", Strategy.FIXED_RETRY3, "p95NonEsc"), 2)));
+      double esc = 100 * hfr.pooled().esc();
+      double paperEsc = paper.cell("table12", Strategy.HFR, "esc");
+      if (esc > 5 && !Double.isNaN(paperEsc)) {
+        s.append(String.format(Locale.ROOT, "With more than 5 %% of its tasks escalated (%s %%; the paper's HFR: %s %%), HFR's p95 is "
+                + "the latency of an escalated task — %s s of waiting for a human plus the task's own time — so it moves with the "
+                + "escalation rate: the deeper the 95th percentile reaches into the escalated tasks, the higher it is (ours %s s, the "
+                + "paper's %s s).%n%n", Fmt.num(esc, 2), Fmt.num(paperEsc, 2), Fmt.num(params.escalationLatencySeconds(), 1),
+            Fmt.num(h.p95Seconds(), 2), Fmt.num(paper.cell("table13", Strategy.HFR, "p95"), 2)));
+      }
     }
     return s.toString();
   }
@@ -425,6 +459,29 @@ final class FindingsMarkdown {
           .append(" | ").append(Fmt.num(p.meanAttempts(), 2)).append(" |\n");
     }
     s.append('\n');
+    StrategyResult hfr = null;
+    StrategyResult best = null;
+    for (StrategyResult sr : r.noFaults()) {
+      if (sr.strategy() == Strategy.HFR) {
+        hfr = sr;
+      } else if (best == null || sr.pooled().sr() > best.pooled().sr()) {
+        best = sr;
+      }
+    }
+    if (hfr != null && best != null) {
+      Map<String, Long> escalated = new java.util.LinkedHashMap<>();
+      for (Breakdown.Count c : hfr.breakdown().endings()) {
+        Breakdown.Ending e = c.ending();
+        if (e.outcome() == Breakdown.Outcome.ESCALATED) {
+          escalated.merge(e.step().toLowerCase(Locale.ROOT).replace('_', ' ') + " step, " + e.fault() + ", " + e.reason(), c.tasks(),
+              Long::sum);
+        }
+      }
+      s.append(String.format(Locale.ROOT, "Without faults HFR's SR is %s %% against %s's %s %% (the highest of the others): HFR "
+              + "escalates %s %% of the tasks even here, mostly %s.%n%n",
+          Fmt.pct(hfr.pooled().sr()), best.strategy().label(), Fmt.pct(best.pooled().sr()), Fmt.pct(hfr.pooled().esc()),
+          top(escalated, hfr.pooled().tasks())));
+    }
     return s.toString();
   }
 

@@ -54,6 +54,14 @@ public final class SyntheticMarkdown {
           timing.threads(), Fmt.thousands(timing.mainTasks()),
           Fmt.num(timing.mainSeconds(), 1), Fmt.thousands(Math.round(timing.mainTasksPerSecond())), cpuTime(timing),
           loadAverages(timing), Fmt.thousands(timing.totalTasks()), Fmt.num(timing.totalSeconds(), 1)));
+      if (timing.idleWallSecondsEstimate() > 0) {
+        double idle = timing.idleWallSecondsEstimate();
+        s.append(String.format(Locale.ROOT,
+            "The whole synthetic part used %s s of CPU time (load average %s when it ended): on %d otherwise idle cores that is "
+                + "about %s s of wall time, %s its %s s budget; the wall time above is what this shared machine gave it.%n%n",
+            Fmt.num(timing.totalCpuSeconds(), 1), Fmt.num(timing.totalLoadAfter(), 2), timing.threads(), Fmt.num(idle, 0),
+            idle <= RunTiming.BUDGET_SECONDS ? "within" : "over", Fmt.num(RunTiming.BUDGET_SECONDS, 0)));
+      }
     }
     FindingsMarkdown findings = new FindingsMarkdown(r, params, paper);
     s.append(findings.assumptions());

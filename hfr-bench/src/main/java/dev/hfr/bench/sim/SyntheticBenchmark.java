@@ -162,8 +162,9 @@ public final class SyntheticBenchmark {
       progress.done();
       SyntheticResults results = new SyntheticResults(plan, main, comparisons, sweep, incidents, variants, noFaults, duplicateTrace,
           retryAfterWaits);
+      double cpu2 = MachineLoad.processCpuSeconds();
       return new Outcome(results, new RunTiming(threads, mainTasks, mainSeconds, mainCpuSeconds, loadBefore, loadAfter,
-          plan.totalTasks(), totalSeconds), pooled);
+          plan.totalTasks(), totalSeconds, cpu0 < 0 || cpu2 < 0 ? -1 : cpu2 - cpu0, MachineLoad.loadAverage()), pooled);
     } finally {
       pool.shutdownNow();
     }

@@ -72,6 +72,11 @@ public final class TenantRetryBudgets {
     return resolved;
   }
 
+  /** The tenants that have a bucket: every tenant that has retried or been asked about, for status views. */
+  public java.util.Set<String> tenants() {
+    return java.util.Set.copyOf(buckets.keySet());
+  }
+
   /** The refill window. */
   public Duration window() {
     return window;
