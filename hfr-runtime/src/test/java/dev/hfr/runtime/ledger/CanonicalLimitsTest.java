@@ -132,10 +132,10 @@ class CanonicalLimitsTest {
   @Test
   @DisplayName("tenant and task ids with a lone surrogate or control character are refused by key derivation")
   void idsAreValidated() {
-    assertThatThrownBy(() -> IdempotencyKeys.key("acme\uD800", "task-1", 0, "Orders.create", List.of()))
+    assertThatThrownBy(() -> IdempotencyKeys.key("acme\uD800", "task-1", "Orders.create", List.of(), 0))
         .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("tenant has a lone surrogate");
-    assertThatThrownBy(() -> IdempotencyKeys.key("acme", "task\n1", 0, "Orders.create", List.of()))
+    assertThatThrownBy(() -> IdempotencyKeys.key("acme", "task\n1", "Orders.create", List.of(), 0))
         .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("taskId has a control character");
-    assertThat(IdempotencyKeys.key("acme?", "task-1", 0, "Orders.create", List.of())).hasSize(64);
+    assertThat(IdempotencyKeys.key("acme?", "task-1", "Orders.create", List.of(), 0)).hasSize(64);
   }
 }
