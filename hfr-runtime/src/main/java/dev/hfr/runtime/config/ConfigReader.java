@@ -88,17 +88,18 @@ final class ConfigReader {
   // ---- typed values --------------------------------------------------------------------------------
 
   /**
-   * A sub-mapping, or {@code null} when absent. An empty one ({@code retry:} with nothing under it, or
-   * {@code retry: {}}) is reported: it is nearly always keys that lost their indentation and now sit,
-   * silently, somewhere else.
+   * A sub-mapping, or {@code null} when absent. A section with nothing under it ({@code retry:} and then
+   * a line at the same indentation) is reported: it is nearly always keys that lost their indentation and
+   * now sit, silently, somewhere else. An explicitly empty mapping ({@code retry: {}}, which generated
+   * configurations write) means "the defaults" and is accepted.
    */
   YamlNode section(YamlNode map, String key) {
     YamlNode n = map.get(key);
     if (n == null) {
       return null;
     }
-    if (n.isNull() || n.kind == YamlNode.Kind.MAP && n.entries().isEmpty()) {
-      problem(n, "the section is empty; put its keys under it (indented), or remove the line");
+    if (n.isNull()) {
+      problem(n, "the section is empty; put its keys under it (indented), or remove the line (`" + key + ": {}` keeps the defaults)");
       return null;
     }
     if (n.kind != YamlNode.Kind.MAP) {
