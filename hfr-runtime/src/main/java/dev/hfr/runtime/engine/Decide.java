@@ -54,15 +54,15 @@ final class Decide {
     }
   }
 
-  /**
-   * The action when the class's own action is not possible: the next allowed rung of the ladder if
-   * there is one (and budget for it), otherwise escalation or a structured failure.
-   */
   /** Why a write's outcome is unknown: it timed out, or it failed in a way that proves nothing. */
   static Reason unknownOutcome(Fault f) {
     return f == Fault.T3 ? Reason.TIMEOUT_UNKNOWN_STATE : Reason.WRITE_OUTCOME_UNKNOWN;
   }
 
+  /**
+   * The action when the class's own action is not possible: the next allowed rung of the ladder if
+   * there is one (and budget for it), otherwise escalation or a structured failure.
+   */
   Next fallback(Call<?> c, Reason why) {
     Fault f = c.fault;
     if (f == Fault.T8) {
