@@ -14,6 +14,7 @@ import dev.hfr.runtime.classify.FailureClassifier;
 import dev.hfr.runtime.degrade.ContextCompressor;
 import dev.hfr.runtime.config.HfrConfig;
 import dev.hfr.runtime.config.TelemetrySettings;
+import dev.hfr.runtime.context.TaskContext;
 import dev.hfr.runtime.engine.Compensator;
 import dev.hfr.runtime.engine.ConfigPolicies;
 import dev.hfr.runtime.engine.Controller;
@@ -85,6 +86,12 @@ public final class Hfr implements RecoveryEngine, AutoCloseable {
   /** The tenant of calls made outside any task scope. */
   public static final String DEFAULT_TENANT = "default";
 
+  /**
+   * The default write lease: 20 s. Short, so a restarted process takes a dead one's keys over within 20 s;
+   * safe with several processes, because a heartbeat renews the lease every third of it while its call runs.
+   */
+  public static final Duration DEFAULT_LEASE_TTL = Duration.ofSeconds(20);
+
   private final Controller controller;
   private final Compensator compensator;
   private final PolicySource policies;
@@ -93,7 +100,6 @@ public final class Hfr implements RecoveryEngine, AutoCloseable {
   private final IdempotencyLedger ledger;
   private final HfrMeters meters;
   private final List<AutoCloseable> owned;
-  private final ThreadLocal<TaskState> current = new ThreadLocal<>();
   private final String owner;
   /** The one-call tasks of calls made outside any scope, created only when such a call needs one. */
   private final ImplicitTasks implicitTasks;
@@ -141,12 +147,17 @@ public final class Hfr implements RecoveryEngine, AutoCloseable {
         new ToolRuntimes(meters, breakers, bulkheads, policies, b.callTiming, clock),
         new FailureHandling(b.classifier, gate.build(), backoff, b.random, b.maxRetryAfter, b.compressor),
         new ResultVerification(b.hooks),
-        new WriteLedger(ledger, b.leaseTtl, owner),
-        new Oversight(b.approvalGate, b.escalationHandler),
-        new DecisionRecorder(meters, sink, clock));
+        new WriteLedger(ledger, b.leaseTtl, owner, clock, b.sleeper),
+        new Oversight(b.approvalGate, b.escalationHandler, b.stackTraces),
+        new DecisionRecorder(meters, sink, clock, telemetry(b.config).sampleRate()));
     this.controller = new Controller(parts, b.sleeper);
     this.compensator = new Compensator(clock, ledger, b.classifier, sink, b.escalationHandler,
         new CompensationMeters(b.meterRegistry), meters, b.leaseTtl, owner);
+  }
+
+  /** The {@code telemetry} section of {@code config}, or its defaults without one. */
+  private static TelemetrySettings telemetry(HfrConfig config) {
+    return config != null ? config.telemetry() : TelemetrySettings.DEFAULTS;
   }
 
   /** Starts a builder; every setting has a default. */
@@ -160,7 +171,7 @@ public final class Hfr implements RecoveryEngine, AutoCloseable {
     if (m == HfrMode.OFF) {
       return direct(invocation);
     }
-    TaskState task = current.get();
+    TaskState task = currentState();
     if (m == HfrMode.SHADOW) {
       return controller.shadow(tool, invocation, task != null ? task : implicitTasks.next());
     }
@@ -169,11 +180,27 @@ public final class Hfr implements RecoveryEngine, AutoCloseable {
   }
 
   /**
-   * Opens a task on the current thread; calls on this thread join it until it is closed.
+   * Opens a task on the current thread; calls on this thread join it until it is closed, and so does work
+   * this thread hands to other threads through {@link TaskScope#wrap} or context-propagation.
    *
    * @throws IllegalArgumentException if {@code spec} is {@code null}
    */
   public TaskScope openTask(TaskSpec spec) {
+    return task(spec, true);
+  }
+
+  /**
+   * Opens a task bound to no thread, for work that hops between threads (a conversation whose turns run
+   * wherever the server schedules them): bind it where its work runs with {@link
+   * TaskScope#bindCurrentThread()}, and work handed on from there follows it ({@link TaskScope#wrap}).
+   *
+   * @throws IllegalArgumentException if {@code spec} is {@code null}
+   */
+  public TaskScope newTask(TaskSpec spec) {
+    return task(spec, false);
+  }
+
+  private TaskScope task(TaskSpec spec, boolean bindHere) {
     if (spec == null) {
       throw new IllegalArgumentException("spec must not be null");
     }
@@ -181,7 +208,7 @@ public final class Hfr implements RecoveryEngine, AutoCloseable {
     TaskLimitTracker tracker = features.budgets() ? new TaskLimitTracker(limits, clock) : null;
     Deadline deadline = spec.deadline() != null ? Deadline.after(clock, spec.deadline()) : Deadline.NONE;
     TaskState state = TaskState.explicit(spec.tenant(), spec.taskId(), spec.criticality(), spec.qualityFloor(), deadline, tracker);
-    return new TaskScope(current, spec, state, compensator);
+    return new TaskScope(this, spec, state, compensator, bindHere);
   }
 
   /**
@@ -190,8 +217,18 @@ public final class Hfr implements RecoveryEngine, AutoCloseable {
    * ({@link TaskScope#recordOutcome}).
    */
   public Optional<TaskScope> currentTask() {
-    TaskState state = current.get();
+    TaskState state = currentState();
     return state == null ? Optional.empty() : Optional.ofNullable(state.scope());
+  }
+
+  /** The task current on this thread if this engine opened it: another engine's task is not joined. */
+  private TaskState currentState() {
+    TaskState state = TaskContext.current();
+    if (state == null) {
+      return null;
+    }
+    TaskScope scope = state.scope();
+    return scope != null && scope.engine == this ? state : null;
   }
 
   /**
@@ -207,21 +244,21 @@ public final class Hfr implements RecoveryEngine, AutoCloseable {
 
   /**
    * Compensates one committed write outside its task scope — after a restart, or from an operator's tool:
-   * the write of {@code tool} at {@code step} of task {@code taskId} in {@code tenant}, with the arguments
-   * of {@code invocation} (its key is derived from them exactly as the call derived it, so a wrong
-   * argument finds no record). Within the task, {@link TaskScope#compensate(String)} and {@link
+   * the {@code occurrence}-th write (0 for the first) of {@code tool} with the arguments of {@code
+   * invocation} in task {@code taskId} of {@code tenant} (its key is derived from them exactly as the call
+   * derived it, so a wrong argument finds no record). Within the task, {@link TaskScope#compensate(String)} and {@link
    * TaskScope#compensateAll()} are simpler. The compensation runs as its own guarded write; see {@link
    * TaskScope#compensate(String)} for what happens and when it is refused.
    *
    * @throws CompensationException if the write was not undone; the message names tool, key and state
    */
-  public Compensation compensate(String tenant, String taskId, long step, ToolDescriptor tool, ToolInvocation<?> invocation) {
+  public Compensation compensate(String tenant, String taskId, int occurrence, ToolDescriptor tool, ToolInvocation<?> invocation) {
     Objects.requireNonNull(tenant, "tenant");
     Objects.requireNonNull(taskId, "taskId");
     Objects.requireNonNull(tool, "tool");
     Objects.requireNonNull(invocation, "invocation");
-    String key = IdempotencyKeys.key(tenant, taskId, step, tool.name(), IdempotencyKeys.arguments(tool, invocation));
-    return compensator.compensate(tenant, taskId, step, tool, invocation, key);
+    String key = IdempotencyKeys.key(tenant, taskId, tool.name(), IdempotencyKeys.arguments(tool, invocation), occurrence);
+    return compensator.compensate(tenant, taskId, occurrence, tool, invocation, key);
   }
 
   /** Switches the mode at run time: {@link HfrMode#OFF} is the global kill switch. */
@@ -266,7 +303,7 @@ public final class Hfr implements RecoveryEngine, AutoCloseable {
    */
   public void recordDuplicateSideEffect(ToolDescriptor tool) {
     meters.forTool(tool).duplicateSideEffect();
-    TaskState task = current.get();
+    TaskState task = currentState();
     if (task != null) {
       task.recordDuplicateSideEffect();
     }
@@ -336,9 +373,10 @@ public final class Hfr implements RecoveryEngine, AutoCloseable {
     private Bulkheads bulkheads;
     private ContextCompressor compressor = ContextCompressor.invocationCompressible();
     private final Map<VerifyLevel, VerificationHook> hooks = new EnumMap<>(VerifyLevel.class);
-    private Duration leaseTtl = Duration.ofMinutes(5);
+    private Duration leaseTtl = DEFAULT_LEASE_TTL;
     private Duration maxRetryAfter = Duration.ofMinutes(1);
     private int sameFaultLimit = 3;
+    private boolean stackTraces;
 
     private Builder() {}
 
@@ -482,7 +520,11 @@ public final class Hfr implements RecoveryEngine, AutoCloseable {
       return this;
     }
 
-    /** How long a call holds the lease on its write's ledger key (default 5 minutes). */
+    /**
+     * How long a write's lease lasts without a renewal (default {@link Hfr#DEFAULT_LEASE_TTL}, 20 s). A heartbeat
+     * renews it every third of the TTL while the call runs, so it bounds how long a dead process's writes
+     * stay blocked, not how long a call may take.
+     */
     public Builder leaseTtl(Duration ttl) {
       Objects.requireNonNull(ttl, "ttl");
       if (ttl.isNegative() || ttl.isZero()) {
@@ -499,6 +541,16 @@ public final class Hfr implements RecoveryEngine, AutoCloseable {
         throw new IllegalArgumentException("maxRetryAfter must not be negative, was " + max);
       }
       this.maxRetryAfter = max;
+      return this;
+    }
+
+    /**
+     * Whether the {@link ToolCallException} a failed call ends in records where it was thrown (default
+     * {@code false}: filling in a stack trace costs more than the rest of a failed call, and the exception's
+     * cause — what the tool threw — keeps its own). Turn it on to see the calling code in logged traces.
+     */
+    public Builder stackTraces(boolean record) {
+      this.stackTraces = record;
       return this;
     }
 
@@ -535,7 +587,7 @@ public final class Hfr implements RecoveryEngine, AutoCloseable {
           ledgerToUse = Ledgers.embedded(Ledgers.DEFAULT_DIRECTORY, LedgerOptions.defaults().withClock(clock));
           owned.add(ledgerToUse);
         }
-        TelemetrySettings telemetry = config != null ? config.telemetry() : TelemetrySettings.DEFAULTS;
+        TelemetrySettings telemetry = telemetry(config);
         if (!telemetry.emitDecisionEvents()) {
           sinkToUse = DecisionSink.discarding();
         } else if (sinkToUse == null) {
