@@ -79,7 +79,7 @@ public class LedgerWriteBenchmark {
   public String rawLedgerPrepareCommit() {
     long n = sequence.incrementAndGet();
     List<Object> args = List.of("acct-7", 1250L);
-    String key = IdempotencyKeys.key("bench", "task-" + n, 0, "PaymentTools.charge", args);
+    String key = IdempotencyKeys.key("bench", "task-" + n, "PaymentTools.charge", args, 0);
     ledger.prepare("bench", key, "PaymentTools.charge", IdempotencyKeys.argsHash(args));
     ledger.transition("bench", key, LedgerState.PREPARED, LedgerState.COMMITTED, null, 0L);
     return key;

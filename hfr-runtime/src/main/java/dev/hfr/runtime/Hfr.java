@@ -4,6 +4,7 @@ import dev.hfr.annotations.VerifyLevel;
 import dev.hfr.runtime.approval.ApprovalGate;
 import dev.hfr.runtime.breaker.Bulkheads;
 import dev.hfr.runtime.breaker.CircuitBreakers;
+import dev.hfr.runtime.fleet.PostgresFleet;
 import dev.hfr.runtime.budget.Deadline;
 import dev.hfr.runtime.budget.TaskLimitTracker;
 import dev.hfr.runtime.budget.TaskLimits;
@@ -84,6 +85,12 @@ public final class Hfr implements RecoveryEngine, AutoCloseable {
   /** The tenant of calls made outside any task scope. */
   public static final String DEFAULT_TENANT = "default";
 
+  /**
+   * The default write lease: 20 s. Short, so a restarted process takes a dead one's keys over within 20 s;
+   * safe with several processes, because a heartbeat renews the lease every third of it while its call runs.
+   */
+  public static final Duration DEFAULT_LEASE_TTL = Duration.ofSeconds(20);
+
   private final Controller controller;
   private final Compensator compensator;
   private final PolicySource policies;
@@ -96,6 +103,8 @@ public final class Hfr implements RecoveryEngine, AutoCloseable {
   private final String owner;
   /** The one-call tasks of calls made outside any scope, created only when such a call needs one. */
   private final ImplicitTasks implicitTasks;
+  private final CircuitBreakers breakers;
+  private final TenantRetryBudgets tenantBudgets;
   private volatile HfrMode mode;
 
   private Hfr(Builder b, IdempotencyLedger ledger, DecisionSink sink, List<AutoCloseable> owned) {
@@ -111,28 +120,44 @@ public final class Hfr implements RecoveryEngine, AutoCloseable {
         : configured != null ? configured : new DefaultPolicies(features.attemptsOverride());
     int implicitMaxRetries = features.budgets() ? policies.taskLimits(DEFAULT_TENANT).maxRetries() : -1;
     this.implicitTasks = new ImplicitTasks(DEFAULT_TENANT, owner, implicitMaxRetries);
+    TenantRetryBudgets.Builder budgets = TenantRetryBudgets.builder(clock);
+    CircuitBreakers.Builder breakerRegistry = CircuitBreakers.builder(clock).seed(b.seed);
+    if (b.fleet != null) {
+      budgets.supply(b.fleet.retryTokens());
+      breakerRegistry.listener(b.fleet.breakerListener());
+    }
     TenantRetryBudgets tenantBudgets = b.tenantBudgets != null ? b.tenantBudgets
-        : configured != null ? configured.tenantBudgets(clock) : TenantRetryBudgets.builder(clock).build();
+        : configured != null ? configured.tenantBudgets(budgets) : budgets.build();
     RetryGate.Builder gate = RetryGate.builder().sameFaultLimit(b.sameFaultLimit);
     if (features.budgets()) {
       gate.tenantBudgets(tenantBudgets);
     }
     CircuitBreakers breakers = !features.circuitBreaker() ? null
         : b.circuitBreakers != null ? b.circuitBreakers
-        : configured != null ? CircuitBreakers.builder(clock).defaults(configured.breakerDefaults()).seed(b.seed).build()
-        : CircuitBreakers.builder(clock).seed(b.seed).build();
+        : configured != null ? breakerRegistry.defaults(configured.breakerDefaults()).build()
+        : breakerRegistry.build();
+    if (b.fleet != null && breakers != null) {
+      owned.add(b.fleet.watch(breakers));
+    }
+    this.breakers = breakers;
+    this.tenantBudgets = tenantBudgets;
     Bulkheads bulkheads = features.circuitBreaker() ? b.bulkheads : null;
     Backoff backoff = features.backoff() == HfrFeatures.Backoff.FIXED ? FixedDelayBackoff.INSTANCE : FullJitterBackoff.INSTANCE;
     EngineParts parts = new EngineParts(clock, features,
         new ToolRuntimes(meters, breakers, bulkheads, policies, b.callTiming, clock),
         new FailureHandling(b.classifier, gate.build(), backoff, b.random, b.maxRetryAfter, b.compressor),
         new ResultVerification(b.hooks),
-        new WriteLedger(ledger, b.leaseTtl, owner),
-        new Oversight(b.approvalGate, b.escalationHandler),
-        new DecisionRecorder(meters, sink, clock));
+        new WriteLedger(ledger, b.leaseTtl, owner, clock, b.sleeper),
+        new Oversight(b.approvalGate, b.escalationHandler, b.stackTraces),
+        new DecisionRecorder(meters, sink, clock, telemetry(b.config).sampleRate()));
     this.controller = new Controller(parts, b.sleeper);
     this.compensator = new Compensator(clock, ledger, b.classifier, sink, b.escalationHandler,
         new CompensationMeters(b.meterRegistry), meters, b.leaseTtl, owner);
+  }
+
+  /** The {@code telemetry} section of {@code config}, or its defaults without one. */
+  private static TelemetrySettings telemetry(HfrConfig config) {
+    return config != null ? config.telemetry() : TelemetrySettings.DEFAULTS;
   }
 
   /** Starts a builder; every setting has a default. */
@@ -193,21 +218,21 @@ public final class Hfr implements RecoveryEngine, AutoCloseable {
 
   /**
    * Compensates one committed write outside its task scope — after a restart, or from an operator's tool:
-   * the write of {@code tool} at {@code step} of task {@code taskId} in {@code tenant}, with the arguments
-   * of {@code invocation} (its key is derived from them exactly as the call derived it, so a wrong
-   * argument finds no record). Within the task, {@link TaskScope#compensate(String)} and {@link
+   * the {@code occurrence}-th write (0 for the first) of {@code tool} with the arguments of {@code
+   * invocation} in task {@code taskId} of {@code tenant} (its key is derived from them exactly as the call
+   * derived it, so a wrong argument finds no record). Within the task, {@link TaskScope#compensate(String)} and {@link
    * TaskScope#compensateAll()} are simpler. The compensation runs as its own guarded write; see {@link
    * TaskScope#compensate(String)} for what happens and when it is refused.
    *
    * @throws CompensationException if the write was not undone; the message names tool, key and state
    */
-  public Compensation compensate(String tenant, String taskId, long step, ToolDescriptor tool, ToolInvocation<?> invocation) {
+  public Compensation compensate(String tenant, String taskId, int occurrence, ToolDescriptor tool, ToolInvocation<?> invocation) {
     Objects.requireNonNull(tenant, "tenant");
     Objects.requireNonNull(taskId, "taskId");
     Objects.requireNonNull(tool, "tool");
     Objects.requireNonNull(invocation, "invocation");
-    String key = IdempotencyKeys.key(tenant, taskId, step, tool.name(), IdempotencyKeys.arguments(tool, invocation));
-    return compensator.compensate(tenant, taskId, step, tool, invocation, key);
+    String key = IdempotencyKeys.key(tenant, taskId, tool.name(), IdempotencyKeys.arguments(tool, invocation), occurrence);
+    return compensator.compensate(tenant, taskId, occurrence, tool, invocation, key);
   }
 
   /** Switches the mode at run time: {@link HfrMode#OFF} is the global kill switch. */
@@ -228,6 +253,16 @@ public final class Hfr implements RecoveryEngine, AutoCloseable {
   /** The meters, for reading them in tests and reports. */
   public HfrMeters meters() {
     return meters;
+  }
+
+  /** The circuit breakers the engine keeps, for status views; empty when the circuit-breaker feature is off. */
+  public Optional<CircuitBreakers> circuitBreakers() {
+    return Optional.ofNullable(breakers);
+  }
+
+  /** The per-tenant retry budgets (token buckets), for status views. */
+  public TenantRetryBudgets tenantBudgets() {
+    return tenantBudgets;
   }
 
   /** The ledger the engine writes. */
@@ -308,12 +343,14 @@ public final class Hfr implements RecoveryEngine, AutoCloseable {
     private HfrConfig config;
     private TenantRetryBudgets tenantBudgets;
     private CircuitBreakers circuitBreakers;
+    private PostgresFleet fleet;
     private Bulkheads bulkheads;
     private ContextCompressor compressor = ContextCompressor.invocationCompressible();
     private final Map<VerifyLevel, VerificationHook> hooks = new EnumMap<>(VerifyLevel.class);
-    private Duration leaseTtl = Duration.ofMinutes(5);
+    private Duration leaseTtl = DEFAULT_LEASE_TTL;
     private Duration maxRetryAfter = Duration.ofMinutes(1);
     private int sameFaultLimit = 3;
+    private boolean stackTraces;
 
     private Builder() {}
 
@@ -419,6 +456,17 @@ public final class Hfr implements RecoveryEngine, AutoCloseable {
     }
 
     /** The circuit breakers (default: one per tool and rung target with the default thresholds). */
+    /**
+     * Shares each tenant's retry budget and each target's breaker with the other workers of a fleet, through
+     * PostgreSQL (docs/FLEET.md). Applies to the budgets and breakers the engine builds; ones given with
+     * {@link #tenantBudgets} or {@link #circuitBreakers} are used as given (wire the fleet into them
+     * yourself). The engine does not close the fleet.
+     */
+    public Builder fleet(PostgresFleet fleet) {
+      this.fleet = Objects.requireNonNull(fleet, "fleet");
+      return this;
+    }
+
     public Builder circuitBreakers(CircuitBreakers breakers) {
       this.circuitBreakers = Objects.requireNonNull(breakers, "breakers");
       return this;
@@ -446,7 +494,11 @@ public final class Hfr implements RecoveryEngine, AutoCloseable {
       return this;
     }
 
-    /** How long a call holds the lease on its write's ledger key (default 5 minutes). */
+    /**
+     * How long a write's lease lasts without a renewal (default {@link Hfr#DEFAULT_LEASE_TTL}, 20 s). A heartbeat
+     * renews it every third of the TTL while the call runs, so it bounds how long a dead process's writes
+     * stay blocked, not how long a call may take.
+     */
     public Builder leaseTtl(Duration ttl) {
       Objects.requireNonNull(ttl, "ttl");
       if (ttl.isNegative() || ttl.isZero()) {
@@ -463,6 +515,16 @@ public final class Hfr implements RecoveryEngine, AutoCloseable {
         throw new IllegalArgumentException("maxRetryAfter must not be negative, was " + max);
       }
       this.maxRetryAfter = max;
+      return this;
+    }
+
+    /**
+     * Whether the {@link ToolCallException} a failed call ends in records where it was thrown (default
+     * {@code false}: filling in a stack trace costs more than the rest of a failed call, and the exception's
+     * cause — what the tool threw — keeps its own). Turn it on to see the calling code in logged traces.
+     */
+    public Builder stackTraces(boolean record) {
+      this.stackTraces = record;
       return this;
     }
 
@@ -499,7 +561,7 @@ public final class Hfr implements RecoveryEngine, AutoCloseable {
           ledgerToUse = Ledgers.embedded(Ledgers.DEFAULT_DIRECTORY, LedgerOptions.defaults().withClock(clock));
           owned.add(ledgerToUse);
         }
-        TelemetrySettings telemetry = config != null ? config.telemetry() : TelemetrySettings.DEFAULTS;
+        TelemetrySettings telemetry = telemetry(config);
         if (!telemetry.emitDecisionEvents()) {
           sinkToUse = DecisionSink.discarding();
         } else if (sinkToUse == null) {

@@ -95,6 +95,22 @@ public final class TaskScope implements AutoCloseable {
   }
 
   /**
+   * Names the step the writes made on this thread belong to until the returned scope is closed: their
+   * idempotency keys are derived from this step id, the tool and the arguments, instead of from how many
+   * equal writes the task made before ({@link dev.hfr.runtime.ledger.IdempotencyKeys#keyForStep}). For an
+   * agent that numbers its own steps; a re-run that uses the same step ids finds the same ledger records
+   * whatever else it calls in between.
+   *
+   * @throws IllegalArgumentException if {@code stepId} is null or blank
+   */
+  public StepScope step(String stepId) {
+    if (stepId == null || stepId.isBlank()) {
+      throw new IllegalArgumentException("stepId must not be blank");
+    }
+    return new StepScope(stepId);
+  }
+
+  /**
    * The writes this task committed so far (their ledger records reached COMMITTED or
    * RECONCILED_COMMITTED), in commit order, each with its ledger state now — {@code COMPENSATED} once
    * undone. Reads the ledger.

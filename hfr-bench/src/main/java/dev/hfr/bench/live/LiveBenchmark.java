@@ -9,6 +9,7 @@ import dev.hfr.bench.live.tools.OrderTools_Recovering;
 import dev.hfr.bench.live.tools.PaymentTools_Recovering;
 import dev.hfr.bench.live.tools.SearchTools_Recovering;
 import dev.hfr.bench.live.tools.ToolHttp;
+import dev.hfr.bench.live.tools.VerifierNoise;
 import dev.hfr.bench.metrics.RunMetrics;
 import dev.hfr.bench.metrics.TaskResult;
 import dev.hfr.bench.metrics.TaskTable;
@@ -67,29 +68,40 @@ public final class LiveBenchmark {
     warmUp();
     long t0 = System.nanoTime();
     List<LiveResults.Cell> cells = new ArrayList<>();
+    List<LiveResults.Summary> summaries = new ArrayList<>();
     List<LiveResults.ScenarioComparison> comparisons = new ArrayList<>();
-    progress.start("live: tasks", (long) plan.scenarios().size() * plan.strategies().size() * plan.tasksPerCell());
+    progress.start("live: tasks", (long) plan.scenarios().size() * plan.seeds() * plan.strategies().size() * plan.tasksPerCell());
     for (int si = 0; si < plan.scenarios().size(); si++) {
       LiveScenario scenario = plan.scenarios().get(si);
-      Map<Strategy, TaskTable> tables = new EnumMap<>(Strategy.class);
+      Map<Strategy, TaskTable> pooled = new EnumMap<>(Strategy.class);
+      Map<Strategy, List<LiveResults.Cell>> byStrategy = new EnumMap<>(Strategy.class);
+      for (long seed : plan.scheduleSeeds()) {
+        long scheduleSeed = Draws.derive(seed, si);
+        for (Strategy strategy : plan.strategies()) {
+          long c0 = System.nanoTime();
+          CellRun run = runCell(scheduleSeed, scenario, strategy);
+          pooled.computeIfAbsent(strategy, k -> new TaskTable(plan.tasksPerCell() * plan.seeds())).addAll(run.table());
+          LiveResults.Cell cell = new LiveResults.Cell(scenario.name(), seed, strategy, RunMetrics.of(run.table()), run.requests(),
+              run.duplicates(), run.breakerStops(), (System.nanoTime() - c0) / 1e9);
+          cells.add(cell);
+          byStrategy.computeIfAbsent(strategy, k -> new ArrayList<>()).add(cell);
+        }
+      }
       for (Strategy strategy : plan.strategies()) {
-        long c0 = System.nanoTime();
-        CellRun run = runCell(Draws.derive(plan.seed(), si), scenario, strategy);
-        tables.put(strategy, run.table());
-        cells.add(new LiveResults.Cell(scenario.name(), strategy, RunMetrics.of(run.table()), run.requests(), run.duplicates(),
-            run.breakerStops(), (System.nanoTime() - c0) / 1e9));
+        summaries.add(LiveSummaries.of(scenario.name(), strategy, byStrategy.get(strategy), RunMetrics.of(pooled.get(strategy))));
       }
       PairedBootstrap bootstrap = new PairedBootstrap(plan.bootstrapResamples(), BOOTSTRAP_SEED);
       List<PairedComparison> cs = new ArrayList<>();
       for (Strategy s : plan.strategies()) {
         if (s != Strategy.HFR) {
-          cs.add(bootstrap.compare(Strategy.HFR.label(), tables.get(Strategy.HFR), s.label(), tables.get(s)));
+          cs.add(bootstrap.compare(Strategy.HFR.label(), pooled.get(Strategy.HFR), s.label(), pooled.get(s)));
         }
       }
       comparisons.add(new LiveResults.ScenarioComparison(scenario.name(), cs));
     }
     progress.done();
-    return new LiveResults(plan, cells, comparisons, (System.nanoTime() - t0) / 1e9);
+    VerifierNoise.use(VerifierNoise.PERFECT);
+    return new LiveResults(plan, cells, summaries, comparisons, (System.nanoTime() - t0) / 1e9);
   }
 
   /**
@@ -98,8 +110,8 @@ public final class LiveBenchmark {
    */
   private void warmUp() throws IOException, InterruptedException {
     LiveScenario noFaults = new LiveScenario("warm-up", 0, 0);
-    LivePlan warmPlan = new LivePlan(plan.seed(), List.of(noFaults), List.of(Strategy.HFR), plan.concurrency(), plan.concurrency(),
-        plan.clientTimeoutMillis(), plan.bootstrapResamples());
+    LivePlan warmPlan = new LivePlan(plan.seed(), 1, List.of(noFaults), List.of(Strategy.HFR), plan.concurrency(), plan.concurrency(),
+        plan.clientTimeoutMillis(), plan.bootstrapResamples(), plan.escalationSeconds(), plan.escalationCost(), plan.verifierNoise());
     try (Progress silent = Progress.silent()) {
       new LiveBenchmark(warmPlan, silent).runCell(0, noFaults, Strategy.HFR);
     }
@@ -113,6 +125,9 @@ public final class LiveBenchmark {
 
   private CellRun runCell(long scheduleSeed, LiveScenario scenario, Strategy strategy) throws IOException, InterruptedException {
     FaultPlan faults = new FaultPlan(scheduleSeed, scenario.faultRate(), scenario.burstShare(), BURST_WINDOW_TASKS, LiveServices.TABLE16);
+    // The verifiers err at the plan's rates, with draws that depend on the schedule, not on the strategy.
+    VerifierNoise n = plan.verifierNoise();
+    VerifierNoise.use(new VerifierNoise(scheduleSeed, n.detectionSemantic(), n.detectionTool(), n.falseAlarm()));
     ExecutorService pool = Executors.newFixedThreadPool(plan.concurrency(), r -> {
       Thread t = new Thread(r, "hfr-bench-live-task");
       t.setDaemon(true);
@@ -151,7 +166,7 @@ public final class LiveBenchmark {
       TaskTable table = new TaskTable(plan.tasksPerCell());
       for (int i = 0; i < futures.size(); i++) {
         Seen seen = get(futures.get(i));
-        table.add(judge(services, i, seen));
+        table.add(judge(services, i, seen, plan));
       }
       Map<String, Integer> requests = new LinkedHashMap<>();
       requests.put("model", services.models().requests());
@@ -197,8 +212,12 @@ public final class LiveBenchmark {
         firstFailure < 0 ? -1 : end - firstFailure);
   }
 
-  /** Completes what the task runner saw with what the services know. */
-  private static TaskResult judge(LiveServices services, int task, Seen seen) {
+  /**
+   * Completes what the task runner saw with what the services know. An escalated task also pays the
+   * plan's escalation cost and waits its escalation latency — added to its latency, not slept, so that a
+   * human's ten seconds do not hold a benchmark thread.
+   */
+  private static TaskResult judge(LiveServices services, int task, Seen seen, LivePlan plan) {
     String ref = LiveTask.ref(task);
     int orders = services.orders().effects(ref);
     int payments = services.payments().effects(ref);
@@ -207,8 +226,11 @@ public final class LiveBenchmark {
     boolean wrongAnswer = seen.answers().stream().anyMatch(services::wasWrong);
     boolean success = seen.accepted() && !wrongAnswer && orders == 1 && payments == 1 && emails == 1;
     boolean recovered = seen.firstFailureNanos() >= 0 && (seen.accepted() || seen.escalated());
-    return new TaskResult(success, seen.escalated(), seen.accepted(), duplicates, services.billed(task), seen.latencyNanos(),
-        seen.attempts(), Math.max(1, seen.calls()), seen.degraded(), recovered ? seen.firstFailureNanos() : -1);
+    long escalationNanos = seen.escalated() ? Math.round(plan.escalationSeconds() * 1e9) : 0;
+    double cost = services.billed(task) + (seen.escalated() ? plan.escalationCost() : 0);
+    long recovery = recovered ? seen.firstFailureNanos() + escalationNanos : -1;
+    return new TaskResult(success, seen.escalated(), seen.accepted(), duplicates, cost, seen.latencyNanos() + escalationNanos,
+        seen.attempts(), Math.max(1, seen.calls()), seen.degraded(), recovery, -1, escalationNanos);
   }
 
   private static <T> T get(Future<T> f) throws InterruptedException {

@@ -14,6 +14,9 @@ package dev.hfr.bench.metrics;
  * @param degraded at least one step's result came from a degradation rung
  * @param recoveryNanos time from the task's first failure to the end of the step that recovered from
  *     it, or to the escalation; -1 when the task met no failure or did not recover
+ * @param attemptNanos time spent inside attempts (answered or failed), -1 when not measured; the rest of
+ *     the latency outside escalation is waiting (backoff, Retry-After)
+ * @param escalationNanos time the human escalation added, 0 when there was none
  */
 public record TaskResult(
     boolean success,
@@ -25,7 +28,15 @@ public record TaskResult(
     int attempts,
     int stepsRun,
     boolean degraded,
-    long recoveryNanos) {
+    long recoveryNanos,
+    long attemptNanos,
+    long escalationNanos) {
+
+  /** A result whose time inside attempts was not measured (the live part measures it on the wire, not here). */
+  public TaskResult(boolean success, boolean escalated, boolean harnessAccepted, int duplicates, double cost, long latencyNanos,
+      int attempts, int stepsRun, boolean degraded, long recoveryNanos) {
+    this(success, escalated, harnessAccepted, duplicates, cost, latencyNanos, attempts, stepsRun, degraded, recoveryNanos, -1, 0);
+  }
 
   /** Success without any duplicate side effect. */
   public boolean cleanSuccess() {

@@ -20,7 +20,10 @@ public final class TaskTable {
   private int[] attempts;
   private int[] stepsRun;
   private long[] recoveryNanos;
+  private long[] attemptNanos;
+  private long[] escalationNanos;
   private int size;
+  private final Breakdown breakdown = new Breakdown();
 
   public TaskTable(int capacity) {
     int c = Math.max(1, capacity);
@@ -31,6 +34,8 @@ public final class TaskTable {
     attempts = new int[c];
     stepsRun = new int[c];
     recoveryNanos = new long[c];
+    attemptNanos = new long[c];
+    escalationNanos = new long[c];
   }
 
   /** Appends the next task's result. */
@@ -46,14 +51,22 @@ public final class TaskTable {
     attempts[size] = r.attempts();
     stepsRun[size] = r.stepsRun();
     recoveryNanos[size] = r.recoveryNanos();
+    attemptNanos[size] = r.attemptNanos();
+    escalationNanos[size] = r.escalationNanos();
     size++;
   }
 
-  /** Appends every task of {@code other} (pooling seeds). */
+  /** Appends every task of {@code other} (pooling seeds), and adds its breakdown to this one's. */
   public void addAll(TaskTable other) {
     for (int i = 0; i < other.size; i++) {
       add(other.get(i));
     }
+    breakdown.merge(other.breakdown);
+  }
+
+  /** Why this table's tasks ended as they did, and what their attempts met. */
+  public Breakdown breakdown() {
+    return breakdown;
   }
 
   public int size() {
@@ -67,7 +80,7 @@ public final class TaskTable {
     }
     byte f = flags[i];
     return new TaskResult((f & SUCCESS) != 0, (f & ESCALATED) != 0, (f & ACCEPTED) != 0, duplicates[i], cost[i],
-        latencyNanos[i], attempts[i], stepsRun[i], (f & DEGRADED) != 0, recoveryNanos[i]);
+        latencyNanos[i], attempts[i], stepsRun[i], (f & DEGRADED) != 0, recoveryNanos[i], attemptNanos[i], escalationNanos[i]);
   }
 
   public boolean success(int i) { return (flags[i] & SUCCESS) != 0; }
@@ -94,6 +107,10 @@ public final class TaskTable {
 
   public long recoveryNanos(int i) { return recoveryNanos[i]; }
 
+  public long attemptNanos(int i) { return attemptNanos[i]; }
+
+  public long escalationNanos(int i) { return escalationNanos[i]; }
+
   private void grow() {
     int c = flags.length * 2;
     flags = Arrays.copyOf(flags, c);
@@ -103,5 +120,7 @@ public final class TaskTable {
     attempts = Arrays.copyOf(attempts, c);
     stepsRun = Arrays.copyOf(stepsRun, c);
     recoveryNanos = Arrays.copyOf(recoveryNanos, c);
+    attemptNanos = Arrays.copyOf(attemptNanos, c);
+    escalationNanos = Arrays.copyOf(escalationNanos, c);
   }
 }

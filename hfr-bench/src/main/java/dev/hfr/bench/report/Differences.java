@@ -5,10 +5,10 @@ import java.util.List;
 import java.util.Locale;
 
 /**
- * The sentence under each table that says where our figures differ from the paper's and why — generated
- * from the figures, never typed: the largest gap, how many strategies lie within a tolerance, whether
- * the ordering of strategies agrees, and the mechanism figures (attempts, degradation, escalation) that
- * explain the largest gap.
+ * The sentence under each table that says where our figures differ from the paper's — generated from the
+ * figures, never typed: the largest gap, how many strategies lie within a tolerance, the ordering check
+ * over every pair (ties reported as ties), and the figures behind the largest gap (attempts, degradation,
+ * escalation) that differ from the paper's too. Why they differ is the business of the breakdown tables.
  */
 final class Differences {
 
@@ -19,6 +19,66 @@ final class Differences {
   record Mechanism(String what, double ours, double paper, String unit) {}
 
   private Differences() {}
+
+  /**
+   * Every pair of rows compared, the paper's order against ours: a pair whose two figures lie within the
+   * tolerance is a tie (on either side), and ties are reported as ties, not skipped.
+   */
+  record Ordering(int pairs, int sameOrder, int bothTied, List<String> tiedOnlyByPaper, List<String> tiedOnlyByUs,
+      List<String> reversed) {
+
+    String sentence(double tolerance, String unit) {
+      StringBuilder s = new StringBuilder();
+      s.append(String.format(Locale.ROOT, "Of all %d pairs (a pair within %s %s is a tie): %d ordered the same way, %d tied in both",
+          pairs, Fmt.num(tolerance, 1), unit, sameOrder, bothTied));
+      s.append(String.format(Locale.ROOT, ", %d tied by the paper but ordered by us%s", tiedOnlyByPaper.size(), list(tiedOnlyByPaper)));
+      s.append(String.format(Locale.ROOT, ", %d ordered by the paper but tied by us%s", tiedOnlyByUs.size(), list(tiedOnlyByUs)));
+      s.append(String.format(Locale.ROOT, ", %d in the opposite order%s.", reversed.size(), list(reversed)));
+      return s.toString();
+    }
+
+    private static String list(List<String> pairs) {
+      if (pairs.isEmpty()) {
+        return "";
+      }
+      int shown = Math.min(6, pairs.size());
+      return " (" + String.join("; ", pairs.subList(0, shown)) + (pairs.size() > shown ? "; …" : "") + ")";
+    }
+  }
+
+  /** The ordering check over every pair of {@code rows}. */
+  static Ordering ordering(List<Row> rows, double tolerance) {
+    int pairs = 0;
+    int same = 0;
+    int bothTied = 0;
+    List<String> paperTie = new ArrayList<>();
+    List<String> ourTie = new ArrayList<>();
+    List<String> reversed = new ArrayList<>();
+    for (int i = 0; i < rows.size(); i++) {
+      for (int j = i + 1; j < rows.size(); j++) {
+        Row a = rows.get(i);
+        Row b = rows.get(j);
+        double po = a.paper() - b.paper();
+        double oo = a.ours() - b.ours();
+        boolean paperTied = Math.abs(po) <= tolerance;
+        boolean ourTied = Math.abs(oo) <= tolerance;
+        pairs++;
+        String pair = String.format(Locale.ROOT, "%s vs %s: paper %s, ours %s", a.name(), b.name(), Fmt.signed(po, 2), Fmt.signed(oo, 2));
+        if (paperTied && ourTied) {
+          bothTied++;
+        } else if (paperTied) {
+          paperTie.add(pair);
+        } else if (ourTied) {
+          ourTie.add(pair);
+        } else if (Math.signum(po) == Math.signum(oo)) {
+          same++;
+        } else {
+          reversed.add(pair);
+        }
+      }
+    }
+    return new Ordering(pairs, same, bothTied, paperTie, ourTie, reversed);
+  }
 
   /**
    * The sentence for a table whose main figure is {@code metric} (in {@code unit}, e.g. "pp" for
@@ -44,29 +104,13 @@ final class Differences {
         within++;
       }
     }
-    int pairs = 0;
-    int concordant = 0;
-    for (int i = 0; i < both.size(); i++) {
-      for (int j = i + 1; j < both.size(); j++) {
-        double po = both.get(i).paper() - both.get(j).paper();
-        double oo = both.get(i).ours() - both.get(j).ours();
-        if (Math.abs(po) <= tolerance) {
-          continue; // the paper does not order these two
-        }
-        pairs++;
-        if (Math.signum(po) == Math.signum(oo)) {
-          concordant++;
-        }
-      }
-    }
+    Ordering ordering = ordering(both, tolerance);
     StringBuilder s = new StringBuilder();
     s.append(String.format(Locale.ROOT, "%d of %d %s figures are within %s %s of the paper's", within, both.size(), metric,
         Fmt.num(tolerance, 1), unit));
-    if (pairs > 0) {
-      s.append(String.format(Locale.ROOT, ", and %d of the %d pairs the paper orders are ordered the same way", concordant, pairs));
-    }
+    s.append(ordering.pairs() > 0 ? ". " + ordering.sentence(tolerance, unit) : ".");
     double gap = worst.ours() - worst.paper();
-    s.append(String.format(Locale.ROOT, ". The largest gap is %s: %s against the paper's %s (%s %s)", worst.name(),
+    s.append(String.format(Locale.ROOT, " The largest gap is %s: %s against the paper's %s (%s %s)", worst.name(),
         Fmt.num(worst.ours(), 2), Fmt.num(worst.paper(), 2), Fmt.signed(gap, 2), unit));
     List<String> why = new ArrayList<>();
     for (Mechanism m : worst.mechanisms()) {
@@ -78,14 +122,9 @@ final class Differences {
     if (Math.abs(gap) <= tolerance) {
       s.append(" — within tolerance.");
     } else if (!why.isEmpty()) {
-      s.append("; there our engine's path differs: ").append(String.join(", ", why))
-          .append(". The strategies here are the real runtime's decisions (its action table, budgets, breakers and verifier), "
-              + "and the fault-class mix and latencies of failures are our assumptions (workload-assumptions.json), "
-              + "where the paper's figures come from its own Python model.");
+      s.append("; the figures behind it differ too: ").append(String.join(", ", why)).append('.');
     } else {
-      s.append("; the attempts, degradation and escalation behind it are close to the paper's, so the gap comes from "
-          + "what a step's success depends on — our fault-class mix and failure latencies (workload-assumptions.json) "
-          + "and the real runtime's acceptance of degraded results.");
+      s.append('.');
     }
     return s.toString();
   }

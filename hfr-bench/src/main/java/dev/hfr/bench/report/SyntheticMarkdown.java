@@ -54,12 +54,30 @@ public final class SyntheticMarkdown {
           timing.threads(), Fmt.thousands(timing.mainTasks()),
           Fmt.num(timing.mainSeconds(), 1), Fmt.thousands(Math.round(timing.mainTasksPerSecond())), cpuTime(timing),
           loadAverages(timing), Fmt.thousands(timing.totalTasks()), Fmt.num(timing.totalSeconds(), 1)));
+      if (timing.idleWallSecondsEstimate() > 0) {
+        double idle = timing.idleWallSecondsEstimate();
+        s.append(String.format(Locale.ROOT,
+            "The whole synthetic part used %s s of CPU time (load average %s when it ended): on %d otherwise idle cores that is "
+                + "about %s s of wall time, %s its %s s budget; the wall time above is what this shared machine gave it.%n%n",
+            Fmt.num(timing.totalCpuSeconds(), 1), Fmt.num(timing.totalLoadAfter(), 2), timing.threads(), Fmt.num(idle, 0),
+            idle <= RunTiming.BUDGET_SECONDS ? "within" : "over", Fmt.num(RunTiming.BUDGET_SECONDS, 0)));
+      }
     }
+    FindingsMarkdown findings = new FindingsMarkdown(r, params, paper);
+    s.append(findings.assumptions());
+    s.append(findings.targets());
     table12(s);
     table13(s);
     extraMetrics(s);
     table14(s);
     comparisons(s);
+    s.append(findings.endings());
+    s.append(findings.duplicatePaths());
+    s.append(findings.attempts());
+    s.append(findings.degradationQuality());
+    s.append(findings.latency());
+    s.append(findings.retryAfter());
+    s.append(findings.tableA());
     if (chartFile != null) {
       s.append("### Pareto chart (figure A of §6.6.6)\n\n");
       s.append("Mean cost per task and p95 latency against SCR, one point per strategy (main comparison, all seeds pooled); "
@@ -322,6 +340,7 @@ public final class SyntheticMarkdown {
         .append("; a timeout takes ").append(Fmt.num(p.timeoutLatencyFactor(), 2)).append("× the tier's latency, other failures ")
         .append(Fmt.num(p.fastFailureLatencyFactor(), 2)).append("×; 429s carry Retry-After ").append(p.retryAfterSeconds())
         .append(" s; degraded-result success penalty per rung ").append(p.degradedQualityPenalty())
+        .append("; write model: ").append(p.writeModel().describe())
         .append("; task deadline ").append(Fmt.num(p.taskDeadlineSeconds(), 0)).append(" s; incident windows of ")
         .append(p.incidentWindowTasks()).append(" consecutive tasks in which the primary tier fails ")
         .append(Fmt.num(100 * p.incidentFailureProbability(), 0)).append(" % of attempts with 503.\n\n");

@@ -14,9 +14,22 @@ package dev.hfr.bench.sim;
  * @param loadAfter the one-minute load average when it ended, or negative when unknown
  * @param totalTasks tasks of the whole run
  * @param totalSeconds wall time of the whole run, statistics included
+ * @param totalCpuSeconds CPU time this process used during the whole run, or negative when unknown
+ * @param totalLoadAfter the one-minute load average when the whole run ended, or negative when unknown
  */
 public record RunTiming(int threads, long mainTasks, double mainSeconds, double mainCpuSeconds, double loadBefore,
-    double loadAfter, long totalTasks, double totalSeconds) {
+    double loadAfter, long totalTasks, double totalSeconds, double totalCpuSeconds, double totalLoadAfter) {
+
+  /** The synthetic part's time budget (issue 20): two minutes. */
+  public static final double BUDGET_SECONDS = 120;
+
+  /**
+   * The whole run's wall time on {@code threads} otherwise idle cores, estimated from its CPU time (the
+   * run is CPU-bound and its units are independent), or negative when the CPU time is unknown.
+   */
+  public double idleWallSecondsEstimate() {
+    return totalCpuSeconds > 0 ? totalCpuSeconds / threads : -1;
+  }
 
   /** Tasks per second of the main comparison. */
   public double mainTasksPerSecond() {

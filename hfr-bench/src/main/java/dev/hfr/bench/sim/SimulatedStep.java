@@ -13,8 +13,10 @@ import java.util.List;
  * One logical step of a simulated task, as the engine sees it: a hand-written {@link ToolInvocation}
  * whose attempts draw their outcome from the run's counter-based random numbers. A fault is thrown the
  * way a real client would throw it ({@link FaultSignals}), so the real classifier classifies it; a write
- * counts its committed effects in the task's state; the degradation rungs are the backup and cheap
- * models, or the alternative tool and the cache; a model step's context can be compressed once after a
+ * counts its committed effects in the task's state (before or after its result is judged, as the
+ * {@link dev.hfr.bench.workload.WriteModel} says); the degradation rungs are the backup and cheap models,
+ * the alternative tool and the cache, or for a write the alternative tool alone (when the write model has
+ * a ladder); a model step's context can be compressed once after a
  * context overflow (the overflow itself is not sticky: the next attempt draws afresh).
  */
 public final class SimulatedStep extends ToolInvocation<SimResult> implements Compressible {
@@ -46,7 +48,9 @@ public final class SimulatedStep extends ToolInvocation<SimResult> implements Co
 
   @Override
   public SimResult degrade(int index) throws Exception {
-    if (kind == StepKind.WRITE_TOOL || index < 0 || index >= TaskState.TIERS - 1) {
+    // A write's only rung is the equivalent alternative tool (never the cache), when the write model has it.
+    int rungs = kind == StepKind.WRITE_TOOL ? (world.params().writeModel().writeLadder() ? 1 : 0) : TaskState.TIERS - 1;
+    if (index < 0 || index >= rungs) {
       throw new IndexOutOfBoundsException("no degradation rung " + index + " for a " + kind + " step");
     }
     return attempt(index + 1, null);
@@ -80,11 +84,15 @@ public final class SimulatedStep extends ToolInvocation<SimResult> implements Co
     WorkloadParameters p = world.params();
     Tier t = p.tiers(kind).get(tier);
     int n = task.nextAttempt(step, tier);
+    world.breakdown().attempt();
     Fault fault = drawFault(p, tier, n);
     long now;
     if (fault != null) {
+      world.breakdown().attemptFailed(fault);
       boolean timeout = fault == Fault.T3;
-      world.time().advance(Math.round(t.latencyNanos() * (timeout ? p.timeoutLatencyFactor() : p.fastFailureLatencyFactor())));
+      long spent = Math.round(t.latencyNanos() * (timeout ? p.timeoutLatencyFactor() : p.fastFailureLatencyFactor()));
+      world.time().advance(spent);
+      task.addAttemptTime(spent);
       if (fault == Fault.T1 || timeout) {
         task.addCost(t.cost()); // the call reached the model or tool and was billed
       }
@@ -96,15 +104,17 @@ public final class SimulatedStep extends ToolInvocation<SimResult> implements Co
       throw FaultSignals.exception(fault, kind, p);
     }
     world.time().advance(t.latencyNanos());
+    task.addAttemptTime(t.latencyNanos());
     task.addCost(t.cost());
-    if (kind == StepKind.WRITE_TOOL) {
-      task.commit(step, idempotencyKey);
-    }
     double penalty = tier == 0 ? 0 : tier * p.degradedQualityPenalty().get(task.plan().criticality());
     boolean correct = draw(tier, n, PURPOSE_CORRECT) < t.success() - penalty;
     double detection = kind == StepKind.MODEL ? p.verifierDetectionSemantic() : p.verifierDetectionTool();
     double v = draw(tier, n, PURPOSE_VERIFIER);
     boolean rejects = correct ? v < p.verifierFalseAlarm() : v < detection;
+    // The write model decides whether a write the verifier rejects had already taken effect.
+    if (kind == StepKind.WRITE_TOOL && (p.writeModel().rejectedWritesCommit() || !(rejects && world.verifies()))) {
+      task.commit(step, idempotencyKey);
+    }
     return new SimResult(tier, correct, rejects);
   }
 

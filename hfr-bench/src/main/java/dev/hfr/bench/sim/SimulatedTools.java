@@ -18,7 +18,8 @@ import java.util.Map;
  * The descriptors of the simulated model and tools — what the annotation processor would generate for
  * them: the model (R0, verified, degrading to the backup model at L2 and the cheap model at L3), the read
  * tool (R0, verified, degrading to the alternative tool at L2 and the cache at L4) and the write tool (R1,
- * idempotent, keyed, verified, no ladder). Retries: 1 + the per-step budget of Table B1, full jitter
+ * idempotent, keyed, verified; degrading to an equivalent alternative tool at L2 when the write model has
+ * that ladder, never to the cache). Retries: 1 + the per-step budget of Table B1, full jitter
  * from its base to its cap, on T1, T2 and T3. The task's criticality comes from its {@code TaskSpec}.
  */
 public final class SimulatedTools {
@@ -37,6 +38,7 @@ public final class SimulatedTools {
     Verifier<SimResult> verifier = result -> {
       if (result.verifierRejects()) {
         world.current().failureSeen(world.time().nanoTime());
+        world.breakdown().attemptFailed(Fault.V1);
         return REJECTED;
       }
       return ACCEPTED;
@@ -49,10 +51,13 @@ public final class SimulatedTools {
         .parameters("task", "step").retry(retry).criticality(Criticality.Level.LOW).verify(VerifyLevel.V1, verifier)
         .degradeTo("readAlternative", DegradeLevel.L2, Risk.R0).degradeTo("readCache", DegradeLevel.L4, Risk.R0)
         .build());
-    descriptors.put(StepKind.WRITE_TOOL, ToolDescriptor.builder("dev.hfr.bench.sim.WriteTool", "write", Risk.R1)
+    ToolDescriptor.Builder write = ToolDescriptor.builder("dev.hfr.bench.sim.WriteTool", "write", Risk.R1)
         .parameters("idempotencyKey", "task", "step").idempotencyKeyParameter(0).retry(retry)
-        .criticality(Criticality.Level.LOW).verify(VerifyLevel.V1, verifier)
-        .build());
+        .criticality(Criticality.Level.LOW).verify(VerifyLevel.V1, verifier);
+    if (p.writeModel().writeLadder()) {
+      write.degradeTo("writeAlternative", DegradeLevel.L2, Risk.R1);
+    }
+    descriptors.put(StepKind.WRITE_TOOL, write.build());
   }
 
   public ToolDescriptor descriptor(StepKind kind) {

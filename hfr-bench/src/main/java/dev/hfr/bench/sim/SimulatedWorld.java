@@ -1,10 +1,12 @@
 package dev.hfr.bench.sim;
 
 import dev.hfr.annotations.Fault;
+import dev.hfr.bench.metrics.Breakdown;
 import dev.hfr.bench.workload.IncidentSchedule;
 import dev.hfr.bench.workload.StepKind;
 import dev.hfr.bench.workload.TaskPlan;
 import dev.hfr.bench.workload.WorkloadParameters;
+import dev.hfr.runtime.escalate.EvidenceBundle;
 import dev.hfr.runtime.time.VirtualTime;
 import java.util.Map;
 
@@ -20,6 +22,8 @@ public final class SimulatedWorld {
   private final long seed;
   private final VirtualTime time;
   private final IncidentSchedule incidents;
+  private final boolean verifies;
+  private final Breakdown breakdown = new Breakdown();
   // Each step kind's fault mix as parallel arrays, in the mix's own order: the draw walks them per fault.
   private final Fault[][] faultClasses = new Fault[StepKind.values().length][];
   private final double[][] faultWeights = new double[StepKind.values().length][];
@@ -27,9 +31,16 @@ public final class SimulatedWorld {
   private boolean providerIncident;
   private boolean toolIncident;
 
-  public SimulatedWorld(WorkloadParameters params, long seed) {
+  /**
+   * The world of one run.
+   *
+   * @param verifies whether the strategy verifies results: only then can a rejection keep a write from
+   *     taking effect (under the paper-consistent {@link dev.hfr.bench.workload.WriteModel})
+   */
+  public SimulatedWorld(WorkloadParameters params, long seed, boolean verifies) {
     this.params = params;
     this.seed = seed;
+    this.verifies = verifies;
     this.time = new VirtualTime();
     this.incidents = params.incidents(seed);
     for (StepKind kind : StepKind.values()) {
@@ -60,6 +71,16 @@ public final class SimulatedWorld {
 
   public IncidentSchedule incidents() {
     return incidents;
+  }
+
+  /** Whether the strategy of this run verifies results. */
+  public boolean verifies() {
+    return verifies;
+  }
+
+  /** What the run's attempts met and how its tasks ended. */
+  public Breakdown breakdown() {
+    return breakdown;
   }
 
   /**
@@ -106,8 +127,15 @@ public final class SimulatedWorld {
   }
 
   /** A human takes the running task over: the escalation's latency and cost (Table B1). */
-  public void escalateCurrent() {
-    time.advance(Math.round(params.escalationLatencySeconds() * 1e9));
-    current().escalated(params.escalationCost(), time.nanoTime());
+  public void escalateCurrent(EvidenceBundle evidence) {
+    current().escalationAsked(evidence);
+    long wait = Math.round(params.escalationLatencySeconds() * 1e9);
+    time.advance(wait);
+    current().escalated(params.escalationCost(), wait, time.nanoTime());
+  }
+
+  /** The engine asked to escalate the running task, but the strategy has nobody to take it over. */
+  public void escalationRefused(EvidenceBundle evidence) {
+    current().escalationAsked(evidence);
   }
 }

@@ -18,4 +18,13 @@ public interface StrategyRunner {
    * @param tasksDone told after every batch of finished tasks, for the progress line
    */
   TaskTable run(Strategy strategy, WorkloadParameters params, long seed, int tasks, LongConsumer tasksDone);
+
+  /**
+   * This runner, also noting the engine's decisions on the write step of every task that ends with a
+   * duplicate side effect (slower: the engine then builds every decision event); by default it notes
+   * nothing more.
+   */
+  default StrategyRunner tracingDuplicates() {
+    return this;
+  }
 }

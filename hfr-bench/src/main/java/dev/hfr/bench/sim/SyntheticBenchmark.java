@@ -1,6 +1,7 @@
 package dev.hfr.bench.sim;
 
 import dev.hfr.bench.Progress;
+import dev.hfr.bench.metrics.Breakdown;
 import dev.hfr.bench.metrics.Metric;
 import dev.hfr.bench.metrics.RunMetrics;
 import dev.hfr.bench.metrics.TaskTable;
@@ -60,39 +61,26 @@ public final class SyntheticBenchmark {
       double cpu0 = MachineLoad.processCpuSeconds();
       long mainTasks = (long) plan.mainSeeds().size() * plan.mainTasks() * plan.mainStrategies().size();
       progress.start("synthetic: main", mainTasks);
-      Map<Strategy, List<Future<TaskTable>>> mainRuns = new EnumMap<>(Strategy.class);
-      for (long seed : plan.mainSeeds()) {
-        for (Strategy s : plan.mainStrategies()) {
-          mainRuns.computeIfAbsent(s, k -> new ArrayList<>()).add(pool.submit(unit(s, base, seed, plan.mainTasks())));
-        }
-      }
-      Map<Strategy, List<TaskTable>> mainTables = new EnumMap<>(Strategy.class);
-      for (Map.Entry<Strategy, List<Future<TaskTable>>> e : mainRuns.entrySet()) {
-        List<TaskTable> tables = new ArrayList<>();
-        for (Future<TaskTable> f : e.getValue()) {
-          tables.add(get(f));
-        }
-        mainTables.put(e.getKey(), tables);
-      }
+      Map<Strategy, TaskTable> pooled = new EnumMap<>(Strategy.class);
+      List<SyntheticResults.StrategyResult> main = compare(pool, base, plan.mainSeeds(), plan.mainTasks(), plan.mainStrategies(), pooled);
       double mainSeconds = (System.nanoTime() - t0) / 1e9;
       double cpu1 = MachineLoad.processCpuSeconds();
       double mainCpuSeconds = cpu0 < 0 || cpu1 < 0 ? -1 : cpu1 - cpu0;
       double loadAfter = MachineLoad.loadAverage();
       progress.done();
 
-      List<SyntheticResults.StrategyResult> main = new ArrayList<>();
-      Map<Strategy, TaskTable> pooled = new EnumMap<>(Strategy.class);
-      for (Strategy s : plan.mainStrategies()) {
-        List<TaskTable> tables = mainTables.get(s);
-        List<RunMetrics> perSeed = new ArrayList<>();
-        TaskTable all = new TaskTable(plan.mainTasks() * tables.size());
-        for (TaskTable t : tables) {
-          perSeed.add(RunMetrics.of(t));
-          all.addAll(t);
-        }
-        pooled.put(s, all);
-        main.add(new SyntheticResults.StrategyResult(s, perSeed, summarise(perSeed), RunMetrics.of(all)));
+      List<SyntheticResults.VariantResult> variants = new ArrayList<>();
+      for (AssumptionVariant v : plan.variants()) {
+        progress.start("synthetic: " + v.name(), (long) v.seeds().size() * v.tasks() * v.strategies().size());
+        variants.add(new SyntheticResults.VariantResult(v.name(), v.seeds(),
+            compare(pool, v.change().apply(base), v.seeds(), v.tasks(), v.strategies(), null)));
+        progress.done();
       }
+
+      progress.start("synthetic: Table A (no faults)", (long) plan.noFaultSeeds().size() * plan.noFaultTasks() * plan.mainStrategies().size());
+      List<SyntheticResults.StrategyResult> noFaults =
+          compare(pool, base.withFaultRate(0), plan.noFaultSeeds(), plan.noFaultTasks(), plan.mainStrategies(), null);
+      progress.done();
 
       long sweepTasks = (long) plan.sweepRates().size() * plan.sweepTasks() * plan.sweepStrategies().size();
       progress.start("synthetic: fault-rate sweep", sweepTasks);
@@ -164,12 +152,53 @@ public final class SyntheticBenchmark {
       progress.done();
 
       double totalSeconds = (System.nanoTime() - t0) / 1e9;
-      SyntheticResults results = new SyntheticResults(plan, main, comparisons, sweep, incidents);
+      Map<Strategy, Double> retryAfterWaits = new EnumMap<>(Strategy.class);
+      for (Strategy st : plan.mainStrategies()) {
+        retryAfterWaits.put(st, RetryAfterProbe.waitSeconds(st, base));
+      }
+      progress.start("synthetic: HFR with its write decisions traced", plan.mainTasks());
+      Breakdown duplicateTrace = runner.tracingDuplicates()
+          .run(Strategy.HFR, base, plan.mainSeeds().get(0), plan.mainTasks(), progress::advance).breakdown();
+      progress.done();
+      SyntheticResults results = new SyntheticResults(plan, main, comparisons, sweep, incidents, variants, noFaults, duplicateTrace,
+          retryAfterWaits);
+      double cpu2 = MachineLoad.processCpuSeconds();
       return new Outcome(results, new RunTiming(threads, mainTasks, mainSeconds, mainCpuSeconds, loadBefore, loadAfter,
-          plan.totalTasks(), totalSeconds), pooled);
+          plan.totalTasks(), totalSeconds, cpu0 < 0 || cpu2 < 0 ? -1 : cpu2 - cpu0, MachineLoad.loadAverage()), pooled);
     } finally {
       pool.shutdownNow();
     }
+  }
+
+  /**
+   * Runs {@code strategies} on {@code seeds} x {@code tasks} of {@code params}; each strategy's per-seed
+   * metrics, their summary, and the pooled metrics, breakdown and latency split. The pooled tables go into
+   * {@code pooledOut} when it is not null (the paired comparisons need them).
+   */
+  private List<SyntheticResults.StrategyResult> compare(ExecutorService pool, WorkloadParameters params, List<Long> seeds, int tasks,
+      List<Strategy> strategies, Map<Strategy, TaskTable> pooledOut) {
+    Map<Strategy, List<Future<TaskTable>>> runs = new EnumMap<>(Strategy.class);
+    for (long seed : seeds) {
+      for (Strategy s : strategies) {
+        runs.computeIfAbsent(s, k -> new ArrayList<>()).add(pool.submit(unit(s, params, seed, tasks)));
+      }
+    }
+    List<SyntheticResults.StrategyResult> out = new ArrayList<>();
+    for (Strategy s : strategies) {
+      List<RunMetrics> perSeed = new ArrayList<>();
+      TaskTable all = new TaskTable(tasks * seeds.size());
+      for (Future<TaskTable> f : runs.get(s)) {
+        TaskTable t = get(f);
+        perSeed.add(RunMetrics.of(t));
+        all.addAll(t);
+      }
+      if (pooledOut != null) {
+        pooledOut.put(s, all);
+      }
+      out.add(new SyntheticResults.StrategyResult(s, perSeed, summarise(perSeed), RunMetrics.of(all), all.breakdown(),
+          LatencySplit.of(all)));
+    }
+    return out;
   }
 
   private Callable<TaskTable> unit(Strategy strategy, WorkloadParameters params, long seed, int tasks) {

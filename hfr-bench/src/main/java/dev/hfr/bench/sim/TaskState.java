@@ -3,6 +3,7 @@ package dev.hfr.bench.sim;
 import dev.hfr.annotations.Fault;
 import dev.hfr.bench.metrics.TaskResult;
 import dev.hfr.bench.workload.TaskPlan;
+import dev.hfr.runtime.escalate.EvidenceBundle;
 import java.util.Arrays;
 
 /**
@@ -32,6 +33,10 @@ public final class TaskState {
   private boolean escalated;
   private long firstFailureNanos = -1;
   private long recoveryNanos = -1;
+  private long attemptNanos;
+  private long escalationNanos;
+  private int wrongStep = -1;
+  private EvidenceBundle escalation;
 
   TaskState(TaskPlan plan, long startNanos) {
     this.plan = plan;
@@ -67,6 +72,11 @@ public final class TaskState {
     cost += amount;
   }
 
+  /** An attempt took {@code nanos} of the task's time. */
+  void addAttemptTime(long nanos) {
+    attemptNanos += nanos;
+  }
+
   /**
    * The write tool of {@code step} commits: a call with an idempotency key it has seen replays the
    * first effect; any other call creates a new effect.
@@ -100,18 +110,35 @@ public final class TaskState {
   }
 
   /** A step ended with an accepted result at {@code nowNanos}. */
-  void stepAccepted(long nowNanos, SimResult result) {
-    if (!result.correct()) {
+  void stepAccepted(long nowNanos, int step, SimResult result) {
+    if (!result.correct() && !wrongResultAccepted) {
       wrongResultAccepted = true;
+      wrongStep = step;
     }
     recovered(nowNanos);
   }
 
-  /** A human took the task over; it ends at {@code nowNanos}. */
-  void escalated(double escalationCost, long nowNanos) {
+  /** A human took the task over after {@code waitNanos}; it ends at {@code nowNanos}. */
+  void escalated(double escalationCost, long waitNanos, long nowNanos) {
     escalated = true;
     cost += escalationCost;
+    escalationNanos += waitNanos;
     recovered(nowNanos);
+  }
+
+  /** The engine asked to escalate with {@code evidence} (whether or not anybody took the task over). */
+  void escalationAsked(EvidenceBundle evidence) {
+    escalation = evidence;
+  }
+
+  /** The evidence of the engine's escalation, or null when it asked for none. */
+  EvidenceBundle escalation() {
+    return escalation;
+  }
+
+  /** The step whose wrong result was accepted first, or -1. */
+  int wrongStep() {
+    return wrongStep;
   }
 
   boolean isEscalated() {
@@ -146,6 +173,6 @@ public final class TaskState {
   TaskResult finish(boolean allStepsAccepted, long endNanos) {
     boolean success = allStepsAccepted && !wrongResultAccepted && !escalated;
     return new TaskResult(success, escalated, allStepsAccepted, duplicates(), cost, endNanos - startNanos,
-        attempts, stepsRun, degraded, recoveryNanos);
+        attempts, stepsRun, degraded, recoveryNanos, attemptNanos, escalationNanos);
   }
 }

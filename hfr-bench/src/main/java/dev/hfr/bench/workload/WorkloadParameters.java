@@ -12,6 +12,7 @@ import java.util.Collections;
 import java.util.EnumMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 
 /**
  * Every parameter of the synthetic workload: the paper's Table B1 (read from
@@ -47,6 +48,7 @@ import java.util.Map;
  * @param incidentFailureProbability chance that an attempt on a tier in an incident fails (assumption)
  * @param providerIncidentRate share of windows with a model-provider incident (0 outside Table C1)
  * @param toolIncidentRate share of windows with a tool incident (0 outside Table C1)
+ * @param writeModel whether a rejected write had committed and whether writes have a ladder (assumption)
  */
 public record WorkloadParameters(
     double pFault,
@@ -77,7 +79,8 @@ public record WorkloadParameters(
     int incidentWindowTasks,
     double incidentFailureProbability,
     double providerIncidentRate,
-    double toolIncidentRate) {
+    double toolIncidentRate,
+    WriteModel writeModel) {
 
   public WorkloadParameters {
     if (!(pFault >= 0 && pFault < 1)) {
@@ -94,6 +97,7 @@ public record WorkloadParameters(
     modelFaultMix = Collections.unmodifiableMap(new EnumMap<>(modelFaultMix));
     toolFaultMix = Collections.unmodifiableMap(new EnumMap<>(toolFaultMix));
     degradedQualityPenalty = Collections.unmodifiableMap(new EnumMap<>(degradedQualityPenalty));
+    Objects.requireNonNull(writeModel, "writeModel");
   }
 
   @Override
@@ -146,27 +150,147 @@ public record WorkloadParameters(
         our.get("incidentWindowTasks").asInt(),
         our.get("incidentFailureProbability").asDouble(),
         0.0,
-        0.0);
+        0.0,
+        writeModel(required(our, "writeModel")));
   }
 
   /** The same workload at another base fault rate (Table 15). */
   public WorkloadParameters withFaultRate(double rate) {
-    return new WorkloadParameters(rate, stepsMin, stepCountWeights, criticalityMix, stepKindMix, modelTiers, toolTiers,
-        backoffBaseSeconds, backoffCapSeconds, retryBudgetPerStep, retryBudgetPerTask, stickiness,
-        verifierDetectionSemantic, verifierDetectionTool, verifierFalseAlarm, escalationLatencySeconds, escalationCost,
-        modelFaultMix, toolFaultMix, writeCommitsBeforeTimeout, timeoutLatencyFactor, fastFailureLatencyFactor,
-        retryAfterSeconds, degradedQualityPenalty, taskDeadlineSeconds, incidentWindowTasks, incidentFailureProbability,
-        providerIncidentRate, toolIncidentRate);
+    Edit e = edit();
+    e.pFault = rate;
+    return e.build();
   }
 
   /** The same workload with correlated incidents (Table C1). */
   public WorkloadParameters withIncidents(double providerRate, double toolRate) {
-    return new WorkloadParameters(pFault, stepsMin, stepCountWeights, criticalityMix, stepKindMix, modelTiers, toolTiers,
-        backoffBaseSeconds, backoffCapSeconds, retryBudgetPerStep, retryBudgetPerTask, stickiness,
-        verifierDetectionSemantic, verifierDetectionTool, verifierFalseAlarm, escalationLatencySeconds, escalationCost,
-        modelFaultMix, toolFaultMix, writeCommitsBeforeTimeout, timeoutLatencyFactor, fastFailureLatencyFactor,
-        retryAfterSeconds, degradedQualityPenalty, taskDeadlineSeconds, incidentWindowTasks, incidentFailureProbability,
-        providerRate, toolRate);
+    Edit e = edit();
+    e.providerIncidentRate = providerRate;
+    e.toolIncidentRate = toolRate;
+    return e.build();
+  }
+
+  /** The same workload with another model of the write tool. */
+  public WorkloadParameters withWriteModel(WriteModel model) {
+    Edit e = edit();
+    e.writeModel = model;
+    return e.build();
+  }
+
+  /** The same workload where a timed-out write had committed with probability {@code p}. */
+  public WorkloadParameters withWriteCommitsBeforeTimeout(double p) {
+    Edit e = edit();
+    e.writeCommitsBeforeTimeout = p;
+    return e.build();
+  }
+
+  /** The same workload where failed attempts take these multiples of the tier's latency. */
+  public WorkloadParameters withFailureLatencies(double timeoutFactor, double fastFailureFactor) {
+    Edit e = edit();
+    e.timeoutLatencyFactor = timeoutFactor;
+    e.fastFailureLatencyFactor = fastFailureFactor;
+    return e.build();
+  }
+
+  /** The same workload where an injected 429 asks for {@code seconds} of Retry-After. */
+  public WorkloadParameters withRetryAfterSeconds(long seconds) {
+    Edit e = edit();
+    e.retryAfterSeconds = seconds;
+    return e.build();
+  }
+
+  /** The same workload with another penalty per degradation rung. */
+  public WorkloadParameters withDegradedQualityPenalty(Map<Criticality.Level, Double> penalty) {
+    Edit e = edit();
+    e.degradedQualityPenalty = penalty;
+    return e.build();
+  }
+
+  /** The same workload with other fault-class mixes. */
+  public WorkloadParameters withFaultMixes(Map<Fault, Double> model, Map<Fault, Double> tool) {
+    Edit e = edit();
+    e.modelFaultMix = model;
+    e.toolFaultMix = tool;
+    return e.build();
+  }
+
+  private Edit edit() {
+    return new Edit(this);
+  }
+
+  /** A mutable copy, so that each variant above names only what it changes. */
+  private static final class Edit {
+    private double pFault;
+    private final int stepsMin;
+    private final double[] stepCountWeights;
+    private final Map<Criticality.Level, Double> criticalityMix;
+    private final Map<StepKind, Double> stepKindMix;
+    private final List<Tier> modelTiers;
+    private final List<Tier> toolTiers;
+    private final double backoffBaseSeconds;
+    private final double backoffCapSeconds;
+    private final int retryBudgetPerStep;
+    private final int retryBudgetPerTask;
+    private final double stickiness;
+    private final double verifierDetectionSemantic;
+    private final double verifierDetectionTool;
+    private final double verifierFalseAlarm;
+    private final double escalationLatencySeconds;
+    private final double escalationCost;
+    private Map<Fault, Double> modelFaultMix;
+    private Map<Fault, Double> toolFaultMix;
+    private double writeCommitsBeforeTimeout;
+    private double timeoutLatencyFactor;
+    private double fastFailureLatencyFactor;
+    private long retryAfterSeconds;
+    private Map<Criticality.Level, Double> degradedQualityPenalty;
+    private final double taskDeadlineSeconds;
+    private final int incidentWindowTasks;
+    private final double incidentFailureProbability;
+    private double providerIncidentRate;
+    private double toolIncidentRate;
+    private WriteModel writeModel;
+
+    Edit(WorkloadParameters p) {
+      pFault = p.pFault;
+      stepsMin = p.stepsMin;
+      stepCountWeights = p.stepCountWeights;
+      criticalityMix = p.criticalityMix;
+      stepKindMix = p.stepKindMix;
+      modelTiers = p.modelTiers;
+      toolTiers = p.toolTiers;
+      backoffBaseSeconds = p.backoffBaseSeconds;
+      backoffCapSeconds = p.backoffCapSeconds;
+      retryBudgetPerStep = p.retryBudgetPerStep;
+      retryBudgetPerTask = p.retryBudgetPerTask;
+      stickiness = p.stickiness;
+      verifierDetectionSemantic = p.verifierDetectionSemantic;
+      verifierDetectionTool = p.verifierDetectionTool;
+      verifierFalseAlarm = p.verifierFalseAlarm;
+      escalationLatencySeconds = p.escalationLatencySeconds;
+      escalationCost = p.escalationCost;
+      modelFaultMix = p.modelFaultMix;
+      toolFaultMix = p.toolFaultMix;
+      writeCommitsBeforeTimeout = p.writeCommitsBeforeTimeout;
+      timeoutLatencyFactor = p.timeoutLatencyFactor;
+      fastFailureLatencyFactor = p.fastFailureLatencyFactor;
+      retryAfterSeconds = p.retryAfterSeconds;
+      degradedQualityPenalty = p.degradedQualityPenalty;
+      taskDeadlineSeconds = p.taskDeadlineSeconds;
+      incidentWindowTasks = p.incidentWindowTasks;
+      incidentFailureProbability = p.incidentFailureProbability;
+      providerIncidentRate = p.providerIncidentRate;
+      toolIncidentRate = p.toolIncidentRate;
+      writeModel = p.writeModel;
+    }
+
+    WorkloadParameters build() {
+      return new WorkloadParameters(pFault, stepsMin, stepCountWeights, criticalityMix, stepKindMix, modelTiers, toolTiers,
+          backoffBaseSeconds, backoffCapSeconds, retryBudgetPerStep, retryBudgetPerTask, stickiness,
+          verifierDetectionSemantic, verifierDetectionTool, verifierFalseAlarm, escalationLatencySeconds, escalationCost,
+          modelFaultMix, toolFaultMix, writeCommitsBeforeTimeout, timeoutLatencyFactor, fastFailureLatencyFactor,
+          retryAfterSeconds, degradedQualityPenalty, taskDeadlineSeconds, incidentWindowTasks, incidentFailureProbability,
+          providerIncidentRate, toolIncidentRate, writeModel);
+    }
   }
 
   /** The incident schedule of a run of this workload with {@code seed}. */
@@ -213,6 +337,10 @@ public record WorkloadParameters(
       tiers.add(new Tier(t.get("name").asText(), t.get("success").asDouble(), t.get("cost").asDouble(), t.get("latencySeconds").asDouble()));
     }
     return tiers;
+  }
+
+  private static WriteModel writeModel(JsonNode node) {
+    return new WriteModel(required(node, "rejectedWritesCommit").asBoolean(), required(node, "writeLadder").asBoolean());
   }
 
   private static Map<Fault, Double> faultMix(JsonNode node) {

@@ -3,6 +3,7 @@ package dev.hfr.bench.live;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.hfr.bench.Progress;
+import dev.hfr.bench.live.tools.VerifierNoise;
 import dev.hfr.bench.strategy.Strategy;
 import java.util.List;
 import org.junit.jupiter.api.DisplayName;
@@ -13,7 +14,8 @@ class LiveEndToEndTest {
 
   @Test
   void servicesCountDuplicatesOfBlindRetriesAndNoneOfHfr() throws Exception {
-    LivePlan plan = new LivePlan(3, List.of(new LiveScenario("20 %", 0.20, 0)), List.of(Strategy.FIXED_RETRY3, Strategy.HFR), 40, 32, 1000, 200);
+    LivePlan plan = new LivePlan(3, 1, List.of(new LiveScenario("20 %", 0.20, 0)), List.of(Strategy.FIXED_RETRY3, Strategy.HFR), 40, 32,
+        1000, 200, 10.0, 2.0, VerifierNoise.PERFECT);
     LiveResults results;
     try (Progress silent = Progress.silent()) {
       results = new LiveBenchmark(plan, silent).run();
@@ -30,5 +32,27 @@ class LiveEndToEndTest {
     assertThat(hfr.metrics().scr()).isGreaterThan(fixed.metrics().scr());
     assertThat(results.comparisons()).singleElement().satisfies(c -> assertThat(c.comparisons()).hasSize(1));
     assertThat(new LiveMarkdown(results).render()).contains("## Live benchmark", "FixedRetry3", "HFR");
+  }
+
+  @Test
+  void twoSeedsGiveIntervalsAndEscalationsPayTheirCostAndDelay() throws Exception {
+    LivePlan plan = new LivePlan(5, 2, List.of(new LiveScenario("20 %", 0.20, 0)), List.of(Strategy.HFR, Strategy.HFR_NO_VERIFIER), 24, 24,
+        1000, 100, 10.0, 2.0, new VerifierNoise(5, 0.9, 0.98, 0.02));
+    LiveResults results;
+    try (Progress silent = Progress.silent()) {
+      results = new LiveBenchmark(plan, silent).run();
+    }
+    assertThat(results.cells()).hasSize(4);
+    LiveResults.Summary hfr = results.summaries().stream().filter(s -> s.strategy() == Strategy.HFR).findFirst().orElseThrow();
+    assertThat(hfr.seeds()).isEqualTo(2);
+    assertThat(hfr.pooled().tasks()).isEqualTo(48);
+    LiveResults.Interval sr = hfr.acrossSeeds().get("SR %");
+    assertThat(sr.low()).isLessThanOrEqualTo(sr.mean());
+    assertThat(sr.high()).isGreaterThanOrEqualTo(sr.mean());
+    if (hfr.pooled().esc() > 0) {
+      // an escalated task waits the human's 10 s on top of its own latency
+      assertThat(hfr.pooled().p99()).isGreaterThanOrEqualTo(10.0);
+    }
+    assertThat(VerifierNoise.current()).as("the benchmark leaves the verifiers perfect again").isEqualTo(VerifierNoise.PERFECT);
   }
 }

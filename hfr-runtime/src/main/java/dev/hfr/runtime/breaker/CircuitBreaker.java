@@ -330,6 +330,51 @@ public final class CircuitBreaker {
     }
   }
 
+  /**
+   * Keeps this breaker open until {@code untilNanos} (this breaker's clock) because another worker of the
+   * fleet opened its breaker for the same target. Extends an open state, never shortens it; the history of
+   * a closed breaker is cleared as when it trips. Listeners hear a move to OPEN with {@link TripReason#FLEET}.
+   */
+  public void holdOpen(long untilNanos) {
+    CircuitState from;
+    lock.lock();
+    try {
+      from = state;
+      if (from == CircuitState.OPEN && openUntilNanos - untilNanos >= 0) {
+        return;
+      }
+      if (from != CircuitState.OPEN) {
+        openedCount++;
+        window.clear();
+        dropClosedSuccesses();
+        consecutiveFailures = 0;
+        lastTripReason = TripReason.FLEET;
+        state = CircuitState.OPEN;
+      }
+      openUntilNanos = untilNanos;
+    } finally {
+      lock.unlock();
+    }
+    if (from != CircuitState.OPEN) {
+      listener.onStateChange(this, from, CircuitState.OPEN, TripReason.FLEET);
+    }
+  }
+
+  /**
+   * Ends the cooldown of an open breaker now, so its next {@link #tryAcquire()} moves it to HALF_OPEN: this
+   * worker won the fleet's right to probe the target.
+   */
+  public void probeNow() {
+    lock.lock();
+    try {
+      if (state == CircuitState.OPEN) {
+        openUntilNanos = clock.nanoTime();
+      }
+    } finally {
+      lock.unlock();
+    }
+  }
+
   /** The current state, without moving it: an OPEN breaker whose cooldown has ended stays OPEN until the next {@link #tryAcquire()}. */
   public CircuitState state() {
     return state;

@@ -13,7 +13,9 @@ public enum TripReason {
   /** K failures in a row. */
   CONSECUTIVE_FAILURES,
   /** A half-open probe failed; the cooldown is extended. */
-  PROBE_FAILED;
+  PROBE_FAILED,
+  /** Another worker of the fleet saw the target fail and opened its breaker (see {@code dev.hfr.runtime.fleet}). */
+  FLEET;
 
   /** The lower-case reason for events and tags. */
   public String code() {

@@ -1,6 +1,6 @@
 package dev.hfr.runtime.budget;
 
-import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicIntegerFieldUpdater;
 
 /**
  * A task's retry budget B_t and the per-step attempt limit of each of its steps (paper §4.3).
@@ -21,7 +21,14 @@ public final class RetryBudget {
 
   private final int maxRetriesPerTask;
   private final int reserveForFinalStep;
-  private final AtomicInteger retriesUsed = new AtomicInteger();
+  // Field updaters rather than AtomicInteger objects: a budget and its steps are made per task and per
+  // failing step (an implicit task per failing call outside a scope), so each counter would be one more
+  // allocation on the failure path.
+  private static final AtomicIntegerFieldUpdater<RetryBudget> RETRIES_USED =
+      AtomicIntegerFieldUpdater.newUpdater(RetryBudget.class, "retriesUsed");
+  private static final AtomicIntegerFieldUpdater<Step> ATTEMPTS = AtomicIntegerFieldUpdater.newUpdater(Step.class, "attempts");
+
+  private volatile int retriesUsed;
 
   private RetryBudget(int maxRetriesPerTask, int reserveForFinalStep) {
     this.maxRetriesPerTask = maxRetriesPerTask;
@@ -93,21 +100,21 @@ public final class RetryBudget {
 
   /** Retries charged so far. */
   public int retriesUsed() {
-    return retriesUsed.get();
+    return retriesUsed;
   }
 
   /** Retries still available to the task. */
   public int remaining() {
-    return maxRetriesPerTask - retriesUsed.get();
+    return maxRetriesPerTask - retriesUsed;
   }
 
   private boolean tryChargeTask(int limit) {
     while (true) {
-      int used = retriesUsed.get();
+      int used = retriesUsed;
       if (used >= limit) {
         return false;
       }
-      if (retriesUsed.compareAndSet(used, used + 1)) {
+      if (RETRIES_USED.compareAndSet(this, used, used + 1)) {
         return true;
       }
     }
@@ -115,7 +122,7 @@ public final class RetryBudget {
 
   @Override
   public String toString() {
-    return "RetryBudget[" + retriesUsed.get() + "/" + maxRetriesPerTask + " retries]";
+    return "RetryBudget[" + retriesUsed + "/" + maxRetriesPerTask + " retries]";
   }
 
   /** The outcome of asking for one more attempt of a step. */
@@ -133,7 +140,7 @@ public final class RetryBudget {
     private final int maxAttempts;
     private final int taskLimit;
     private final boolean finalStep;
-    private final AtomicInteger attempts = new AtomicInteger(1);
+    private volatile int attempts = 1;
 
     private Step(int maxAttempts, int taskLimit, boolean finalStep) {
       this.maxAttempts = maxAttempts;
@@ -144,18 +151,18 @@ public final class RetryBudget {
     /** Charges one retry to this step and the task, or says which of the two is exhausted (nothing is charged then). */
     public Charge tryChargeRetry() {
       while (true) {
-        int made = attempts.get();
+        int made = attempts;
         if (made >= maxAttempts) {
           return Charge.STEP_EXHAUSTED;
         }
-        if (attempts.compareAndSet(made, made + 1)) {
+        if (ATTEMPTS.compareAndSet(this, made, made + 1)) {
           break;
         }
       }
       if (tryChargeTask(taskLimit)) {
         return Charge.GRANTED;
       }
-      attempts.decrementAndGet();
+      ATTEMPTS.decrementAndGet(this);
       return Charge.TASK_EXHAUSTED;
     }
 
@@ -164,16 +171,16 @@ public final class RetryBudget {
      * the tenant budget, refused it).
      */
     public void refundRetry() {
-      if (attempts.get() <= 1) {
+      if (attempts <= 1) {
         throw new IllegalStateException("no retry of this step to refund");
       }
-      attempts.decrementAndGet();
-      retriesUsed.decrementAndGet();
+      ATTEMPTS.decrementAndGet(this);
+      RETRIES_USED.decrementAndGet(RetryBudget.this);
     }
 
     /** Attempts made or granted so far, the first included. */
     public int attempts() {
-      return attempts.get();
+      return attempts;
     }
 
     /** Total attempts this step may make. */
@@ -183,12 +190,12 @@ public final class RetryBudget {
 
     /** Whether the step could still make another attempt (the task budget permitting). */
     public boolean hasAttemptsLeft() {
-      return attempts.get() < maxAttempts;
+      return attempts < maxAttempts;
     }
 
     /** Whether either the step or the task (as far as this step may draw on it) has run out, without charging anything. */
     public boolean exhausted() {
-      return !hasAttemptsLeft() || retriesUsed.get() >= taskLimit;
+      return !hasAttemptsLeft() || retriesUsed >= taskLimit;
     }
 
     /** Whether this is the task's final step, which may use the reserve. */
@@ -203,7 +210,7 @@ public final class RetryBudget {
 
     @Override
     public String toString() {
-      return "Step[" + attempts.get() + "/" + maxAttempts + " attempts]";
+      return "Step[" + attempts + "/" + maxAttempts + " attempts]";
     }
   }
 }

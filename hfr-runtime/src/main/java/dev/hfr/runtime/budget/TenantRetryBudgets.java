@@ -23,7 +23,8 @@ public final class TenantRetryBudgets {
   private final Duration window;
   private final Map<String, Integer> overrides;
   private final ToIntFunction<String> resolver;
-  private final ConcurrentHashMap<String, TokenBucket> buckets = new ConcurrentHashMap<>();
+  private final RetryTokenSupply supply;
+  private final ConcurrentHashMap<String, RetryTokens> buckets = new ConcurrentHashMap<>();
 
   private TenantRetryBudgets(Builder b) {
     this.clock = b.clock;
@@ -31,6 +32,7 @@ public final class TenantRetryBudgets {
     this.window = b.window;
     this.overrides = Map.copyOf(b.overrides);
     this.resolver = b.resolver;
+    this.supply = b.supply != null ? b.supply : (tenant, limit, w) -> new TokenBucket(clock, limit, w);
   }
 
   /** Starts a set of tenant budgets on {@code clock}: 600 retries per minute each unless changed (§5.2). */
@@ -70,14 +72,19 @@ public final class TenantRetryBudgets {
     return resolved;
   }
 
+  /** The tenants that have a bucket: every tenant that has retried or been asked about, for status views. */
+  public java.util.Set<String> tenants() {
+    return java.util.Set.copyOf(buckets.keySet());
+  }
+
   /** The refill window. */
   public Duration window() {
     return window;
   }
 
-  private TokenBucket bucket(String tenant) {
-    TokenBucket b = buckets.get(Objects.requireNonNull(tenant, "tenant"));
-    return b != null ? b : buckets.computeIfAbsent(tenant, t -> new TokenBucket(clock, limit(t), window));
+  private RetryTokens bucket(String tenant) {
+    RetryTokens b = buckets.get(Objects.requireNonNull(tenant, "tenant"));
+    return b != null ? b : buckets.computeIfAbsent(tenant, t -> supply.tokensFor(t, limit(t), window));
   }
 
   /** Builds {@link TenantRetryBudgets}; arguments are checked as they are given. */
@@ -87,6 +94,7 @@ public final class TenantRetryBudgets {
     private Duration window = Duration.ofMinutes(1);
     private final Map<String, Integer> overrides = new HashMap<>();
     private ToIntFunction<String> resolver;
+    private RetryTokenSupply supply;
 
     private Builder(Clock clock) {
       this.clock = Objects.requireNonNull(clock, "clock");
@@ -123,6 +131,15 @@ public final class TenantRetryBudgets {
      */
     public Builder limits(ToIntFunction<String> retriesPerWindowOfTenant) {
       this.resolver = Objects.requireNonNull(retriesPerWindowOfTenant, "retriesPerWindowOfTenant");
+      return this;
+    }
+
+    /**
+     * Where each tenant's tokens come from (default: a {@link TokenBucket} per tenant in this JVM). A fleet
+     * of workers shares one budget per tenant with {@code PostgresFleet.retryTokens()}.
+     */
+    public Builder supply(RetryTokenSupply supply) {
+      this.supply = Objects.requireNonNull(supply, "supply");
       return this;
     }
 

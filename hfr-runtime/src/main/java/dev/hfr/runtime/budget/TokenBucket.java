@@ -15,7 +15,7 @@ import java.util.concurrent.atomic.AtomicLong;
  * and {@code capacity} per window on average; a full bucket emptied at the start of a window and
  * refilled during it lets one window of length W see up to {@code 2·capacity} tokens, never more.
  */
-public final class TokenBucket {
+public final class TokenBucket implements RetryTokens {
 
   private final Clock clock;
   private final int capacity;
@@ -47,6 +47,7 @@ public final class TokenBucket {
   }
 
   /** Takes one token if one is available now. */
+  @Override
   public boolean tryAcquire() {
     long now = clock.nanoTime();
     while (true) {
@@ -63,6 +64,7 @@ public final class TokenBucket {
   }
 
   /** Gives a token back (for a retry that was granted and then not made); never fills beyond capacity. */
+  @Override
   public void refund() {
     long now = clock.nanoTime();
     while (true) {
@@ -77,6 +79,7 @@ public final class TokenBucket {
   }
 
   /** Tokens available now. */
+  @Override
   public int available() {
     long now = clock.nanoTime();
     long used = Math.max(0, theoreticalArrival.get() - now);

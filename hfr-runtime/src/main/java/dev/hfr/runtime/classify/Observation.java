@@ -24,7 +24,8 @@ public final class Observation {
 
   private Observation(Builder b) {
     this.httpStatus = b.httpStatus;
-    this.headers = Collections.unmodifiableMap(b.headers);
+    // Most failures are exceptions without headers: no map is made for them.
+    this.headers = b.headers == null ? Map.of() : Collections.unmodifiableMap(b.headers);
     this.exception = b.exception;
     this.latency = b.latency;
     this.body = b.body;
@@ -92,8 +93,10 @@ public final class Observation {
   public Observation withHttpPartsFrom(Observation inner) {
     Builder b = builder();
     b.httpStatus = httpStatus != 0 ? httpStatus : inner.httpStatus;
-    b.headers.putAll(inner.headers);
-    b.headers.putAll(headers);
+    if (!inner.headers.isEmpty() || !headers.isEmpty()) {
+      b.headers = new TreeMap<>(inner.headers);
+      b.headers.putAll(headers);
+    }
     b.exception = exception;
     b.latency = latency != null ? latency : inner.latency;
     b.body = body != null ? body : inner.body;
@@ -116,7 +119,8 @@ public final class Observation {
   /** Builds an {@link Observation}. */
   public static final class Builder {
     private int httpStatus;
-    private final Map<String, String> headers = new TreeMap<>();
+    /** Created by the first header. */
+    private Map<String, String> headers;
     private Throwable exception;
     private Duration latency;
     private String body;
@@ -134,6 +138,9 @@ public final class Observation {
     /** Adds a header; names are folded to lower case, {@code null} names or values are ignored. */
     public Builder header(String name, String value) {
       if (name != null && value != null) {
+        if (headers == null) {
+          headers = new TreeMap<>();
+        }
         headers.put(name.toLowerCase(Locale.ROOT), value);
       }
       return this;

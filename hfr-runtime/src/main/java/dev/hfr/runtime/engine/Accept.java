@@ -13,14 +13,17 @@ final class Accept {
   private final HfrFeatures features;
   private final Clock clock;
   private final CallEnd end;
+  private final DecisionRecorder decisions;
 
-  Accept(HfrFeatures features, Clock clock, CallEnd end) {
+  Accept(HfrFeatures features, Clock clock, CallEnd end, DecisionRecorder decisions) {
     this.features = features;
     this.clock = clock;
     this.end = end;
+    this.decisions = decisions;
   }
 
   <R> R run(Call<R> c) {
+    decisions.callEnded(c, true);
     boolean degraded = c.rung >= 0;
     DegradeLevel level = c.rungLevel();
     if (degraded) {

@@ -26,6 +26,8 @@ final class BlockingDriver {
       return loop(c, from);
     } catch (ToolCallException e) {
       throw e;
+    } catch (LostKey e) {
+      throw machine.lostKey(c, e);
     } catch (RuntimeException | LinkageError | AssertionError e) {
       return failure.duringCall(c, e);
     }

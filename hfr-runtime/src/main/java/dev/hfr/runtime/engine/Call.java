@@ -75,12 +75,18 @@ final class Call<R> {
   String key;
   String argsHash;
   Lease lease;
+  /** Renews {@link #lease} while the call runs; {@code null} without a lease. */
+  LeaseHeartbeat.Beat heartbeat;
   LedgerState ledgerState;
   boolean alreadyCommitted;
 
   private AttemptHistory history;
   private RetryBudget.Step budgetStep;
+  /** The first decision, and the list from the second on: most failed calls take one decision. */
+  private DecisionEvent firstDecision;
   private List<DecisionEvent> decisions;
+  /** How many of the last decisions await the end of the call to be published or sampled out. */
+  int unpublished;
 
   Call(ToolRuntime rt, ToolInvocation<R> invocation, TaskState task, ToolRuntime.TenantView view, CallPolicy policy,
       long step, long startNanos) {
@@ -122,14 +128,19 @@ final class Call<R> {
   }
 
   void addDecision(DecisionEvent event) {
+    if (firstDecision == null) {
+      firstDecision = event;
+      return;
+    }
     if (decisions == null) {
       decisions = new ArrayList<>(4);
+      decisions.add(firstDecision);
     }
     decisions.add(event);
   }
 
   List<DecisionEvent> decisions() {
-    return decisions == null ? List.of() : decisions;
+    return decisions != null ? decisions : firstDecision != null ? List.of(firstDecision) : List.of();
   }
 
   boolean write() {

@@ -30,6 +30,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.concurrent.atomic.AtomicLong;
 
 /**
  * Undoes committed writes through their compensate methods (§4.5, step 4: "if it is COMMITTED but the
@@ -72,6 +73,8 @@ public final class Compensator {
   private final HfrMeters decisions;
   private final Duration leaseTtl;
   private final String owner;
+  /** Numbers each request's lease owner, so two threads of this process exclude each other like two processes. */
+  private final AtomicLong requests = new AtomicLong();
 
   /** Assembled by {@link dev.hfr.runtime.Hfr}; every argument is required. */
   public Compensator(Clock clock, IdempotencyLedger ledger, FailureClassifier classifier, DecisionSink sink,
@@ -162,7 +165,8 @@ public final class Compensator {
       req.argsHash = original.argsHash();
     }
     refuseUnlessCompensable(tenant, taskId, step, tool, ledgerKey, original);
-    Optional<Lease> originalLease = ledger.acquireLease(tenant, ledgerKey, owner, leaseTtl);
+    String requestOwner = owner + "#" + requests.incrementAndGet();
+    Optional<Lease> originalLease = ledger.acquireLease(tenant, ledgerKey, requestOwner, leaseTtl);
     if (originalLease.isEmpty()) {
       throw refuse(req, original.state(), Reason.KEY_IN_USE, "another recoverer holds the lease on it right now; ask again once it is released");
     }
@@ -170,20 +174,21 @@ public final class Compensator {
       // Read again under the lease: the state may have moved since the check above.
       original = ledger.find(tenant, ledgerKey).orElseThrow();
       refuseUnlessCompensable(tenant, taskId, step, tool, ledgerKey, original);
-      return compensateLeased(req, invocation, original, originalLease.get());
+      return compensateLeased(req, invocation, original, originalLease.get(), requestOwner);
     } finally {
       ledger.releaseLease(originalLease.get());
     }
   }
 
-  private Compensation compensateLeased(Request req, ToolInvocation<?> invocation, LedgerRecord original, Lease originalLease) {
+  private Compensation compensateLeased(Request req, ToolInvocation<?> invocation, LedgerRecord original, Lease originalLease,
+      String requestOwner) {
     String compensationKey = CompensationKeys.of(req.key);
     String compensator = compensatorName(req.tool);
     // Only the holder of the original key's lease gets here, so a record this request did not find is its own.
     Optional<LedgerRecord> existing = ledger.find(req.tenant, compensationKey);
     LedgerRecord record = existing.isPresent() ? existing.get()
         : ledger.prepare(req.tenant, compensationKey, compensator, original.argsHash());
-    Optional<Lease> lease = ledger.acquireLease(req.tenant, compensationKey, owner, leaseTtl);
+    Optional<Lease> lease = ledger.acquireLease(req.tenant, compensationKey, requestOwner, leaseTtl);
     if (lease.isEmpty()) {
       throw refuse(req, original.state(), Reason.KEY_IN_USE,
           "its compensation " + compensator + " (key " + compensationKey + ") is running elsewhere right now");

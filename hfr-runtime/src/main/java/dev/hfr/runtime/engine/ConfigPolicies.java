@@ -82,9 +82,12 @@ public final class ConfigPolicies implements PolicySource {
 
   /** The tenant retry buckets of the configuration: {@code max_retries_per_tenant_per_min}, per tenant. */
   public TenantRetryBudgets tenantBudgets(Clock clock) {
-    TenantRetryBudgets.Builder b = TenantRetryBudgets.builder(clock)
-        .retriesPerWindow(config.retry().maxRetriesPerTenantPerMinute())
-        .window(Duration.ofMinutes(1));
+    return tenantBudgets(TenantRetryBudgets.builder(clock));
+  }
+
+  /** The per-tenant retry budgets of the configuration, on {@code b} (which may name a fleet-wide token supply). */
+  public TenantRetryBudgets tenantBudgets(TenantRetryBudgets.Builder b) {
+    b.retriesPerWindow(config.retry().maxRetriesPerTenantPerMinute()).window(Duration.ofMinutes(1));
     for (String tenant : config.configuredTenants()) {
       b.tenant(tenant, config.tenant(tenant).maxRetriesPerTenantPerMinute());
     }

@@ -55,7 +55,7 @@ public final class Controller {
   public Controller(EngineParts parts, Sleeper sleeper) {
     this.parts = Objects.requireNonNull(parts, "parts");
     StateMachine machine = new StateMachine(parts);
-    this.failure = new EngineFailure(parts.tools.meters(), parts.decisions, parts.oversight);
+    this.failure = new EngineFailure(parts.tools.meters(), parts.decisions, parts.oversight, parts.writes);
     this.driver = new BlockingDriver(machine, Objects.requireNonNull(sleeper, "sleeper"), failure);
     this.inlineRead = new InlineRead(parts, machine, driver, failure);
     this.shadow = new ShadowRun(parts);

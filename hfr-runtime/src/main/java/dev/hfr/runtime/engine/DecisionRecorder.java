@@ -1,5 +1,6 @@
 package dev.hfr.runtime.engine;
 
+import dev.hfr.annotations.Risk;
 import dev.hfr.runtime.action.Action;
 import dev.hfr.runtime.action.Reason;
 import dev.hfr.runtime.budget.RetryBudget;
@@ -9,11 +10,19 @@ import dev.hfr.runtime.telemetry.DecisionEvent;
 import dev.hfr.runtime.telemetry.DecisionSink;
 import dev.hfr.runtime.telemetry.HfrMeters;
 import dev.hfr.runtime.time.Clock;
+import java.util.List;
 import java.util.Objects;
+import java.util.concurrent.ThreadLocalRandom;
 
 /**
  * Every decision the engine takes, as a {@link DecisionEvent}: counted in the meters, kept with the call
- * (for its evidence bundle) and handed to the decision sink.
+ * (for its evidence bundle) and handed to the decision sink, as {@code telemetry.*} says.
+ *
+ * <p>{@code telemetry.sample_rate} below 1 samples the clean path: the decisions of a read that ends
+ * accepted (a transient failure, retried, then answered) are held until the call ends and then published
+ * together with that probability, or not at all. Whatever fails, escalates or replans, every write, and
+ * shadow mode are always published, as they happen. While the sink wants no events (a logger below INFO)
+ * the engine builds only what an escalation's evidence bundle needs: no argument hash, no task id.
  */
 public final class DecisionRecorder {
 
@@ -23,11 +32,19 @@ public final class DecisionRecorder {
   private final HfrMeters meters;
   private final DecisionSink sink;
   private final Clock clock;
+  private final double sampleRate;
 
-  public DecisionRecorder(HfrMeters meters, DecisionSink sink, Clock clock) {
+  /**
+   * @param sampleRate the share of clean-path calls whose decisions are published, in [0, 1]
+   */
+  public DecisionRecorder(HfrMeters meters, DecisionSink sink, Clock clock, double sampleRate) {
     this.meters = Objects.requireNonNull(meters, "meters");
     this.sink = Objects.requireNonNull(sink, "sink");
     this.clock = Objects.requireNonNull(clock, "clock");
+    if (!(sampleRate >= 0 && sampleRate <= 1)) {
+      throw new IllegalArgumentException("sampleRate must be in [0, 1], was " + sampleRate);
+    }
+    this.sampleRate = sampleRate;
   }
 
   /** Records that the call took {@code action} for {@code reason}, in {@code mode} ({@link #ENFORCE} or {@link #SHADOW}). */
@@ -39,13 +56,16 @@ public final class DecisionRecorder {
     RetryBudget taskBudget = c.task.retryBudgetIfOpened();
     int taskLeft = taskBudget == null || taskBudget.maxRetriesPerTask() == Integer.MAX_VALUE ? -1 : taskBudget.remaining();
     Classification cls = c.classification;
-    // A sink that keeps nothing is spared the argument hash; the evidence bundle fills it in if the call escalates.
+    // A sink that keeps nothing is spared the argument hash and an implicit task's id; the evidence bundle
+    // fills both in if the call escalates. A held decision gets them when it is published.
     boolean publish = sink.wantsEvents();
+    boolean hold = publish && sampleRate < 1 && !shadow && c.risk == Risk.R0 && !action.isTerminal();
+    boolean complete = publish && !hold;
     DecisionEvent event = new DecisionEvent(
         clock.epochMillis(),
         mode,
         c.task.tenant(),
-        c.task.taskId(),
+        complete || !c.task.implicit() ? c.task.taskId() : null,
         c.step,
         c.tool.name(),
         c.risk,
@@ -61,14 +81,52 @@ public final class DecisionRecorder {
         Math.max(0, stepLeft),
         taskLeft,
         c.lastRejection == null ? null : c.lastRejection.reason(),
-        publish ? c.argsHash() : c.argsHash,
+        complete ? c.argsHash() : c.argsHash,
         c.hasResult && c.result != null ? resultHashOrType(c.result) : null,
         c.key,
         c.ledgerState == null ? null : c.ledgerState.name());
+    if (complete) {
+      publishHeld(c); // the decisions held before this one go first
+    }
     c.addDecision(event);
-    if (!publish) {
+    if (hold) {
+      c.unpublished++;
+    } else if (publish) {
+      publish(event);
+    }
+  }
+
+  /**
+   * The call ends: accepted ({@code accepted}) or in a way that is not a recorded decision (a read failing
+   * open). The decisions held for sampling are published — for an accepted call with the sample rate's
+   * probability, otherwise always.
+   */
+  void callEnded(Call<?> c, boolean accepted) {
+    if (c.unpublished == 0) {
       return;
     }
+    if (accepted && ThreadLocalRandom.current().nextDouble() >= sampleRate) {
+      c.unpublished = 0;
+      return;
+    }
+    publishHeld(c);
+  }
+
+  private void publishHeld(Call<?> c) {
+    int held = c.unpublished;
+    if (held == 0) {
+      return;
+    }
+    c.unpublished = 0;
+    List<DecisionEvent> all = c.decisions();
+    String taskId = c.task.taskId();
+    String argsHash = c.argsHash();
+    for (int i = all.size() - held; i < all.size(); i++) {
+      publish(all.get(i).complete(taskId, argsHash));
+    }
+  }
+
+  private void publish(DecisionEvent event) {
     try {
       sink.record(event);
     } catch (Exception e) {

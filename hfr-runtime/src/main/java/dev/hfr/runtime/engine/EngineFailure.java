@@ -22,8 +22,10 @@ final class EngineFailure {
   private final HfrMeters meters;
   private final DecisionRecorder decisions;
   private final Oversight oversight;
+  private final WriteLedger writes;
 
-  EngineFailure(HfrMeters meters, DecisionRecorder decisions, Oversight oversight) {
+  EngineFailure(HfrMeters meters, DecisionRecorder decisions, Oversight oversight, WriteLedger writes) {
+    this.writes = writes;
     this.meters = meters;
     this.decisions = decisions;
     this.oversight = oversight;
@@ -32,8 +34,10 @@ final class EngineFailure {
   /** The state machine failed while running {@code c}. */
   <R> R duringCall(Call<R> c, Throwable failure) {
     boolean failOpen = c.risk == Risk.R0;
+    writes.releaseLease(c); // the record stays where it is; a lease left behind would only block the next recoverer
     c.rt.meters.controllerFailure(failOpen);
     if (failOpen) {
+      decisions.callEnded(c, false);
       if (c.hasResult) {
         return c.result;
       }
@@ -57,7 +61,7 @@ final class EngineFailure {
     } catch (RuntimeException ignored) {
       // Same: counting is best effort once the controller is known to be broken.
     }
-    ToolCallException e = new ToolCallException(outcome, c.error);
+    ToolCallException e = oversight.failure(outcome, c.error);
     e.addSuppressed(failure);
     throw e;
   }
@@ -74,7 +78,7 @@ final class EngineFailure {
     }
     ToolOutcome outcome = new ToolOutcome(tool.name(), ToolOutcome.Status.FAILED, null, false, false, List.of(), false,
         false, DegradeLevel.L0, 0, Reason.CONTROLLER_FAILURE.code());
-    throw new ToolCallException(outcome, failure);
+    throw oversight.failure(outcome, failure);
   }
 
   /** One call as if HFR were absent; what the tool throws reaches the caller unchanged. */

@@ -56,6 +56,9 @@ public final class FailureHandling {
 
   /** The backoff before retry {@code retryNumber}, never shorter than {@code retryAfterMillis} when it is set. */
   long backoffNanos(int retryNumber, RetrySpec spec, long retryAfterMillis) {
+    if (!backoff.draws(retryNumber, spec)) {
+      return backoff.delayNanos(retryNumber, spec, retryAfterMillis, random); // not touched: no lock
+    }
     synchronized (random) {
       return backoff.delayNanos(retryNumber, spec, retryAfterMillis, random);
     }

@@ -9,9 +9,7 @@ import dev.hfr.runtime.action.Reason;
 import dev.hfr.runtime.budget.TaskLimit;
 import dev.hfr.runtime.classify.Classification;
 import dev.hfr.runtime.ledger.IdempotencyKeys;
-import dev.hfr.runtime.ledger.LedgerRecord;
 import dev.hfr.runtime.ledger.LedgerState;
-import dev.hfr.runtime.ledger.Lease;
 import dev.hfr.runtime.telemetry.ToolMeters;
 import java.util.List;
 import java.util.Optional;
@@ -70,31 +68,37 @@ final class Init {
     return features.budgets() && task.limits() != null ? task.limits().beforeToolCall(tool.name(), write, nowNanos) : null;
   }
 
-  /** The write's ledger record before its first attempt (§4.5), and what an existing record means. */
+  /**
+   * The write's ledger record before its first attempt (§4.5), and what an existing record means. Only a
+   * call that created the record or took it over under its own lease sends ({@link WriteClaims}).
+   */
   private <R> Next prepareWrite(Call<R> c) {
-    TaskState task = c.task;
     List<Object> args = IdempotencyKeys.arguments(c.tool, c.invocation);
-    c.key = IdempotencyKeys.key(task.tenant(), task.taskId(), c.step, c.tool.name(), args);
     c.argsHash = IdempotencyKeys.argsHash(args);
-    Optional<LedgerRecord> existing = writes.find(task.tenant(), c.key);
-    LedgerRecord record = existing.isPresent() ? existing.get() : writes.prepare(task.tenant(), c.key, c.tool.name(), c.argsHash);
-    Optional<Lease> lease = writes.acquireLease(task.tenant(), c.key);
-    if (lease.isEmpty()) {
-      // Another recoverer is acting on this very write right now: doing anything would race it.
-      c.ledgerState = record.state();
-      return decide.settle(c, Action.FAIL, Reason.KEY_IN_USE);
-    }
-    c.lease = lease.get();
-    c.ledgerState = record.state();
-    if (existing.isEmpty()) {
-      return Next.to(ControllerState.RUN_STEP);
-    }
-    switch (record.state()) {
+    c.key = writes.key(c.task, c.tool.name(), args, c.argsHash, c.step);
+    WriteClaims.Claim claim = writes.claim(c);
+    c.ledgerState = claim.record().state();
+    switch (claim.kind()) {
+      case CREATED:
+        writes.hold(c, claim.lease());
+        return Next.to(ControllerState.RUN_STEP);
       case COMMITTED:
-      case RECONCILED_COMMITTED:
         return alreadyCommitted(c);
+      case COMPENSATED:
+        // The effect was undone; whether to do it again is the business's call.
+        return decide.settle(c, Action.ESCALATE, Reason.ALREADY_COMMITTED);
+      case IN_USE:
+        // Another recoverer kept acting on this very write for a whole lease: doing anything would race it.
+        c.error = writes.inUse(claim);
+        c.suggestion = c.error.getMessage();
+        return decide.settle(c, Action.FAIL, Reason.KEY_IN_USE);
+      default:
+        break;
+    }
+    writes.hold(c, claim.lease());
+    switch (c.ledgerState) {
       case PREPARED:
-        // A previous run prepared this write and vanished (its lease expired): it may have happened.
+        // A previous run prepared this write and vanished (its lease lapsed): it may have happened.
         writes.transition(c, LedgerState.UNKNOWN, null);
         c.classification = LEDGER_UNKNOWN;
         c.fault = Fault.T3;
@@ -103,20 +107,17 @@ final class Init {
         c.classification = LEDGER_UNKNOWN;
         c.fault = Fault.T3;
         return decide.settle(c, Action.RECONCILE, Reason.TIMEOUT_UNKNOWN_STATE);
-      case FAILED:
-      case RECONCILED_ABSENT:
+      default:
+        // FAILED or RECONCILED_ABSENT: nothing was applied; prepared again under this call's lease.
         writes.transition(c, LedgerState.PREPARED, null);
         return Next.to(ControllerState.RUN_STEP);
-      default:
-        // COMPENSATED: the effect was undone; whether to do it again is the business's call.
-        return decide.settle(c, Action.ESCALATE, Reason.ALREADY_COMMITTED);
     }
   }
 
   /** The ledger holds the write as committed: it is never executed again (§5.4). */
   private <R> Next alreadyCommitted(Call<R> c) {
     c.alreadyCommitted = true;
-    if (c.risk == Risk.R1) {
+    if (c.risk == Risk.R1 && c.tool.reconcileMethod() == null) {
       // The service answers a known key with the committed result, without a second effect (Proposition 2).
       return Next.to(ControllerState.RUN_STEP);
     }

@@ -8,7 +8,9 @@ package dev.hfr.runtime.engine;
  */
 final class Next {
 
-  private static final Next[] AT_ONCE = atOnce();
+  private static final Next[] AT_ONCE = atOnce(false);
+  /** The zero waits (a retry without backoff) are shared too. */
+  private static final Next[] AFTER_ZERO = atOnce(true);
 
   final ControllerState state;
   /** How long to wait before {@link #state} runs; meaningful only when {@link #waits}. */
@@ -29,7 +31,7 @@ final class Next {
 
   /** Moves to {@code state} after waiting {@code delayNanos} (zero still passes through the driver's wait). */
   static Next after(ControllerState state, long delayNanos) {
-    return new Next(state, delayNanos, true);
+    return delayNanos == 0 ? AFTER_ZERO[state.ordinal()] : new Next(state, delayNanos, true);
   }
 
   @Override
@@ -37,11 +39,11 @@ final class Next {
     return waits ? state + " after " + delayNanos + " ns" : state.toString();
   }
 
-  private static Next[] atOnce() {
+  private static Next[] atOnce(boolean waits) {
     ControllerState[] states = ControllerState.values();
     Next[] out = new Next[states.length];
     for (ControllerState s : states) {
-      out[s.ordinal()] = new Next(s, 0L, false);
+      out[s.ordinal()] = new Next(s, 0L, waits);
     }
     return out;
   }

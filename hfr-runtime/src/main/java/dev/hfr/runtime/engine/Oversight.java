@@ -1,5 +1,7 @@
 package dev.hfr.runtime.engine;
 
+import dev.hfr.runtime.ToolCallException;
+import dev.hfr.runtime.ToolOutcome;
 import dev.hfr.runtime.approval.ApprovalDecision;
 import dev.hfr.runtime.approval.ApprovalGate;
 import dev.hfr.runtime.approval.ApprovalRequest;
@@ -11,15 +13,26 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
 
-/** Where the engine meets people: the approval gate before a guarded call, the escalation handler after. */
+/**
+ * Where the engine meets people: the approval gate before a guarded call, the escalation handler after,
+ * and the exception a failed call ends in.
+ */
 public final class Oversight {
 
   private final ApprovalGate approval;
   private final EscalationHandler escalation;
+  private final boolean stackTraces;
 
-  public Oversight(ApprovalGate approval, EscalationHandler escalation) {
+  /** @param stackTraces whether a {@link ToolCallException} records where it was thrown (see {@code Hfr.Builder.stackTraces}) */
+  public Oversight(ApprovalGate approval, EscalationHandler escalation, boolean stackTraces) {
     this.approval = Objects.requireNonNull(approval, "approval");
     this.escalation = Objects.requireNonNull(escalation, "escalation");
+    this.stackTraces = stackTraces;
+  }
+
+  /** The exception that tells the caller the call ended in {@code outcome}. */
+  ToolCallException failure(ToolOutcome outcome, Throwable cause) {
+    return new ToolCallException(outcome, cause, stackTraces);
   }
 
   /** Whether the gate approves the call; a failing gate is a denial. */
@@ -47,14 +60,14 @@ public final class Oversight {
         c.reason, c.attempts, argsHash, c.key, c.ledgerState == null ? null : c.ledgerState.name(),
         c.error == null ? null : c.error.getClass().getName(),
         rejection == null ? null : rejection.reason(), rejection == null ? null : rejection.evidence(),
-        c.suggestion, withArgsHash(c.decisions(), argsHash));
+        c.suggestion, complete(c.decisions(), c.task.taskId(), argsHash));
   }
 
-  /** The call's decisions, each with the argument hash (left out while no sink wanted the events). */
-  private static List<DecisionEvent> withArgsHash(List<DecisionEvent> decisions, String argsHash) {
+  /** The call's decisions, each with task id and argument hash (left out while no sink wanted the events). */
+  private static List<DecisionEvent> complete(List<DecisionEvent> decisions, String taskId, String argsHash) {
     List<DecisionEvent> complete = new ArrayList<>(decisions.size());
     for (DecisionEvent d : decisions) {
-      complete.add(d.argsHash() == null ? d.withArgsHash(argsHash) : d);
+      complete.add(d.complete(taskId, argsHash));
     }
     return complete;
   }

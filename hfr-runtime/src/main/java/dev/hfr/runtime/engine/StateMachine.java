@@ -49,7 +49,7 @@ final class StateMachine {
     this.compress = new Compress(parts.failures, check, decide);
     this.degrade = new Degrade();
     this.verify = new Verify(parts.features, parts.verification, parts.clock, decide);
-    this.accept = new Accept(parts.features, parts.clock, end);
+    this.accept = new Accept(parts.features, parts.clock, end, parts.decisions);
     this.terminate = new Terminate(parts.oversight, writes, end);
   }
 
@@ -95,6 +95,18 @@ final class StateMachine {
   /** Whether {@code s} ends the call with a structured failure. */
   static boolean failsCall(ControllerState s) {
     return s == ControllerState.REPLAN || s == ControllerState.ESCALATE || s == ControllerState.FAIL;
+  }
+
+  /**
+   * The call's lease lapsed and another recoverer took its key over (a checkpoint was refused by the
+   * fencing token): the record is the new holder's, who reconciles it. The call ends {@code key_in_use}.
+   */
+  <R> ToolCallException lostKey(Call<R> c, LostKey e) {
+    c.suggestion = "the lease on key " + c.key + " lapsed and another recoverer took the key over; it reconciles the write";
+    if (c.error == null) {
+      c.error = e.refusal;
+    }
+    return terminate(c, decide.settle(c, Action.FAIL, Reason.KEY_IN_USE).state);
   }
 
   /** The wait before a retry was interrupted: the call fails rather than resending early. */

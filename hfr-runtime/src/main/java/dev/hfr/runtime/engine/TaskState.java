@@ -45,6 +45,8 @@ public final class TaskState {
   private List<String> failedTools;
   /** The writes the task committed, in commit order: what compensation undoes (created by the first). */
   private List<CommittedCall> committedWrites;
+  /** Per (tool, arguments) write counts, the occurrence in each write's key (created by the first write). */
+  private volatile WriteOccurrences occurrences;
   private volatile boolean replanRequested;
   private volatile ToolOutcome lastOutcome;
   /** The scope that opened this task, for {@code Hfr.currentTask()}; {@code null} for implicit tasks. */
@@ -132,7 +134,22 @@ public final class TaskState {
   /** Whether this is the implicit one-call task of a call made outside any scope. */
   public boolean implicit() { return implicitPrefix != null; }
 
-  /** The next logical step number (1, 2, ...): part of each write's idempotency key. */
+  /** The occurrence of the task's next write of {@code tool} with these arguments: part of its key. */
+  int nextOccurrence(String tool, String argsHash) {
+    WriteOccurrences o = occurrences;
+    if (o == null) {
+      synchronized (this) {
+        o = occurrences;
+        if (o == null) {
+          o = new WriteOccurrences();
+          occurrences = o;
+        }
+      }
+    }
+    return o.next(tool, argsHash);
+  }
+
+  /** The next logical step number (1, 2, ...): the call's place in the task, for evidence and approvals. */
   synchronized long nextStep() {
     return ++steps;
   }

@@ -27,7 +27,7 @@ final class Terminate {
 
   /** The exception that ends the call in terminal state {@code s}. */
   <R> ToolCallException run(Call<R> c, ControllerState s) {
-    if (c.key != null && c.ledgerState == LedgerState.PREPARED && !c.alreadyCommitted) {
+    if (c.key != null && c.ledgerState == LedgerState.PREPARED && !c.alreadyCommitted && c.lease != null) {
       boolean notApplied = c.attempts == 0 || (c.fault != null && ActionTable.provesNotApplied(c.fault));
       writes.transition(c, notApplied ? LedgerState.FAILED : LedgerState.UNKNOWN, null);
     }
@@ -52,6 +52,6 @@ final class Terminate {
         c.key == null ? List.of() : CallEnd.artifactRefs(c), unknown || committed, c.rung >= 0, c.rungLevel(), c.attempts,
         reason.code());
     end.finish(c, outcome, c.write() && (unknown || (committed && c.fault == Fault.V1)));
-    return new ToolCallException(outcome, c.error);
+    return oversight.failure(outcome, c.error);
   }
 }

@@ -26,6 +26,11 @@ public final class EscalationQueue implements EscalationHandler {
     return out;
   }
 
+  /** The pending escalations, oldest first, left in the queue (for a status view). */
+  public List<EvidenceBundle> pending() {
+    return List.copyOf(pending);
+  }
+
   /** How many escalations wait. */
   public int size() {
     return pending.size();

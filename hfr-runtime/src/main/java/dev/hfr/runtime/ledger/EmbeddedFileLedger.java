@@ -188,6 +188,9 @@ public final class EmbeddedFileLedger implements IdempotencyLedger {
         table.load(f.frame().put());
       }
     }
+    // This process holds the directory's lock, so whoever held a lease in the journal is dead: its keys
+    // are free to take over now rather than when the leases lapse.
+    table.forgetLeaseHolders();
     int expired;
     boolean compacted = false;
     try {
@@ -280,6 +283,18 @@ public final class EmbeddedFileLedger implements IdempotencyLedger {
   }
 
   @Override
+  public Prepared prepareIfAbsent(String tenant, String key, String tool, String argsHash, String owner, Duration leaseTtl) {
+    return durably(() -> {
+      long now = clock.epochMillis();
+      long cutoff = sweep.dueCutoff(now);
+      if (cutoff >= 0) {
+        table.expire(cutoff);
+      }
+      return table.prepareIfAbsent(tenant, key, tool, argsHash, owner, leaseTtl, now);
+    });
+  }
+
+  @Override
   public LedgerRecord transition(
       String tenant, String key, LedgerState expected, LedgerState target, String resultHash, long fencingToken) {
     return durably(() -> table.transition(tenant, key, expected, target, resultHash, fencingToken, clock.epochMillis()));
@@ -293,6 +308,17 @@ public final class EmbeddedFileLedger implements IdempotencyLedger {
   @Override
   public Optional<Lease> acquireLease(String tenant, String key, String owner, Duration ttl) {
     return durably(() -> table.acquireLease(tenant, key, owner, ttl, clock.epochMillis()));
+  }
+
+  @Override
+  public Optional<Lease> renewLease(Lease lease, Duration ttl) {
+    Objects.requireNonNull(lease, "lease");
+    return durably(() -> table.renewLease(lease, ttl, clock.epochMillis()));
+  }
+
+  @Override
+  public Optional<Lease> currentLease(String tenant, String key) {
+    return durably(() -> table.currentLease(tenant, key, clock.epochMillis()));
   }
 
   @Override

@@ -13,22 +13,31 @@ import java.util.List;
 import java.util.Objects;
 
 /**
- * Idempotency keys and argument hashes (paper §4.5):
+ * Idempotency keys and argument hashes (DESIGN.md §3, paper §4.5):
  *
- * <pre>k = SHA-256(tenant ‖ task ‖ step ‖ tool ‖ canonical(args))</pre>
+ * <pre>k = SHA-256("hfr-idempotency-key-v2" ‖ tenant ‖ task ‖ tool ‖ canonical(args) ‖ occurrence)</pre>
+ *
+ * <p>{@code occurrence} counts the earlier writes of the same tool with the same canonical arguments in
+ * the task (0 for the first). Unlike a global step number it does not move when a replay inserts a read,
+ * re-plans, or runs independent writes in another order or concurrently: each write keeps its key, so a
+ * re-run finds its earlier ledger record. An agent that numbers its own steps passes a step id instead
+ * ({@link #keyForStep}, tag {@code hfr-idempotency-key-v2-step}), which replaces the occurrence.
  *
  * <p>Every text field is written as its UTF-8 length (4 bytes, big-endian) followed by its bytes, and the
- * step as 8 bytes, after a version tag; so concatenation is unambiguous: tenant {@code "ab"} + task {@code
- * "c"} and tenant {@code "a"} + task {@code "bc"} give different keys. The arguments enter through their
- * {@link Canonical} form, so arguments with the same content give the same key however they were built.
+ * occurrence as 4 bytes, after the version tag; so concatenation is unambiguous: tenant {@code "ab"} +
+ * task {@code "c"} and tenant {@code "a"} + task {@code "bc"} give different keys. The arguments enter
+ * through their {@link Canonical} form, so arguments with the same content give the same key however
+ * they were built. Keys are lower-case hex, 64 characters. Thread-safe.
  *
- * <p>The same logical action (same tenant, task, step, tool and arguments) always gets the same key: a
- * retry, or a re-run of the task after a crash, finds its earlier ledger record. Keys are lower-case hex,
- * 64 characters. Thread-safe.
+ * <p>Ledgers written before version 2 keyed writes by the task's global step number ({@link
+ * #legacyStepKey}, tag {@code hfr-idempotency-key-v1}); the engine still finds those records (see
+ * docs/LEDGER.md, "Keys").
  */
 public final class IdempotencyKeys {
 
-  private static final byte[] KEY_TAG = "hfr-idempotency-key-v1".getBytes(StandardCharsets.UTF_8);
+  private static final byte[] KEY_TAG = "hfr-idempotency-key-v2".getBytes(StandardCharsets.UTF_8);
+  private static final byte[] STEP_KEY_TAG = "hfr-idempotency-key-v2-step".getBytes(StandardCharsets.UTF_8);
+  private static final byte[] LEGACY_KEY_TAG = "hfr-idempotency-key-v1".getBytes(StandardCharsets.UTF_8);
   private static final byte[] ARGS_TAG = "hfr-args-v1".getBytes(StandardCharsets.UTF_8);
   private static final HexFormat HEX = HexFormat.of();
 
@@ -39,21 +48,67 @@ public final class IdempotencyKeys {
    *
    * @param canonicalArgs the call's arguments (without the {@code @IdempotencyKey} parameter itself);
    *     reduced to their {@link Canonical} form here
+   * @param occurrence how many writes of {@code tool} with the same canonical arguments the task made
+   *     before this one (0 for the first)
    * @throws CanonicalFormException if an argument has no canonical form
    */
-  public static String key(String tenant, String taskId, long step, String tool, List<?> canonicalArgs) {
+  public static String key(String tenant, String taskId, String tool, List<?> canonicalArgs, int occurrence) {
+    if (occurrence < 0) {
+      throw new IllegalArgumentException("occurrence must be >= 0, was " + occurrence);
+    }
+    MessageDigest sha = start(KEY_TAG, tenant, taskId, tool, canonicalArgs);
+    sha.update(ByteBuffer.allocate(Integer.BYTES).putInt(occurrence).array());
+    return HEX.formatHex(sha.digest());
+  }
+
+  /**
+   * The key of a write whose step the caller names ({@code TaskScope.step}): the step id takes the place
+   * of the occurrence, so the same step id, tool and arguments give the same key in any run.
+   *
+   * @throws IllegalArgumentException if {@code stepId} is blank
+   */
+  public static String keyForStep(String tenant, String taskId, String stepId, String tool, List<?> canonicalArgs) {
+    Objects.requireNonNull(stepId, "stepId");
+    if (stepId.isBlank()) {
+      throw new IllegalArgumentException("stepId must not be blank");
+    }
+    MessageDigest sha = start(STEP_KEY_TAG, tenant, taskId, tool, canonicalArgs);
+    field(sha, stepId);
+    return HEX.formatHex(sha.digest());
+  }
+
+  /**
+   * The key version 1 gave the write at global step {@code step} (1, 2, ... over every call of the
+   * task): {@code SHA-256("hfr-idempotency-key-v1" ‖ tenant ‖ task ‖ step ‖ tool ‖ canonical(args))}.
+   * Only for finding records written before version 2.
+   */
+  public static String legacyStepKey(String tenant, String taskId, long step, String tool, List<?> canonicalArgs) {
     Objects.requireNonNull(tenant, "tenant");
     Objects.requireNonNull(taskId, "taskId");
     Objects.requireNonNull(tool, "tool");
     Objects.requireNonNull(canonicalArgs, "canonicalArgs");
     MessageDigest sha = sha256();
-    sha.update(KEY_TAG);
+    sha.update(LEGACY_KEY_TAG);
     field(sha, tenant);
     field(sha, taskId);
     sha.update(ByteBuffer.allocate(Long.BYTES).putLong(step).array());
     field(sha, tool);
     field(sha, Canonical.of(canonicalArgs));
     return HEX.formatHex(sha.digest());
+  }
+
+  private static MessageDigest start(byte[] tag, String tenant, String taskId, String tool, List<?> canonicalArgs) {
+    Objects.requireNonNull(tenant, "tenant");
+    Objects.requireNonNull(taskId, "taskId");
+    Objects.requireNonNull(tool, "tool");
+    Objects.requireNonNull(canonicalArgs, "canonicalArgs");
+    MessageDigest sha = sha256();
+    sha.update(tag);
+    field(sha, tenant);
+    field(sha, taskId);
+    field(sha, tool);
+    field(sha, Canonical.of(canonicalArgs));
+    return sha;
   }
 
   /** Hex SHA-256 of the arguments' canonical form: what the ledger stores instead of the arguments. */

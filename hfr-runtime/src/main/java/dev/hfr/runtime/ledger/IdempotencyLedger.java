@@ -23,6 +23,16 @@ public interface IdempotencyLedger extends AutoCloseable {
   LedgerRecord prepare(String tenant, String key, String tool, String argsHash);
 
   /**
+   * Creates the record of a write and leases it to {@code owner} in one atomic step, unless a record with
+   * this key exists, which is then returned unchanged and unleased. Of any number of callers racing on one
+   * key exactly one gets {@code created == true}: the only one that may send the write without first
+   * taking the existing record over ({@link #acquireLease}) and reading its state.
+   *
+   * @throws LedgerKeyConflictException if the existing record is of another tool or other arguments
+   */
+  Prepared prepareIfAbsent(String tenant, String key, String tool, String argsHash, String owner, Duration leaseTtl);
+
+  /**
    * Moves a record from {@code expected} to {@code target}, recording the evidence.
    *
    * @param resultHash the committed result's hash, or {@code null}
@@ -41,6 +51,16 @@ public interface IdempotencyLedger extends AutoCloseable {
    * every token granted on the key before; empty while another holder's lease is live.
    */
   Optional<Lease> acquireLease(String tenant, String key, String owner, Duration ttl);
+
+  /**
+   * Extends a live holder's lease to {@code ttl} from now (a heartbeat while its call runs), keeping its
+   * fencing token; empty when {@code lease} is no longer the key's current lease (released, or taken over
+   * after it lapsed): the holder has lost the key.
+   */
+  Optional<Lease> renewLease(Lease lease, Duration ttl);
+
+  /** The key's current lease if one is live now (holder and expiry), else empty. */
+  Optional<Lease> currentLease(String tenant, String key);
 
   /** Releases a lease early; a stale lease is ignored. */
   void releaseLease(Lease lease);

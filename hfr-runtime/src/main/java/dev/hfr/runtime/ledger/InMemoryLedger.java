@@ -58,6 +58,17 @@ public final class InMemoryLedger implements IdempotencyLedger {
   }
 
   @Override
+  public synchronized Prepared prepareIfAbsent(String tenant, String key, String tool, String argsHash, String owner, Duration leaseTtl) {
+    checkOpen();
+    long now = clock.epochMillis();
+    long cutoff = sweep.dueCutoff(now);
+    if (cutoff >= 0) {
+      table.expire(cutoff);
+    }
+    return table.prepareIfAbsent(tenant, key, tool, argsHash, owner, leaseTtl, now);
+  }
+
+  @Override
   public synchronized LedgerRecord transition(
       String tenant, String key, LedgerState expected, LedgerState target, String resultHash, long fencingToken) {
     checkOpen();
@@ -74,6 +85,19 @@ public final class InMemoryLedger implements IdempotencyLedger {
   public synchronized Optional<Lease> acquireLease(String tenant, String key, String owner, Duration ttl) {
     checkOpen();
     return table.acquireLease(tenant, key, owner, ttl, clock.epochMillis());
+  }
+
+  @Override
+  public synchronized Optional<Lease> renewLease(Lease lease, Duration ttl) {
+    Objects.requireNonNull(lease, "lease");
+    checkOpen();
+    return table.renewLease(lease, ttl, clock.epochMillis());
+  }
+
+  @Override
+  public synchronized Optional<Lease> currentLease(String tenant, String key) {
+    checkOpen();
+    return table.currentLease(tenant, key, clock.epochMillis());
   }
 
   @Override

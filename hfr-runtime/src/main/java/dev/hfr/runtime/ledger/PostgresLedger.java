@@ -188,6 +188,46 @@ public final class PostgresLedger implements IdempotencyLedger {
   }
 
   @Override
+  public Prepared prepareIfAbsent(String tenant, String key, String tool, String argsHash, String owner, Duration leaseTtl) {
+    LedgerRules.checkPrepare(tenant, key, tool, argsHash);
+    LedgerRules.checkLease(tenant, key, owner, leaseTtl);
+    checkOpen();
+    long now = clock.epochMillis();
+    long cutoff = sweep.dueCutoff(now);
+    if (cutoff >= 0) {
+      expire(Instant.ofEpochMilli(cutoff));
+    }
+    return call("preparing key " + key, c -> {
+      for (int round = 0; round < 3; round++) {
+        // The primary key decides: of racing inserts exactly one creates the row, with its creator's lease.
+        try (PreparedStatement ps = c.prepareStatement(
+            "INSERT INTO hfr_ledger (" + COLUMNS + ") VALUES (?, ?, ?, ?, 'PREPARED', 0, NULL, 1, ?, ?, ?, ?) "
+                + "ON CONFLICT (tenant, key) DO NOTHING")) {
+          ps.setString(1, tenant);
+          ps.setString(2, key);
+          ps.setString(3, tool);
+          ps.setString(4, argsHash);
+          ps.setString(5, owner);
+          ps.setLong(6, now + leaseTtl.toMillis());
+          ps.setLong(7, now);
+          ps.setLong(8, now);
+          if (ps.executeUpdate() == 1) {
+            StoredEntry fresh = LedgerRules.newLeasedEntry(tenant, key, tool, argsHash, owner, leaseTtl, now);
+            return new Prepared(fresh.record(), true, LedgerRules.leaseOf(fresh));
+          }
+        }
+        StoredEntry existing = select(c, tenant, key);
+        if (existing != null) {
+          LedgerRules.checkSameIntent(existing.record(), tool, argsHash);
+          return new Prepared(existing.record(), false, null);
+        }
+        // the conflicting row expired between the two statements: insert again
+      }
+      throw new LedgerStorageException("key " + key + " of tenant " + tenant + " kept appearing and disappearing while preparing it");
+    });
+  }
+
+  @Override
   public LedgerRecord transition(
       String tenant, String key, LedgerState expected, LedgerState target, String resultHash, long fencingToken) {
     LedgerRules.checkTransition(tenant, key, expected, target, resultHash);
@@ -258,6 +298,35 @@ public final class PostgresLedger implements IdempotencyLedger {
       }
       return Optional.<Lease>empty();
     });
+  }
+
+  @Override
+  public Optional<Lease> renewLease(Lease lease, Duration ttl) {
+    Objects.requireNonNull(lease, "lease");
+    LedgerRules.checkLease(lease.tenant(), lease.key(), lease.owner(), ttl);
+    checkOpen();
+    long expiresAt = clock.epochMillis() + ttl.toMillis();
+    return call("renewing the lease on key " + lease.key(), c -> {
+      try (PreparedStatement ps = c.prepareStatement(
+          "UPDATE hfr_ledger SET lease_expires_at_ms = ? WHERE tenant = ? AND key = ? AND lease_owner = ? AND fencing_token = ?")) {
+        ps.setLong(1, expiresAt);
+        ps.setString(2, lease.tenant());
+        ps.setString(3, lease.key());
+        ps.setString(4, lease.owner());
+        ps.setLong(5, lease.fencingToken());
+        return ps.executeUpdate() == 1
+            ? Optional.of(new Lease(lease.tenant(), lease.key(), lease.owner(), lease.fencingToken(), Instant.ofEpochMilli(expiresAt)))
+            : Optional.<Lease>empty();
+      }
+    });
+  }
+
+  @Override
+  public Optional<Lease> currentLease(String tenant, String key) {
+    LedgerRules.checkTenantKey(tenant, key);
+    checkOpen();
+    long now = clock.epochMillis();
+    return call("reading the lease on key " + key, c -> Optional.ofNullable(LedgerRules.liveLease(select(c, tenant, key), now)));
   }
 
   @Override

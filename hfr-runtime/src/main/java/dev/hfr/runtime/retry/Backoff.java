@@ -20,4 +20,12 @@ public interface Backoff {
    * @return the delay in nanoseconds, never negative
    */
   long delayNanos(int retryNumber, RetrySpec spec, long retryAfterMillis, RandomGenerator rnd);
+
+  /**
+   * Whether {@link #delayNanos} draws from its random source for this retry. A caller that shares one
+   * generator between threads guards it only when it is used (a zero backoff draws nothing).
+   */
+  default boolean draws(int retryNumber, RetrySpec spec) {
+    return true;
+  }
 }

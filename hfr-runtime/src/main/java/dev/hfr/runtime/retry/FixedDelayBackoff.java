@@ -27,4 +27,9 @@ public final class FixedDelayBackoff implements Backoff {
     long delay = Nanos.fromMillis(spec.baseDelayMs());
     return retryAfterMillis < 0 ? delay : Math.max(delay, Nanos.fromMillis(retryAfterMillis));
   }
+
+  @Override
+  public boolean draws(int retryNumber, RetrySpec spec) {
+    return false;
+  }
 }

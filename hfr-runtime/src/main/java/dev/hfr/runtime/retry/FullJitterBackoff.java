@@ -29,6 +29,11 @@ public final class FullJitterBackoff implements Backoff {
     return retryAfterMillis < 0 ? drawn : Math.max(drawn, Nanos.fromMillis(retryAfterMillis));
   }
 
+  @Override
+  public boolean draws(int retryNumber, RetrySpec spec) {
+    return ceilingNanos(retryNumber, spec) != 0;
+  }
+
   /**
    * The upper end of the jitter interval for retry {@code k}: {@code min(dmax, d0·2^(k-1))} in
    * nanoseconds.

@@ -67,11 +67,22 @@ public record DecisionEvent(
 
   /** This event with {@code argsHash} set, or this event itself when it already carries that hash. */
   public DecisionEvent withArgsHash(String argsHash) {
-    if (Objects.equals(argsHash, this.argsHash)) {
+    return complete(taskId, argsHash);
+  }
+
+  /**
+   * This event with the task id and argument hash filled in where they are {@code null} (the engine leaves
+   * them out of the decisions it keeps only for a possible escalation), or this event itself when both are
+   * there.
+   */
+  public DecisionEvent complete(String taskId, String argsHash) {
+    String id = this.taskId != null ? this.taskId : taskId;
+    String hash = this.argsHash != null ? this.argsHash : argsHash;
+    if (Objects.equals(id, this.taskId) && Objects.equals(hash, this.argsHash)) {
       return this;
     }
-    return new DecisionEvent(epochMillis, mode, tenant, taskId, step, tool, risk, attempt, rung, fault, confidence, rule,
-        action, reason, delayMillis, latencyMillis, stepRetriesLeft, taskRetriesLeft, verifierReason, argsHash,
+    return new DecisionEvent(epochMillis, mode, tenant, id, step, tool, risk, attempt, rung, fault, confidence, rule,
+        action, reason, delayMillis, latencyMillis, stepRetriesLeft, taskRetriesLeft, verifierReason, hash,
         resultHash, ledgerKey, ledgerState);
   }
 }

@@ -208,7 +208,7 @@ class CompensationTest {
         key = f.sink.events.get(0).ledgerKey();
       }
       CompensationException e = catchThrowableOfType(CompensationException.class,
-          () -> hfr.compensate("acme", "t", 1, ShopTools.CREATE_ORDER, new ShopTools.CreateOrder(shop, "ref-9")));
+          () -> hfr.compensate("acme", "t", 0, ShopTools.CREATE_ORDER, new ShopTools.CreateOrder(shop, "ref-9")));
       assertThat(e).hasMessageContaining("Orders.createOrder").hasMessageContaining(key).hasMessageContaining("UNKNOWN")
           .hasMessageContaining("reconcile it first");
       assertThat(e.ledgerState()).isEqualTo(LedgerState.UNKNOWN);
@@ -403,15 +403,15 @@ class CompensationTest {
         Hfr restarted = f.builder().ledger(ledger).build();
         ShopTools.Charge sameCall = new ShopTools.Charge(shop, "pay-42", 1200);
 
-        Compensation done = restarted.compensate("acme", "order-42", 1, ShopTools.CHARGE, sameCall);
+        Compensation done = restarted.compensate("acme", "order-42", 0, ShopTools.CHARGE, sameCall);
 
         assertThat(done.ledgerKey()).isEqualTo(key);
         assertThat(sameCall.refunds).hasValue(1);
         CompensationException wrongArgs = catchThrowableOfType(CompensationException.class,
-            () -> restarted.compensate("acme", "order-42", 1, ShopTools.CHARGE, new ShopTools.Charge(shop, "pay-42", 9999)));
+            () -> restarted.compensate("acme", "order-42", 0, ShopTools.CHARGE, new ShopTools.Charge(shop, "pay-42", 9999)));
         assertThat(wrongArgs).hasMessageContaining("holds no record");
         CompensationException otherTenant = catchThrowableOfType(CompensationException.class,
-            () -> restarted.compensate("globex", "order-42", 1, ShopTools.CHARGE, new ShopTools.Charge(shop, "pay-42", 1200)));
+            () -> restarted.compensate("globex", "order-42", 0, ShopTools.CHARGE, new ShopTools.Charge(shop, "pay-42", 1200)));
         assertThat(otherTenant).hasMessageContaining("tenant globex holds no record");
       }
       try (EmbeddedFileLedger reopened = EmbeddedFileLedger.open(dir, options)) {
@@ -447,7 +447,7 @@ class CompensationTest {
         ShopTools.CreateOrder sameCall = new ShopTools.CreateOrder(shop, "ref-5");
 
         CompensationException e = catchThrowableOfType(CompensationException.class,
-            () -> restarted.compensate("acme", "t", 1, ShopTools.CREATE_ORDER, sameCall));
+            () -> restarted.compensate("acme", "t", 0, ShopTools.CREATE_ORDER, sameCall));
 
         assertThat(e.reason()).isEqualTo(Reason.COMPENSATION_UNKNOWN);
         assertThat(e).hasMessageContaining("Orders.createOrder").hasMessageContaining(key).hasMessageContaining("COMMITTED");

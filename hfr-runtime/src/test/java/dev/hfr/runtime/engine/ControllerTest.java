@@ -96,7 +96,7 @@ class ControllerTest {
       assertThat(task.lastOutcome().artifactRefs()).anyMatch(r -> r.startsWith("ledger:"));
     }
 
-    String expected = IdempotencyKeys.key("acme", "task-1", 1, "Payments.pay", List.of(25));
+    String expected = IdempotencyKeys.key("acme", "task-1", "Payments.pay", List.of(25), 0);
     assertThat(tool.keys).hasSize(3).containsOnly(expected);
     assertThat(f.ledger.find("acme", expected).orElseThrow().state()).isEqualTo(LedgerState.COMMITTED);
   }
@@ -164,7 +164,7 @@ class ControllerTest {
     }
     assertThat(tool.methodCalls).isEqualTo(1);
     assertThat(tool.reconcileCalls).isEqualTo(1);
-    String key = IdempotencyKeys.key("acme", "t", 1, "Orders.createOrder", List.of("sku-1"));
+    String key = IdempotencyKeys.key("acme", "t", "Orders.createOrder", List.of("sku-1"), 0);
     assertThat(f.ledger.find("acme", key).orElseThrow().state()).isEqualTo(LedgerState.RECONCILED_COMMITTED);
     assertThat(f.sink.actions()).containsExactly(Action.RECONCILE, Action.RECONCILE);
   }

@@ -1,12 +1,16 @@
 package dev.hfr.runtime.engine;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.assertj.core.api.Assertions.tuple;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.hfr.runtime.Hfr;
+import dev.hfr.runtime.HfrFeatures;
 import dev.hfr.runtime.TaskScope;
 import dev.hfr.runtime.TaskSpec;
+import dev.hfr.runtime.ToolCallException;
 import dev.hfr.runtime.action.Action;
 import dev.hfr.runtime.config.HfrConfig;
 import dev.hfr.runtime.config.HfrConfigLoader;
@@ -16,6 +20,7 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 import java.util.logging.Level;
 import java.util.stream.Collectors;
@@ -26,6 +31,8 @@ import org.junit.jupiter.api.Test;
 @DisplayName("Where decision events go, and the telemetry.* settings")
 @SuppressWarnings("try") // scopes opened only so the calls join a task
 class DecisionEventRoutingTest {
+
+  private static final HfrFeatures NO_BREAKERS = HfrFeatures.builder().circuitBreaker(false).build();
 
   private static HfrConfig telemetry(String settings) {
     return HfrConfigLoader.parse("hfr:\n  telemetry: {" + settings + "}\n", "hfr.yaml");
@@ -113,5 +120,61 @@ class DecisionEventRoutingTest {
       List<String> messages = captured.messages();
       assertThat(messages).singleElement().asString().contains("refund:<email>").doesNotContain("jane.doe");
     }
+  }
+
+  @Test
+  @DisplayName("sample_rate: 0 keeps no clean-path decision (a read retried and then answered), and every failure, escalation and write")
+  void sampleRateZero() {
+    Fixtures f = new Fixtures();
+    // Breakers off: forty failures in a row would open one, and that is not what this test is about.
+    Hfr hfr = f.builder().config(telemetry("sample_rate: 0")).features(NO_BREAKERS).build();
+    for (int i = 0; i < 20; i++) {
+      transientRead(hfr, "clean-" + i);
+    }
+    assertThat(f.sink.events).as("clean-path decisions").isEmpty();
+    assertThat(f.registry.get("harness.decisions").tag("action", "retry").counter().count())
+        .as("still decided and counted").isEqualTo(20.0);
+
+    // A read that fails for good (the same fault three times): its retries and the final decision are published, in order.
+    ScriptedTool<String> failing = new ScriptedTool<String>("q").failsTimes(4, Fixtures.unavailable());
+    try (TaskScope task = hfr.openTask(TaskSpec.builder("acme", "failing").build())) {
+      assertThatThrownBy(() -> hfr.execute(Fixtures.read("search"), failing)).isInstanceOf(ToolCallException.class);
+    }
+    assertThat(f.sink.actions()).containsExactly(Action.RETRY, Action.RETRY, Action.FAIL);
+    assertThat(f.sink.events).allSatisfy(e -> {
+      assertThat(e.taskId()).isEqualTo("failing");
+      assertThat(e.argsHash()).hasSize(64);
+    });
+    f.sink.events.clear();
+
+    // An escalation (a policy refusal) and a write that recovered are published as they happen.
+    ScriptedTool<String> refused = new ScriptedTool<String>("q").fails(Fixtures.refused());
+    try (TaskScope task = hfr.openTask(TaskSpec.builder("acme", "refused").build())) {
+      assertThatThrownBy(() -> hfr.execute(Fixtures.read("search"), refused)).isInstanceOf(ToolCallException.class);
+    }
+    ScriptedTool<String> pay = new ScriptedTool<String>(25, null).fails(Fixtures.unavailable()).returns("paid");
+    try (TaskScope task = hfr.openTask(TaskSpec.builder("acme", "pay").build())) {
+      hfr.execute(Fixtures.idempotentWrite(), pay);
+    }
+    assertThat(f.sink.events).extracting(DecisionEvent::taskId, DecisionEvent::action)
+        .containsExactly(tuple("refused", Action.ESCALATE), tuple("pay", Action.RETRY));
+  }
+
+  @Test
+  @DisplayName("sample_rate: 0.5 publishes the decisions of about half the clean-path calls, each call's all or none")
+  void sampleRateHalf() {
+    Fixtures f = new Fixtures();
+    Hfr hfr = f.builder().config(telemetry("sample_rate: 0.5")).features(NO_BREAKERS).build();
+    int calls = 400;
+    for (int i = 0; i < calls; i++) {
+      ScriptedTool<String> twice = new ScriptedTool<String>("q").failsTimes(2, Fixtures.unavailable()).returns("hits");
+      try (TaskScope task = hfr.openTask(TaskSpec.builder("acme", "call-" + i).build())) {
+        hfr.execute(Fixtures.read("search"), twice);
+      }
+    }
+    Map<String, Long> perCall = f.sink.events.stream().collect(Collectors.groupingBy(DecisionEvent::taskId, Collectors.counting()));
+    assertThat(perCall.values()).as("both retries of a sampled call").containsOnly(2L);
+    // Binomial(400, 0.5): standard deviation 10, so [140, 260] is six deviations either side.
+    assertThat(perCall).hasSizeBetween(140, 260);
   }
 }

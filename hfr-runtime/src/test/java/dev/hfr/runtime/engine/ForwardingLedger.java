@@ -4,6 +4,7 @@ import dev.hfr.runtime.ledger.IdempotencyLedger;
 import dev.hfr.runtime.ledger.LedgerRecord;
 import dev.hfr.runtime.ledger.LedgerState;
 import dev.hfr.runtime.ledger.Lease;
+import dev.hfr.runtime.ledger.Prepared;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
@@ -24,6 +25,11 @@ class ForwardingLedger implements IdempotencyLedger {
   }
 
   @Override
+  public Prepared prepareIfAbsent(String tenant, String key, String tool, String argsHash, String owner, Duration leaseTtl) {
+    return delegate.prepareIfAbsent(tenant, key, tool, argsHash, owner, leaseTtl);
+  }
+
+  @Override
   public LedgerRecord transition(String tenant, String key, LedgerState expected, LedgerState target, String resultHash,
       long fencingToken) {
     return delegate.transition(tenant, key, expected, target, resultHash, fencingToken);
@@ -37,6 +43,16 @@ class ForwardingLedger implements IdempotencyLedger {
   @Override
   public Optional<Lease> acquireLease(String tenant, String key, String owner, Duration ttl) {
     return delegate.acquireLease(tenant, key, owner, ttl);
+  }
+
+  @Override
+  public Optional<Lease> renewLease(Lease lease, Duration ttl) {
+    return delegate.renewLease(lease, ttl);
+  }
+
+  @Override
+  public Optional<Lease> currentLease(String tenant, String key) {
+    return delegate.currentLease(tenant, key);
   }
 
   @Override

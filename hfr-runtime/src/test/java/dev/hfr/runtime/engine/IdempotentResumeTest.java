@@ -74,7 +74,7 @@ class IdempotentResumeTest {
   @Test
   @DisplayName("resends under the same key after a restart, charges once, and records RESEND_SAME_KEY")
   void resendsUnderTheSameKey() {
-    String key = IdempotencyKeys.key("acme", "order-7", 1, "Payments.charge", List.of("pay-7", 4200L));
+    String key = IdempotencyKeys.key("acme", "order-7", "Payments.charge", List.of("pay-7", 4200L), 0);
     ShopTools.Charge dying = new ShopTools.Charge(shop, "pay-7", 4200);
     dying.crashAfterSend = true;
     crashInside(hfr -> hfr.execute(ShopTools.CHARGE, dying));

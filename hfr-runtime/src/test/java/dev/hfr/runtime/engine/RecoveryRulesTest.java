@@ -87,7 +87,7 @@ class RecoveryRulesTest {
         assertThat(hfr.execute(Fixtures.queryableWrite(), tool)).isEqualTo("order-1");
       }
       assertThat(tool.methodCalls).isEqualTo(2);
-      String key = IdempotencyKeys.key("acme", "t", 1, "Orders.createOrder", List.of("sku"));
+      String key = IdempotencyKeys.key("acme", "t", "Orders.createOrder", List.of("sku"), 0);
       assertThat(f.ledger.find("acme", key).orElseThrow().state()).isEqualTo(LedgerState.COMMITTED);
     }
 
@@ -108,7 +108,7 @@ class RecoveryRulesTest {
         report = task.report();
       }
       assertThat(tool.methodCalls).isEqualTo(1);
-      String key = IdempotencyKeys.key("acme", "t", 1, "Orders.createOrder", List.of("sku"));
+      String key = IdempotencyKeys.key("acme", "t", "Orders.createOrder", List.of("sku"), 0);
       assertThat(f.ledger.find("acme", key).orElseThrow().state()).isEqualTo(LedgerState.UNKNOWN);
       assertThat(report.unverifiedSideEffects()).isEqualTo(1);
       assertThat(report.escalated()).isEqualTo(1);
@@ -120,7 +120,7 @@ class RecoveryRulesTest {
     @Test
     @DisplayName("after a crash, a re-run of the task reconciles the abandoned write instead of repeating it")
     void crashResume() {
-      String key = IdempotencyKeys.key("acme", "t", 1, "Orders.createOrder", List.of("sku"));
+      String key = IdempotencyKeys.key("acme", "t", "Orders.createOrder", List.of("sku"), 0);
       f.ledger.prepare("acme", key, "Orders.createOrder", IdempotencyKeys.argsHash(List.of("sku")));
       Hfr restarted = f.engine();   // build() runs resumePending()
       assertThat(f.ledger.find("acme", key).orElseThrow().state()).isEqualTo(LedgerState.UNKNOWN);

@@ -126,7 +126,7 @@ class CanonicalCachedReadersTest {
         Set.of(3, 1), 7L);
     assertThat(Canonical.of(args)).isEqualTo("[{\"price\":9.9,\"qty\":2,\"sku\":\"A-1\"},{\"a\":[1.5,\"x\"],\"b\":2},[1,3],7]");
     assertThat(IdempotencyKeys.argsHash(args)).isEqualTo("635ce1e03d4d68c3832d1bb8a70ab9c828bf66670a92c293509d77a22ae51b69");
-    assertThat(IdempotencyKeys.key("tenant-a", "task-1", 3, "OrderTools.place", args))
+    assertThat(IdempotencyKeys.legacyStepKey("tenant-a", "task-1", 3, "OrderTools.place", args))
         .isEqualTo("568faac4cf1a937afd099bed5f3002b9b3e6e77b472dd9a153e954191a699c61");
     assertThat(IdempotencyKeys.resultHash(new Line("B", 1, Optional.empty())))
         .isEqualTo("d430b0435c2b7df20551228005353de19e06f4304083163e0710acab46c92ec0");

@@ -30,6 +30,11 @@ class EmbeddedFileLedgerTest extends IdempotencyLedgerContract {
   }
 
   @Override
+  protected boolean leasesSurviveReopen() {
+    return false;
+  }
+
+  @Override
   protected boolean persistent() {
     return true;
   }

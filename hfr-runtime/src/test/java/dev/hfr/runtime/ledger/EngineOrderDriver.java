@@ -78,7 +78,7 @@ public final class EngineOrderDriver {
 
   /** The ledger key the engine derives for order {@code i}: its task's first (and only) step. */
   static String key(int i) {
-    return IdempotencyKeys.key(TENANT, taskId(i), 1, tool(i).name(), List.of(ref(i)));
+    return IdempotencyKeys.key(TENANT, taskId(i), tool(i).name(), List.of(ref(i)), 0);
   }
 
   /** Arguments: embedded DIR | postgres JDBC_URL, then port, number of orders and the decisions file. */

@@ -13,7 +13,7 @@ import java.util.Set;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
 
-@DisplayName("IdempotencyKeys: SHA-256 over tenant ‖ task ‖ step ‖ tool ‖ canonical(args)")
+@DisplayName("IdempotencyKeys: SHA-256 over tenant ‖ task ‖ tool ‖ canonical(args) ‖ occurrence, or a named step")
 class IdempotencyKeysTest {
 
   record Charge(String card, BigDecimal amount) {}
@@ -21,8 +21,8 @@ class IdempotencyKeysTest {
   @Test
   @DisplayName("the same logical action always gets the same 64-hex-digit key")
   void stable() {
-    String k1 = IdempotencyKeys.key("acme", "task-1", 3, "Payments.charge", List.of(new Charge("c", new BigDecimal("10.00"))));
-    String k2 = IdempotencyKeys.key("acme", "task-1", 3, "Payments.charge", List.of(Map.of("amount", 10, "card", "c")));
+    String k1 = IdempotencyKeys.key("acme", "task-1", "Payments.charge", List.of(new Charge("c", new BigDecimal("10.00"))), 3);
+    String k2 = IdempotencyKeys.key("acme", "task-1", "Payments.charge", List.of(Map.of("amount", 10, "card", "c")), 3);
     assertThat(k1).isEqualTo(k2).matches("[0-9a-f]{64}");
   }
 
@@ -31,22 +31,34 @@ class IdempotencyKeysTest {
   void everyFieldCounts() {
     List<Object> args = List.of("x", 1);
     Set<String> keys = new HashSet<>(List.of(
-        IdempotencyKeys.key("acme", "t", 1, "Tool.m", args),
-        IdempotencyKeys.key("globex", "t", 1, "Tool.m", args),
-        IdempotencyKeys.key("acme", "u", 1, "Tool.m", args),
-        IdempotencyKeys.key("acme", "t", 2, "Tool.m", args),
-        IdempotencyKeys.key("acme", "t", 1, "Tool.n", args),
-        IdempotencyKeys.key("acme", "t", 1, "Tool.m", List.of("x", 2))));
-    assertThat(keys).hasSize(6);
+        IdempotencyKeys.key("acme", "t", "Tool.m", args, 0),
+        IdempotencyKeys.key("globex", "t", "Tool.m", args, 0),
+        IdempotencyKeys.key("acme", "u", "Tool.m", args, 0),
+        IdempotencyKeys.key("acme", "t", "Tool.m", args, 1),
+        IdempotencyKeys.key("acme", "t", "Tool.n", args, 0),
+        IdempotencyKeys.key("acme", "t", "Tool.m", List.of("x", 2), 0),
+        IdempotencyKeys.keyForStep("acme", "t", "step-1", "Tool.m", args),
+        IdempotencyKeys.keyForStep("acme", "t", "step-2", "Tool.m", args),
+        IdempotencyKeys.legacyStepKey("acme", "t", 0, "Tool.m", args)));
+    assertThat(keys).hasSize(9);
   }
 
   @Test
   @DisplayName("fields are length-prefixed, so moving characters between fields gives another key")
   void concatenationIsUnambiguous() {
-    assertThat(IdempotencyKeys.key("ab", "c", 1, "T", List.of()))
-        .isNotEqualTo(IdempotencyKeys.key("a", "bc", 1, "T", List.of()));
-    assertThat(IdempotencyKeys.key("a", "b", 1, "Tx", List.of()))
-        .isNotEqualTo(IdempotencyKeys.key("a", "b", 1, "T", List.of("x")));
+    assertThat(IdempotencyKeys.key("ab", "c", "T", List.of(), 0))
+        .isNotEqualTo(IdempotencyKeys.key("a", "bc", "T", List.of(), 0));
+    assertThat(IdempotencyKeys.key("a", "b", "Tx", List.of(), 0))
+        .isNotEqualTo(IdempotencyKeys.key("a", "b", "T", List.of("x"), 0));
+  }
+
+  @Test
+  @DisplayName("a negative occurrence and a blank step id are refused")
+  void badOccurrenceOrStep() {
+    org.assertj.core.api.Assertions.assertThatThrownBy(() -> IdempotencyKeys.key("a", "t", "T", List.of(), -1))
+        .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("occurrence");
+    org.assertj.core.api.Assertions.assertThatThrownBy(() -> IdempotencyKeys.keyForStep("a", "t", " ", "T", List.of()))
+        .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("stepId");
   }
 
   @Test

@@ -76,7 +76,7 @@ public final class LedgerBenchmark {
       }
       for (int threads : new int[] {1, 4}) {
         rows.add(measure("IdempotencyKeys.key (derivation only)", threads, seconds, (t, seq) ->
-            IdempotencyKeys.key("bench", "task-" + t, seq, "Orders.create", List.of("sku-1", seq, 2))).row());
+            IdempotencyKeys.key("bench", "task-" + t, "Orders.create", List.of("sku-1", seq, 2), 0)).row());
         try (InMemoryLedger l = new InMemoryLedger()) {
           rows.add(measure("InMemoryLedger", threads, seconds, ledgerCall(l)).row());
         }

@@ -45,7 +45,7 @@ class LedgerIntegrityTest {
   }
 
   private static String key(int i) {
-    return IdempotencyKeys.key(TENANT, "task-1", i, "Orders.create", List.of(i));
+    return IdempotencyKeys.key(TENANT, "task-1", "Orders.create", List.of(i), 0);
   }
 
   private static String args(int i) {

@@ -114,7 +114,7 @@ class PostgresLedgerRaceTest {
     static final Duration TTL = Duration.ofMillis(150);
 
     static String key(int i) {
-      return IdempotencyKeys.key(TENANT, "race-task", i, "Orders.create", List.of("order-" + i));
+      return IdempotencyKeys.key(TENANT, "race-task", "Orders.create", List.of("order-" + i), 0);
     }
 
     public static void main(String[] args) throws Exception {

@@ -5,8 +5,9 @@ import dev.hfr.runtime.verify.Verifier;
 import java.util.Map;
 
 /**
- * A deterministic (V1) check of a model answer: it has content, and it answers the prompt that was
- * asked (a plausible answer to another question is rejected).
+ * A (V1) check of a model answer: it has content, and it answers the prompt that was asked. The content
+ * check never errs; the judgement of whether the answer fits the prompt errs at the rates of
+ * {@link VerifierNoise} (perfect unless the benchmark says otherwise).
  */
 public final class CompletionVerifier implements Verifier<Completion> {
 
@@ -15,8 +16,9 @@ public final class CompletionVerifier implements Verifier<Completion> {
     if (c.content() == null) {
       return Verdict.reject("missing_content", Map.of("id", c.id()));
     }
-    if (!c.expectedDigest().equals(c.answerOf())) {
-      return Verdict.reject("answers_another_prompt", Map.of("id", c.id()));
+    boolean wrong = !c.expectedDigest().equals(c.answerOf());
+    if (VerifierNoise.current().rejects(c.id(), wrong, true)) {
+      return Verdict.reject(wrong ? "answers_another_prompt" : "judged_off_topic", Map.of("id", c.id()));
     }
     return Verdict.accept();
   }

@@ -67,6 +67,14 @@ public final class LedgerRules {
     return new StoredEntry(new LedgerRecord(tenant, key, tool, argsHash, LedgerState.PREPARED, 0, null, 0L, now, now), null, 0L);
   }
 
+  /** A fresh PREPARED record leased to its creator: the first lease on the key, token 1. */
+  public static StoredEntry newLeasedEntry(
+      String tenant, String key, String tool, String argsHash, String owner, Duration ttl, long nowMillis) {
+    Instant now = Instant.ofEpochMilli(nowMillis);
+    return new StoredEntry(
+        new LedgerRecord(tenant, key, tool, argsHash, LedgerState.PREPARED, 0, null, 1L, now, now), owner, nowMillis + ttl.toMillis());
+  }
+
   /** Refuses a prepare that reuses a key for another tool or other arguments. */
   public static void checkSameIntent(LedgerRecord existing, String tool, String argsHash) {
     if (!existing.tool().equals(tool) || !existing.argsHash().equals(argsHash)) {
@@ -119,6 +127,28 @@ public final class LedgerRules {
 
   public static Lease leaseOf(StoredEntry e) {
     return new Lease(e.tenant(), e.key(), e.leaseOwner(), e.record().fencingToken(), Instant.ofEpochMilli(e.leaseExpiresAtMillis()));
+  }
+
+  /**
+   * The entry with {@code lease} extended to {@code ttl} from now, or null when {@code lease} is no longer
+   * the key's current lease. A lapsed lease nobody took over is still current (its token is the latest),
+   * so extending it is safe.
+   */
+  public static StoredEntry applyRenew(StoredEntry current, Lease lease, Duration ttl, long nowMillis) {
+    if (!isCurrent(current, lease)) {
+      return null;
+    }
+    return new StoredEntry(current.record(), current.leaseOwner(), nowMillis + ttl.toMillis());
+  }
+
+  /** The live lease of {@code e} at {@code nowMillis}, or null. */
+  public static Lease liveLease(StoredEntry e, long nowMillis) {
+    return e != null && e.leaseLiveAt(nowMillis) ? leaseOf(e) : null;
+  }
+
+  private static boolean isCurrent(StoredEntry current, Lease lease) {
+    return current != null && current.leaseOwner() != null && current.leaseOwner().equals(lease.owner())
+        && current.record().fencingToken() == lease.fencingToken();
   }
 
   /** The entry without its lease, or null when {@code lease} is not the current one (ignored). */

@@ -3,6 +3,7 @@ package dev.hfr.runtime.ledger.internal;
 import dev.hfr.runtime.ledger.Lease;
 import dev.hfr.runtime.ledger.LedgerRecord;
 import dev.hfr.runtime.ledger.LedgerState;
+import dev.hfr.runtime.ledger.Prepared;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collection;
@@ -55,6 +56,43 @@ public final class LedgerTable {
     StoredEntry fresh = LedgerRules.newEntry(tenant, key, tool, argsHash, nowMillis);
     store(fresh);
     return fresh.record();
+  }
+
+  public Prepared prepareIfAbsent(String tenant, String key, String tool, String argsHash, String owner, Duration ttl, long nowMillis) {
+    LedgerRules.checkPrepare(tenant, key, tool, argsHash);
+    LedgerRules.checkLease(tenant, key, owner, ttl);
+    StoredEntry existing = entries.get(new TenantKey(tenant, key));
+    if (existing != null) {
+      LedgerRules.checkSameIntent(existing.record(), tool, argsHash);
+      return new Prepared(existing.record(), false, null);
+    }
+    StoredEntry fresh = LedgerRules.newLeasedEntry(tenant, key, tool, argsHash, owner, ttl, nowMillis);
+    store(fresh);
+    return new Prepared(fresh.record(), true, LedgerRules.leaseOf(fresh));
+  }
+
+  public Optional<Lease> renewLease(Lease lease, Duration ttl, long nowMillis) {
+    LedgerRules.checkLease(lease.tenant(), lease.key(), lease.owner(), ttl);
+    StoredEntry next = LedgerRules.applyRenew(entries.get(new TenantKey(lease.tenant(), lease.key())), lease, ttl, nowMillis);
+    if (next == null) {
+      return Optional.empty();
+    }
+    store(next);
+    return Optional.of(LedgerRules.leaseOf(next));
+  }
+
+  public Optional<Lease> currentLease(String tenant, String key, long nowMillis) {
+    LedgerRules.checkTenantKey(tenant, key);
+    return Optional.ofNullable(LedgerRules.liveLease(entries.get(new TenantKey(tenant, key)), nowMillis));
+  }
+
+  /**
+   * Forgets the lease holders of loaded records without writing anything: for a ledger only one process
+   * can open at a time, every lease found on open belonged to a process that has since died. Fencing
+   * tokens stay, so tokens on a key still only grow.
+   */
+  public void forgetLeaseHolders() {
+    entries.replaceAll((k, e) -> e.leaseOwner() == null ? e : new StoredEntry(e.record(), null, 0L));
   }
 
   public LedgerRecord transition(

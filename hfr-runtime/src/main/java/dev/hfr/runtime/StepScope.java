@@ -1,0 +1,33 @@
+package dev.hfr.runtime;
+
+import dev.hfr.runtime.engine.ExplicitSteps;
+
+/**
+ * A stretch of the agent's code, on one thread, whose writes are keyed by the step id the agent gave
+ * ({@link TaskScope#step}) instead of their occurrence in the task. Close it when the step's calls are
+ * done; closing restores the step that was current before.
+ */
+public final class StepScope implements AutoCloseable {
+
+  private final String stepId;
+  private final String previous;
+  private boolean closed;
+
+  StepScope(String stepId) {
+    this.stepId = stepId;
+    this.previous = ExplicitSteps.enter(stepId);
+  }
+
+  /** The step id the writes in this scope are keyed by. */
+  public String stepId() {
+    return stepId;
+  }
+
+  @Override
+  public void close() {
+    if (!closed) {
+      closed = true;
+      ExplicitSteps.restore(previous);
+    }
+  }
+}

@@ -1,0 +1,220 @@
+package dev.hfr.runtime.fleet;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.sun.net.httpserver.HttpServer;
+import io.zonky.test.db.postgres.embedded.EmbeddedPostgres;
+import java.io.BufferedReader;
+import java.io.InputStreamReader;
+import java.net.InetSocketAddress;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.DisplayName;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Four worker JVMs against one PostgreSQL and a loopback provider that answers 429 (with Retry-After) for a
+ * storm, then recovers. The provider counts what reaches it. Timings are scaled down from the issue's (a
+ * 20 s storm, a 30 s breaker cooldown) to keep CI short: a {@value #STORM_SECONDS} s storm in a
+ * {@value #RUN_SECONDS} s run, breakers cooling down for 4 s, tenant budgets over {@value #WINDOW_SECONDS} s
+ * windows. docs/FLEET.md has the table of one run.
+ */
+@DisplayName("Storm: four worker JVMs share one retry budget and one breaker through PostgreSQL")
+class FleetStormTest {
+
+  static final int WORKERS = 4;
+  static final int STORM_SECONDS = 8;
+  static final int RUN_SECONDS = 14;
+  static final int LIMIT = 8;
+  static final int WINDOW_SECONDS = 30;
+
+  static EmbeddedPostgres postgres;
+
+  @BeforeAll
+  static void startPostgres() throws Exception {
+    postgres = EmbeddedPostgres.builder().start();
+  }
+
+  @AfterAll
+  static void stopPostgres() throws Exception {
+    postgres.close();
+  }
+
+  /** What the provider saw in one run. */
+  static final class Provider implements AutoCloseable {
+    final HttpServer server;
+    final List<long[]> stormyRequests = new CopyOnWriteArrayList<>(); // {epochMillis, worker index}
+    final Set<String> calls = ConcurrentHashMap.newKeySet();
+    final Map<String, Integer> calmOk = new ConcurrentHashMap<>();
+    volatile int retries;
+    volatile long stormEndsAt = Long.MAX_VALUE;
+
+    Provider() throws Exception {
+      server = HttpServer.create(new InetSocketAddress("127.0.0.1", 0), 64);
+      server.createContext("/llm", exchange -> {
+        long now = System.currentTimeMillis();
+        String worker = exchange.getRequestHeaders().getFirst("X-Worker");
+        String call = exchange.getRequestHeaders().getFirst("X-Call");
+        synchronized (this) {
+          if (!calls.add(call) && now < stormEndsAt) {
+            retries++;
+          }
+        }
+        stormyRequests.add(new long[] {now, Long.parseLong(worker.substring(1))});
+        boolean storm = now < stormEndsAt;
+        byte[] body = (storm ? "{\"error\":{\"type\":\"rate_limit_error\"}}" : "ok").getBytes(StandardCharsets.UTF_8);
+        if (storm) {
+          exchange.getResponseHeaders().add("Retry-After", "1");
+        }
+        exchange.sendResponseHeaders(storm ? 429 : 200, body.length);
+        exchange.getResponseBody().write(body);
+        exchange.close();
+      });
+      server.createContext("/calm", exchange -> {
+        calmOk.merge(exchange.getRequestHeaders().getFirst("X-Worker"), 1, Integer::sum);
+        exchange.sendResponseHeaders(200, 2);
+        exchange.getResponseBody().write("ok".getBytes(StandardCharsets.UTF_8));
+        exchange.close();
+      });
+      server.start();
+    }
+
+    int port() {
+      return server.getAddress().getPort();
+    }
+
+    long requestsAfter(int worker, long fromMillis, long toMillis) {
+      return stormyRequests.stream().filter(r -> r[1] == worker && r[0] >= fromMillis && r[0] < toMillis).count();
+    }
+
+    @Override
+    public void close() {
+      server.stop(0);
+    }
+  }
+
+  /** What one run measured. */
+  record Run(String mode, String breakers, int retriesInStorm, int windowsTouched, long firstOpenMillis,
+      List<Long> othersOpenAfterMillis, long stormyRequestsWhileOpen, long stormyOkAfterStorm, List<String> counts,
+      int killed) {}
+
+  private Run storm(String mode, String breakers, boolean killOne) throws Exception {
+    try (Provider provider = new Provider()) {
+      List<Process> workers = new ArrayList<>();
+      List<List<String>> outputs = new ArrayList<>();
+      for (int w = 0; w < WORKERS; w++) {
+        List<String> command = List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+            "-cp", System.getProperty("java.class.path"), FleetWorker.class.getName(),
+            postgres.getJdbcUrl("postgres", "postgres"), String.valueOf(provider.port()), "w" + w, mode, breakers,
+            String.valueOf(RUN_SECONDS), String.valueOf(LIMIT), String.valueOf(WINDOW_SECONDS));
+        Process p = new ProcessBuilder(command).redirectErrorStream(true).start();
+        List<String> lines = new CopyOnWriteArrayList<>();
+        Thread reader = new Thread(() -> {
+          try (BufferedReader r = new BufferedReader(new InputStreamReader(p.getInputStream(), StandardCharsets.UTF_8))) {
+            for (String line; (line = r.readLine()) != null; ) {
+              lines.add(line);
+            }
+          } catch (Exception ignored) {
+            // the process was killed
+          }
+        });
+        reader.setDaemon(true);
+        reader.start();
+        workers.add(p);
+        outputs.add(lines);
+      }
+      for (List<String> lines : outputs) {
+        long until = System.nanoTime() + TimeUnit.SECONDS.toNanos(180);
+        while (lines.stream().noneMatch(l -> l.startsWith("READY")) && System.nanoTime() < until) {
+          Thread.sleep(50);
+        }
+        assertThat(lines).as("worker started").anyMatch(l -> l.startsWith("READY"));
+      }
+      long start = System.currentTimeMillis();
+      long stormEnds = start + STORM_SECONDS * 1000L;
+      provider.stormEndsAt = stormEnds;
+      for (Process p : workers) {
+        p.getOutputStream().write("GO\n".getBytes(StandardCharsets.UTF_8));
+        p.getOutputStream().flush();
+      }
+      int killed = 0;
+      if (killOne) {
+        Thread.sleep(Math.max(0, start + STORM_SECONDS * 500L - System.currentTimeMillis()));
+        workers.get(WORKERS - 1).destroyForcibly();
+        killed = 1;
+      }
+      for (Process p : workers) {
+        assertThat(p.waitFor(RUN_SECONDS + 60, TimeUnit.SECONDS)).isTrue();
+      }
+      Thread.sleep(200);
+
+      long firstOpen = Long.MAX_VALUE;
+      int firstWorker = -1;
+      List<Long> openedAt = new ArrayList<>();
+      List<String> counts = new ArrayList<>();
+      for (int w = 0; w < WORKERS; w++) {
+        long opened = outputs.get(w).stream().filter(l -> l.startsWith("BREAKER") && l.contains("Llm.complete OPEN"))
+            .mapToLong(l -> Long.parseLong(l.split(" ")[1])).min().orElse(Long.MAX_VALUE);
+        openedAt.add(opened);
+        if (opened < firstOpen) {
+          firstOpen = opened;
+          firstWorker = w;
+        }
+        outputs.get(w).stream().filter(l -> l.startsWith("COUNTS")).forEach(counts::add);
+      }
+      List<Long> othersAfter = new ArrayList<>();
+      long whileOpen = 0;
+      for (int w = 0; w < WORKERS; w++) {
+        if (w != firstWorker && firstOpen != Long.MAX_VALUE && !(killOne && w == WORKERS - 1)) {
+          othersAfter.add(openedAt.get(w) == Long.MAX_VALUE ? -1 : openedAt.get(w) - firstOpen);
+          // 2 s to hear of it, then silence until the cooldown (4 s) ends
+          whileOpen += provider.requestsAfter(w, firstOpen + 2_000, firstOpen + 4_000);
+        }
+      }
+      long okAfter = provider.stormyRequests.stream().filter(r -> r[0] >= stormEnds).count();
+      int windows = (int) ((stormEnds / 1000 / WINDOW_SECONDS) - (start / 1000 / WINDOW_SECONDS)) + 1;
+      Run run = new Run(mode, breakers, provider.retries, windows, firstOpen == Long.MAX_VALUE ? -1 : firstOpen - start,
+          othersAfter, whileOpen, okAfter, counts, killed);
+      System.out.println("STORM " + run);
+      return run;
+    }
+  }
+
+  @Test
+  @DisplayName("budgets alone: the fleet's retries stay within one budget, local budgets allow one per worker")
+  void theFleetBudgetHolds() throws Exception {
+    Run local = storm("local", "nobreakers", false);
+    Run fleet = storm("fleet", "nobreakers", true);
+
+    assertThat(fleet.retriesInStorm()).as("fleet retries during the storm").isLessThanOrEqualTo((int) (LIMIT * fleet.windowsTouched() * 1.1));
+    assertThat(local.retriesInStorm()).as("local budgets allow each worker its own").isGreaterThan(LIMIT * local.windowsTouched());
+  }
+
+  @Test
+  @DisplayName("breakers: once one worker's opens, the others stop within 2 s; all resume after the storm")
+  void theFleetBreakerStopsEveryone() throws Exception {
+    Run fleet = storm("fleet", "breakers", false);
+    Run local = storm("local", "breakers", false);
+
+    assertThat(fleet.firstOpenMillis()).as("a breaker opened").isNotNegative();
+    assertThat(fleet.othersOpenAfterMillis()).allSatisfy(d -> assertThat(d).isBetween(0L, 2_000L));
+    assertThat(fleet.stormyRequestsWhileOpen()).as("requests of the other workers while the fleet's breaker is open").isZero();
+    assertThat(fleet.stormyOkAfterStorm()).as("calls resume after the storm").isPositive();
+    assertThat(fleet.counts()).hasSize(WORKERS);
+    for (String counts : fleet.counts()) {
+      String[] c = counts.split(" ");
+      assertThat(Integer.parseInt(c[3])).as("calm tenant's successes: " + counts).isPositive();
+      assertThat(Integer.parseInt(c[4])).as("calm tenant's failures: " + counts).isZero();
+    }
+    System.out.println("local breakers for comparison: " + local);
+  }
+}

@@ -1,0 +1,112 @@
+package dev.hfr.spring.boot;
+
+import dev.hfr.runtime.Hfr;
+import dev.hfr.runtime.HfrMode;
+import dev.hfr.runtime.approval.ApprovalGate;
+import dev.hfr.runtime.classify.FailureClassifier;
+import dev.hfr.runtime.config.HfrConfig;
+import dev.hfr.runtime.escalate.EscalationHandler;
+import dev.hfr.runtime.escalate.EscalationQueue;
+import dev.hfr.runtime.ledger.IdempotencyLedger;
+import dev.hfr.runtime.ledger.LedgerOptions;
+import dev.hfr.runtime.ledger.Ledgers;
+import dev.hfr.runtime.registry.ToolRegistry;
+import dev.hfr.runtime.telemetry.DecisionSink;
+import dev.hfr.spring.boot.config.HfrProperties;
+import dev.hfr.spring.boot.config.HfrPropertiesConfig;
+import dev.hfr.spring.boot.config.PropertyOrigins;
+import io.micrometer.core.instrument.MeterRegistry;
+import java.nio.file.Path;
+import javax.sql.DataSource;
+import org.springframework.beans.factory.ObjectProvider;
+import org.springframework.boot.autoconfigure.AutoConfiguration;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
+import org.springframework.boot.context.properties.EnableConfigurationProperties;
+import org.springframework.context.annotation.Bean;
+import org.springframework.core.env.Environment;
+import org.springframework.core.io.ResourceLoader;
+
+/**
+ * Auto-configures HFR: the {@code hfr.*} properties as the runtime's configuration, the ledger they name, the
+ * engine on the application's {@link MeterRegistry} and {@link ObservationRegistry}, and the generated
+ * {@code _Recovering} proxies in place of the tool beans they protect. Every bean backs off when the application
+ * defines its own.
+ */
+@AutoConfiguration(afterName = {
+    "org.springframework.boot.micrometer.metrics.autoconfigure.CompositeMeterRegistryAutoConfiguration",
+    "org.springframework.boot.micrometer.observation.autoconfigure.ObservationAutoConfiguration",
+    "org.springframework.boot.jdbc.autoconfigure.DataSourceAutoConfiguration"})
+@EnableConfigurationProperties(HfrProperties.class)
+public class HfrAutoConfiguration {
+
+  /** The tool beans become their generated proxies before any of them is created. */
+  @Bean
+  static RecoveringToolBeans hfrRecoveringToolBeans() {
+    return new RecoveringToolBeans();
+  }
+
+  /** The tools the compiled catalogs list, for checking the {@code hfr.tools} entries against them. */
+  @Bean
+  @ConditionalOnMissingBean
+  ToolRegistry hfrToolRegistry(ResourceLoader resources) {
+    return ToolRegistry.load(resources.getClassLoader());
+  }
+
+  @Bean
+  @ConditionalOnMissingBean
+  HfrConfig hfrConfig(HfrProperties properties, ToolRegistry tools, Environment environment) {
+    PropertyOrigins origins = PropertyOrigins.of(environment);
+    HfrConfig config = HfrPropertiesConfig.toConfig(properties, origins);
+    HfrPropertiesConfig.check(config, tools.tools(), origins);
+    return config;
+  }
+
+  /** The ledger {@code hfr.idempotency.ledger} names; closed with the context. */
+  @Bean
+  @ConditionalOnMissingBean
+  IdempotencyLedger hfrLedger(HfrConfig config, HfrProperties properties, ObjectProvider<DataSource> dataSource) {
+    return switch (config.idempotency().ledger()) {
+      case "postgres" -> {
+        DataSource ds = dataSource.getIfUnique();
+        if (ds == null) {
+          throw new IllegalStateException("hfr.idempotency.ledger=postgres needs the application's DataSource, but "
+              + (dataSource.stream().findAny().isPresent() ? "there are several and none is @Primary" : "there is none")
+              + ": add spring-boot-starter-jdbc and spring.datasource.url, or mark one DataSource @Primary");
+        }
+        yield Ledgers.postgres(ds, LedgerOptions.defaults());
+      }
+      case "memory" -> Ledgers.inMemory(LedgerOptions.defaults());
+      default -> Ledgers.embedded(embeddedDirectory(properties), LedgerOptions.defaults());
+    };
+  }
+
+  /** Where escalations wait when the application has no handler of its own; the {@code hfr} endpoint lists them. */
+  @Bean
+  @ConditionalOnMissingBean(EscalationHandler.class)
+  EscalationQueue hfrEscalations() {
+    return new EscalationQueue();
+  }
+
+  @Bean
+  @ConditionalOnMissingBean
+  Hfr hfr(HfrConfig config, HfrProperties properties, IdempotencyLedger ledger, EscalationHandler escalations,
+      ObjectProvider<MeterRegistry> meterRegistry,
+      ObjectProvider<ApprovalGate> approvalGate, ObjectProvider<DecisionSink> decisionSink,
+      ObjectProvider<FailureClassifier> classifier) {
+    Hfr.Builder builder = Hfr.builder()
+        .config(config)
+        .ledger(ledger)
+        .escalationHandler(escalations)
+        .mode(properties.mode() != null ? properties.mode() : HfrMode.ENFORCE);
+    meterRegistry.ifUnique(builder::meterRegistry);
+    approvalGate.ifUnique(builder::approvalGate);
+    decisionSink.ifUnique(builder::decisionSink);
+    classifier.ifUnique(builder::classifier);
+    return builder.build();
+  }
+
+  private static Path embeddedDirectory(HfrProperties properties) {
+    HfrProperties.Idempotency idempotency = properties.idempotency();
+    return idempotency != null && idempotency.directory() != null ? idempotency.directory() : Ledgers.DEFAULT_DIRECTORY;
+  }
+}

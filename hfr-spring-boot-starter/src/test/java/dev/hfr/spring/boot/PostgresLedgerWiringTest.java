@@ -1,0 +1,51 @@
+package dev.hfr.spring.boot;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.hfr.runtime.Hfr;
+import dev.hfr.runtime.TaskScope;
+import dev.hfr.runtime.TaskSpec;
+import dev.hfr.runtime.ledger.IdempotencyLedger;
+import dev.hfr.runtime.ledger.PostgresLedger;
+import dev.hfr.runtime.telemetry.DecisionSink;
+import dev.hfr.spring.boot.shop.ReservationTools;
+import dev.hfr.spring.boot.shop.ShopApplication;
+import dev.hfr.spring.boot.shop.StockService;
+import io.zonky.test.db.postgres.embedded.EmbeddedPostgres;
+import java.sql.Connection;
+import java.sql.ResultSet;
+import java.sql.Statement;
+import javax.sql.DataSource;
+import org.junit.jupiter.api.Test;
+import org.springframework.boot.autoconfigure.AutoConfigurations;
+import org.springframework.boot.test.context.runner.ApplicationContextRunner;
+
+/** {@code hfr.idempotency.ledger=postgres} puts the ledger in the application's own database (a real PostgreSQL). */
+class PostgresLedgerWiringTest {
+
+  @Test
+  void writesAreRecordedInTheApplicationsDataSource() throws Exception {
+    try (EmbeddedPostgres pg = EmbeddedPostgres.builder().start()) {
+      DataSource dataSource = pg.getPostgresDatabase();
+      new ApplicationContextRunner()
+          .withConfiguration(AutoConfigurations.of(HfrAutoConfiguration.class))
+          .withUserConfiguration(ShopApplication.class)
+          .withBean(DecisionSink.class, DecisionSink::discarding)
+          .withBean(DataSource.class, () -> dataSource)
+          .withPropertyValues("hfr.idempotency.ledger=postgres", "hfr.retry.base-delay-ms=0", "hfr.retry.max-delay-ms=0")
+          .run(context -> {
+            assertThat(context.getBean(IdempotencyLedger.class)).isInstanceOf(PostgresLedger.class);
+            context.getBean(StockService.class).failNext(1);
+            try (TaskScope task = context.getBean(Hfr.class).openTask(TaskSpec.builder("acme", "order-1").build())) {
+              context.getBean(ReservationTools.class).reserve("sku-1", null);
+            }
+            assertThat(context.getBean(StockService.class).reservationKeys()).hasSize(1);
+            try (Connection c = dataSource.getConnection(); Statement s = c.createStatement();
+                ResultSet rows = s.executeQuery("select count(*) from hfr_ledger where tool = 'ReservationTools.reserve'")) {
+              rows.next();
+              assertThat(rows.getInt(1)).as("the write's ledger record, in the application's database").isEqualTo(1);
+            }
+          });
+    }
+  }
+}
