@@ -36,12 +36,13 @@ class BomTest {
   }
 
   @Test
-  @DisplayName("every published jar names its module, carries its version and has a POM with a licence")
+  @DisplayName("every published jar names its module, carries its version, has a sources jar and a POM with a licence")
   void everyJarNamesItsModule() throws Exception {
     for (String module : PublishedModules.published()) {
       Path dir = PublishedModules.root().resolve(module);
       Path jar = dir.resolve("target/" + module + "-" + VERSION + ".jar");
       assertThat(jar).as("built by `mvn verify` before this module").exists();
+      assertThat(dir.resolve("target/" + module + "-" + VERSION + "-sources.jar")).as(module + " sources").exists();
       try (JarFile file = new JarFile(jar.toFile())) {
         var attributes = file.getManifest().getMainAttributes();
         assertThat(attributes.getValue("Automatic-Module-Name")).as(module).matches("dev\\.hfr(\\.[a-z0-9]+)+");

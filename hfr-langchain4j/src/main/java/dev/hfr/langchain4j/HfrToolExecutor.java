@@ -27,9 +27,10 @@ import java.util.function.Supplier;
  * result embedded: {@code {"status":"success",...,"degraded":true,"degrade_level":"L3",...,"result":"..."}}
  * (see {@link ToolResultContract#renderSuccess}), so the model knows it reads a fallback. An undegraded
  * result is passed on unchanged. The engine says whether a call was degraded in the outcome of the task
- * the call joined ({@link TaskScope#lastOutcome()}), so this needs the task: give the executor a supplier
- * of the caller's open {@link TaskScope}. Without one (or outside a task) results are passed on as they
- * are. If one task runs several calls of the same tool at once, an outcome could be matched to the wrong
+ * the call joined ({@link TaskScope#lastOutcome()}), so this needs the task: give the executor a {@link
+ * TaskResolver} ({@link ConversationTasks}: one task per conversation) or a supplier of the caller's open
+ * {@link TaskScope}; the call runs bound to that task, on whichever thread LangChain4j runs it. Without
+ * one (or outside a task) results are passed on as they are. If one task runs several calls of the same tool at once, an outcome could be matched to the wrong
  * call; LangChain4j runs a turn's tool calls one after another unless told otherwise.
  *
  * <p>Nothing here reflects per call: the tool's name and risk are fixed when the executor is built.
@@ -42,7 +43,7 @@ public final class HfrToolExecutor implements ToolExecutor {
   private final ToolExecutor delegate;
   private final String toolName;
   private final Risk risk;
-  private final Supplier<TaskScope> currentTask;
+  private final TaskResolver tasks;
 
   /**
    * @param delegate LangChain4j's executor of the proxy method, built to propagate the tool's exceptions
@@ -50,7 +51,7 @@ public final class HfrToolExecutor implements ToolExecutor {
    * @param risk the tool's declared risk, used only when HFR did not handle a failure itself
    */
   public HfrToolExecutor(ToolExecutor delegate, String toolName, Risk risk) {
-    this(delegate, toolName, risk, () -> null);
+    this(delegate, toolName, risk, context -> null);
   }
 
   /**
@@ -61,10 +62,26 @@ public final class HfrToolExecutor implements ToolExecutor {
    *     once per call, to tell the model when its result is degraded
    */
   public HfrToolExecutor(ToolExecutor delegate, String toolName, Risk risk, Supplier<TaskScope> currentTask) {
+    this(delegate, toolName, risk, resolverOf(currentTask));
+  }
+
+  /**
+   * @param delegate LangChain4j's executor of the proxy method, built to propagate the tool's exceptions
+   * @param toolName the tool's HFR name ({@code SimpleClassName.method})
+   * @param risk the tool's declared risk, used only when HFR did not handle a failure itself
+   * @param tasks the task of each call (e.g. {@link ConversationTasks}: its conversation's); the call runs
+   *     bound to it
+   */
+  public HfrToolExecutor(ToolExecutor delegate, String toolName, Risk risk, TaskResolver tasks) {
     this.delegate = Objects.requireNonNull(delegate, "delegate");
     this.toolName = Objects.requireNonNull(toolName, "toolName");
     this.risk = Objects.requireNonNull(risk, "risk");
-    this.currentTask = Objects.requireNonNull(currentTask, "currentTask");
+    this.tasks = Objects.requireNonNull(tasks, "tasks");
+  }
+
+  private static TaskResolver resolverOf(Supplier<TaskScope> currentTask) {
+    Objects.requireNonNull(currentTask, "currentTask");
+    return context -> currentTask.get();
   }
 
   public String toolName() {
@@ -77,7 +94,28 @@ public final class HfrToolExecutor implements ToolExecutor {
 
   @Override
   public ToolExecutionResult executeWithContext(ToolExecutionRequest request, InvocationContext context) {
-    TaskScope task = currentTask.get();
+    TaskScope task = tasks.taskOf(context);
+    if (task == null) {
+      return executeIn(null, request, context);
+    }
+    // The call joins its task on whatever thread LangChain4j runs it (its own executor for parallel tool calls).
+    AutoCloseable binding = task.bindCurrentThread();
+    try {
+      return executeIn(task, request, context);
+    } finally {
+      closeQuietly(binding);
+    }
+  }
+
+  private static void closeQuietly(AutoCloseable binding) {
+    try {
+      binding.close();
+    } catch (Exception e) {
+      throw new IllegalStateException("unbinding the task failed", e);
+    }
+  }
+
+  private ToolExecutionResult executeIn(TaskScope task, ToolExecutionRequest request, InvocationContext context) {
     ToolOutcome before = task == null ? null : task.lastOutcome();
     try {
       ToolExecutionResult result = delegate.executeWithContext(request, context);

@@ -30,8 +30,9 @@ import java.util.function.Supplier;
  *     .build();
  * }</pre>
  *
- * <p>To let the model see when a result came from a {@code @Degrade} rung, pass the caller's open task too:
- * {@code HfrTools.wrap(builder, () -> currentTask, tools)} (see {@link HfrToolExecutor}).
+ * <p>To give each conversation its own task (its budgets, limits, report), and to let the model see when a
+ * result came from a {@code @Degrade} rung, pass a {@link TaskResolver}: {@code HfrTools.wrap(builder,
+ * ConversationTasks.of(hfr, "acme"), tools)} (see {@link ConversationTasks}, {@link HfrToolExecutor}).
  *
  * <p>All reflection happens here, once, when the tools are registered: the {@code @Tool} methods are
  * found on the user's class (the proxy overrides them), the specification is LangChain4j's own
@@ -58,6 +59,14 @@ public final class HfrTools {
     return builder.tools(aiServiceTools(currentTask, recoveringTools));
   }
 
+  /**
+   * Registers the tools of {@code recoveringTools} on {@code builder}; each call runs in the task {@code
+   * tasks} resolves for it (with {@link ConversationTasks}: its conversation's).
+   */
+  public static <T> AiServices<T> wrap(AiServices<T> builder, TaskResolver tasks, Object... recoveringTools) {
+    return builder.tools(aiServiceTools(tasks, recoveringTools));
+  }
+
   /** The tools of {@code recoveringTools} as a static {@link ToolProvider}. */
   public static ToolProvider toolProvider(Object... recoveringTools) {
     return toolProvider(() -> null, recoveringTools);
@@ -66,6 +75,12 @@ public final class HfrTools {
   /** The tools of {@code recoveringTools} as a static {@link ToolProvider}, marking degraded results. */
   public static ToolProvider toolProvider(Supplier<TaskScope> currentTask, Object... recoveringTools) {
     ToolProviderResult result = ToolProviderResult.builder().addAll(aiServiceTools(currentTask, recoveringTools)).build();
+    return request -> result;
+  }
+
+  /** The tools of {@code recoveringTools} as a static {@link ToolProvider}, each call in the task {@code tasks} resolves. */
+  public static ToolProvider toolProvider(TaskResolver tasks, Object... recoveringTools) {
+    ToolProviderResult result = ToolProviderResult.builder().addAll(aiServiceTools(tasks, recoveringTools)).build();
     return request -> result;
   }
 
@@ -84,6 +99,18 @@ public final class HfrTools {
    */
   public static List<AiServiceTool> aiServiceTools(Supplier<TaskScope> currentTask, Object... recoveringTools) {
     java.util.Objects.requireNonNull(currentTask, "currentTask");
+    return aiServiceTools((TaskResolver) context -> currentTask.get(), recoveringTools);
+  }
+
+  /**
+   * The tools of {@code recoveringTools}, each executed through an {@link HfrToolExecutor} in the task
+   * {@code tasks} resolves for the call.
+   *
+   * @throws IllegalArgumentException if an object is not a generated {@code _Recovering} proxy, or has
+   *     no {@code @Tool} method, or a {@code @Tool} method lacks {@code @SideEffect}
+   */
+  public static List<AiServiceTool> aiServiceTools(TaskResolver tasks, Object... recoveringTools) {
+    java.util.Objects.requireNonNull(tasks, "tasks");
     List<AiServiceTool> tools = new ArrayList<>();
     Set<String> names = new HashSet<>();
     for (Object object : recoveringTools) {
@@ -94,7 +121,7 @@ public final class HfrTools {
           throw new IllegalArgumentException("@Tool method " + userClass.getSimpleName() + "." + method.getName()
               + " has no @SideEffect: declare its risk (R0 for a read) so HFR knows whether it may retry it");
         }
-        AiServiceTool tool = toolOf(object, userClass, method, sideEffect.value(), currentTask);
+        AiServiceTool tool = toolOf(object, userClass, method, sideEffect.value(), tasks);
         if (!names.add(tool.name())) {
           throw new IllegalArgumentException("two tools are named '" + tool.name() + "'; LangChain4j needs unique tool names");
         }
@@ -105,7 +132,7 @@ public final class HfrTools {
   }
 
   private static AiServiceTool toolOf(Object proxy, Class<?> userClass, Method method, Risk risk,
-      Supplier<TaskScope> currentTask) {
+      TaskResolver tasks) {
     // The executor invokes the user's method on the proxy: virtual dispatch runs the proxy's override.
     DefaultToolExecutor invoker = DefaultToolExecutor.builder()
         .object(proxy)
@@ -116,7 +143,7 @@ public final class HfrTools {
         .build();
     return AiServiceTool.builder()
         .toolSpecification(ToolSpecifications.toolSpecificationFrom(method))
-        .toolExecutor(new HfrToolExecutor(invoker, userClass.getSimpleName() + "." + method.getName(), risk, currentTask))
+        .toolExecutor(new HfrToolExecutor(invoker, userClass.getSimpleName() + "." + method.getName(), risk, tasks))
         .returnBehavior(method.getAnnotation(Tool.class).returnBehavior())
         .build();
   }

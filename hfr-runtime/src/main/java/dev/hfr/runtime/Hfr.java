@@ -14,6 +14,7 @@ import dev.hfr.runtime.classify.FailureClassifier;
 import dev.hfr.runtime.degrade.ContextCompressor;
 import dev.hfr.runtime.config.HfrConfig;
 import dev.hfr.runtime.config.TelemetrySettings;
+import dev.hfr.runtime.context.TaskContext;
 import dev.hfr.runtime.engine.Compensator;
 import dev.hfr.runtime.engine.ConfigPolicies;
 import dev.hfr.runtime.engine.Controller;
@@ -99,7 +100,6 @@ public final class Hfr implements RecoveryEngine, AutoCloseable {
   private final IdempotencyLedger ledger;
   private final HfrMeters meters;
   private final List<AutoCloseable> owned;
-  private final ThreadLocal<TaskState> current = new ThreadLocal<>();
   private final String owner;
   /** The one-call tasks of calls made outside any scope, created only when such a call needs one. */
   private final ImplicitTasks implicitTasks;
@@ -171,7 +171,7 @@ public final class Hfr implements RecoveryEngine, AutoCloseable {
     if (m == HfrMode.OFF) {
       return direct(invocation);
     }
-    TaskState task = current.get();
+    TaskState task = currentState();
     if (m == HfrMode.SHADOW) {
       return controller.shadow(tool, invocation, task != null ? task : implicitTasks.next());
     }
@@ -180,11 +180,27 @@ public final class Hfr implements RecoveryEngine, AutoCloseable {
   }
 
   /**
-   * Opens a task on the current thread; calls on this thread join it until it is closed.
+   * Opens a task on the current thread; calls on this thread join it until it is closed, and so does work
+   * this thread hands to other threads through {@link TaskScope#wrap} or context-propagation.
    *
    * @throws IllegalArgumentException if {@code spec} is {@code null}
    */
   public TaskScope openTask(TaskSpec spec) {
+    return task(spec, true);
+  }
+
+  /**
+   * Opens a task bound to no thread, for work that hops between threads (a conversation whose turns run
+   * wherever the server schedules them): bind it where its work runs with {@link
+   * TaskScope#bindCurrentThread()}, and work handed on from there follows it ({@link TaskScope#wrap}).
+   *
+   * @throws IllegalArgumentException if {@code spec} is {@code null}
+   */
+  public TaskScope newTask(TaskSpec spec) {
+    return task(spec, false);
+  }
+
+  private TaskScope task(TaskSpec spec, boolean bindHere) {
     if (spec == null) {
       throw new IllegalArgumentException("spec must not be null");
     }
@@ -192,7 +208,7 @@ public final class Hfr implements RecoveryEngine, AutoCloseable {
     TaskLimitTracker tracker = features.budgets() ? new TaskLimitTracker(limits, clock) : null;
     Deadline deadline = spec.deadline() != null ? Deadline.after(clock, spec.deadline()) : Deadline.NONE;
     TaskState state = TaskState.explicit(spec.tenant(), spec.taskId(), spec.criticality(), spec.qualityFloor(), deadline, tracker);
-    return new TaskScope(current, spec, state, compensator);
+    return new TaskScope(this, spec, state, compensator, bindHere);
   }
 
   /**
@@ -201,8 +217,18 @@ public final class Hfr implements RecoveryEngine, AutoCloseable {
    * ({@link TaskScope#recordOutcome}).
    */
   public Optional<TaskScope> currentTask() {
-    TaskState state = current.get();
+    TaskState state = currentState();
     return state == null ? Optional.empty() : Optional.ofNullable(state.scope());
+  }
+
+  /** The task current on this thread if this engine opened it: another engine's task is not joined. */
+  private TaskState currentState() {
+    TaskState state = TaskContext.current();
+    if (state == null) {
+      return null;
+    }
+    TaskScope scope = state.scope();
+    return scope != null && scope.engine == this ? state : null;
   }
 
   /**
@@ -277,7 +303,7 @@ public final class Hfr implements RecoveryEngine, AutoCloseable {
    */
   public void recordDuplicateSideEffect(ToolDescriptor tool) {
     meters.forTool(tool).duplicateSideEffect();
-    TaskState task = current.get();
+    TaskState task = currentState();
     if (task != null) {
       task.recordDuplicateSideEffect();
     }

@@ -1,15 +1,22 @@
 package dev.hfr.runtime;
 
 import dev.hfr.runtime.budget.TaskLimit;
+import dev.hfr.runtime.context.TaskContext;
+import dev.hfr.runtime.context.TaskPropagation;
 import dev.hfr.runtime.engine.Compensator;
 import dev.hfr.runtime.engine.TaskState;
 import java.util.List;
 import java.util.Objects;
+import java.util.concurrent.Callable;
+import java.util.concurrent.Executor;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.ScheduledExecutorService;
 
 /**
  * One open task: calls made on this thread while it is open (through generated proxies or
  * {@link Hfr#execute}) join it implicitly — they share its budgets, deadline and limits, get their
- * step numbers (and so their idempotency keys) from it, and are counted in its {@link #report()}.
+ * step numbers (and so their idempotency keys) from it, and are counted in its {@link #report()}. Its
+ * calls may run on many threads at once: its counters, limits and budgets are exact under concurrency.
  *
  * <pre>{@code
  * try (TaskScope task = hfr.openTask(TaskSpec.builder("acme", "order-42").deadline(Duration.ofSeconds(30)).build())) {
@@ -19,26 +26,63 @@ import java.util.Objects;
  * }
  * }</pre>
  *
- * <p>Closing restores the scope that was open before on this thread. A scope is bound to the thread that
- * opened it; use {@link #bindCurrentThread()} to let another thread's calls join it.
+ * <p>Closing restores the scope that was open before on this thread.
+ *
+ * <p><b>Work on other threads.</b> The task follows work handed to other threads: wrap the executor
+ * ({@link #wrap(ExecutorService)}, {@link #wrap(Executor)}) or the work ({@link #wrap(Runnable)}, {@link
+ * #wrap(Callable)}), and each piece runs in the task that was current where it was handed over —
+ * including {@code CompletableFuture.supplyAsync(..., TaskScope.wrap(pool))} and the stages chained on
+ * it. Anything that propagates Micrometer context-propagation's {@code ContextRegistry} (Reactor with
+ * automatic context propagation, Spring's {@code ContextPropagatingTaskDecorator}, {@code
+ * ContextExecutorService}) carries it without code of ours: the task is a registered {@code
+ * ThreadLocalAccessor} (key {@value dev.hfr.runtime.context.TaskContextAccessor#KEY}). {@link
+ * #bindCurrentThread()} joins a thread to the task by hand.
  */
 public final class TaskScope implements AutoCloseable {
 
-  private final ThreadLocal<TaskState> binding;
+  /** The engine that opened the task: only its calls join it. */
+  final Hfr engine;
   private final TaskSpec spec;
   private final TaskState state;
   private final TaskState previous;
   private final Compensator compensator;
   private boolean closed;
 
-  TaskScope(ThreadLocal<TaskState> binding, TaskSpec spec, TaskState state, Compensator compensator) {
-    this.binding = binding;
+  TaskScope(Hfr engine, TaskSpec spec, TaskState state, Compensator compensator, boolean bindHere) {
+    this.engine = engine;
     this.spec = spec;
     this.state = state;
     this.compensator = compensator;
-    this.previous = binding.get();
+    this.previous = bindHere ? TaskContext.current() : null;
     state.openedBy(this);
-    binding.set(state);
+    if (bindHere) {
+      TaskContext.set(state);
+    }
+  }
+
+  /** {@code work}, run in the task current on this thread now (or in none if there is none). */
+  public static Runnable wrap(Runnable work) {
+    return TaskPropagation.wrap(work);
+  }
+
+  /** {@code work}, run in the task current on this thread now (or in none if there is none). */
+  public static <V> Callable<V> wrap(Callable<V> work) {
+    return TaskPropagation.wrap(work);
+  }
+
+  /** {@code executor}, running each piece of work in the task current where it was handed over. */
+  public static Executor wrap(Executor executor) {
+    return TaskPropagation.wrap(executor);
+  }
+
+  /** {@code executor}, running each piece of work in the task current where it was submitted. */
+  public static ExecutorService wrap(ExecutorService executor) {
+    return TaskPropagation.wrap(executor);
+  }
+
+  /** {@code executor}, running each piece of work in the task current where it was scheduled. */
+  public static ScheduledExecutorService wrap(ScheduledExecutorService executor) {
+    return TaskPropagation.wrap(executor);
   }
 
   /** The task's spec. */
@@ -154,15 +198,9 @@ public final class TaskScope implements AutoCloseable {
    * threads); returns a handle that unbinds again when closed.
    */
   public AutoCloseable bindCurrentThread() {
-    TaskState before = binding.get();
-    binding.set(state);
-    return () -> {
-      if (before == null) {
-        binding.remove();
-      } else {
-        binding.set(before);
-      }
-    };
+    TaskState before = TaskContext.current();
+    TaskContext.set(state);
+    return () -> TaskContext.set(before);
   }
 
   /** Ends the task on this thread: later calls no longer join it. Idempotent. */
@@ -172,12 +210,8 @@ public final class TaskScope implements AutoCloseable {
       return;
     }
     closed = true;
-    if (binding.get() == state) {
-      if (previous == null) {
-        binding.remove();
-      } else {
-        binding.set(previous);
-      }
+    if (TaskContext.current() == state) {
+      TaskContext.set(previous);
     }
   }
 

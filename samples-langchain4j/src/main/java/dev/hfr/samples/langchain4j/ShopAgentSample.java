@@ -25,7 +25,6 @@ import dev.langchain4j.service.AiServices;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
-import java.util.concurrent.atomic.AtomicReference;
 
 /**
  * A shop assistant built with LangChain4j {@code AiServices} on the real OpenAI client, protected by HFR
@@ -39,8 +38,6 @@ public final class ShopAgentSample {
 
   /** The decision log both sides write to (a JSON-lines file or a queue in production). */
   private static final List<DecisionEvent> DECISION_LOG = new CopyOnWriteArrayList<>();
-  /** The task of the conversation in progress: the model's decisions and the tools' degraded results need it. */
-  private static final AtomicReference<TaskScope> CURRENT_TASK = new AtomicReference<>();
 
   private ShopAgentSample() {}
 
@@ -70,11 +67,11 @@ public final class ShopAgentSample {
           .summarizer(new KeepRecentSummarizer(4, 60))
           .listener(ShopAgentSample::printModelDecision)
           .escalationHandler(e -> System.out.println("    [model] escalated to a human: " + e.getMessage()))
-          .decisionSink(DECISION_LOG::add, CURRENT_TASK::get)
+          .decisionSink(DECISION_LOG::add, () -> hfr.currentTask().orElse(null))
           .build();
 
       ShopTools tools = ShopTools_Recovering.create(hfr, shop.uri());
-      ShopAssistant assistant = HfrTools.wrap(AiServices.builder(ShopAssistant.class), CURRENT_TASK::get, tools)
+      ShopAssistant assistant = HfrTools.wrap(AiServices.builder(ShopAssistant.class), () -> hfr.currentTask().orElse(null), tools)
           .chatModel(model)
           .chatMemory(MessageWindowChatMemory.withMaxMessages(40))
           .build();
@@ -126,7 +123,6 @@ public final class ShopAgentSample {
     System.out.println("== " + taskId + ": user: " + userMessage);
     setUp.run();
     try (TaskScope task = hfr.openTask(TaskSpec.builder("shop", taskId).build())) {
-      CURRENT_TASK.set(task);
       try {
         System.out.println("  assistant: " + assistant.chat(userMessage));
       } catch (RuntimeException e) {
@@ -145,8 +141,6 @@ public final class ShopAgentSample {
           logged.stream().filter(e -> e.tool().startsWith("model:")).count(),
           logged.stream().filter(e -> e.tool().startsWith("model:")).map(e -> e.action().name()).toList(),
           logged.stream().filter(e -> !e.tool().startsWith("model:")).count());
-    } finally {
-      CURRENT_TASK.set(null);
     }
   }
 
