@@ -33,7 +33,7 @@ class FleetStormTest {
 
   static final int WORKERS = 4;
   static final int STORM_SECONDS = 8;
-  static final int RUN_SECONDS = 14;
+  static final int RUN_SECONDS = 24;
   static final int LIMIT = 8;
   static final int WINDOW_SECONDS = 30;
 
