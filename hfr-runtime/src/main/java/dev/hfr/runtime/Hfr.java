@@ -18,6 +18,7 @@ import dev.hfr.runtime.context.TaskContext;
 import dev.hfr.runtime.engine.BackoffScheduler;
 import dev.hfr.runtime.engine.Compensator;
 import dev.hfr.runtime.engine.ConfigPolicies;
+import dev.hfr.runtime.engine.CallListener;
 import dev.hfr.runtime.engine.Controller;
 import dev.hfr.runtime.engine.DecisionRecorder;
 import dev.hfr.runtime.engine.EngineParts;
@@ -49,7 +50,10 @@ import dev.hfr.runtime.time.Clock;
 import dev.hfr.runtime.time.Sleeper;
 import dev.hfr.runtime.verify.ResultVerification;
 import dev.hfr.runtime.verify.VerificationHook;
+import dev.hfr.runtime.observation.ToolCallObservationConvention;
+import dev.hfr.runtime.observation.ToolCallObservations;
 import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.observation.ObservationRegistry;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -108,6 +112,8 @@ public final class Hfr implements RecoveryEngine, AutoCloseable {
   private final ImplicitTasks implicitTasks;
   private final CircuitBreakers breakers;
   private final TenantRetryBudgets tenantBudgets;
+  /** One Observation per call, or {@code null} without an ObservationRegistry: then the engine does none of it. */
+  private final ToolCallObservations observations;
   private volatile HfrMode mode;
 
   private Hfr(Builder b, IdempotencyLedger ledger, DecisionSink sink, List<AutoCloseable> owned) {
@@ -144,6 +150,8 @@ public final class Hfr implements RecoveryEngine, AutoCloseable {
     }
     this.breakers = breakers;
     this.tenantBudgets = tenantBudgets;
+    this.observations = b.observationRegistry == null || b.observationRegistry.isNoop() ? null
+        : new ToolCallObservations(b.observationRegistry, b.observationConvention);
     Bulkheads bulkheads = features.circuitBreaker() ? b.bulkheads : null;
     Backoff backoff = features.backoff() == HfrFeatures.Backoff.FIXED ? FixedDelayBackoff.INSTANCE : FullJitterBackoff.INSTANCE;
     EngineParts parts = new EngineParts(clock, features,
@@ -152,7 +160,8 @@ public final class Hfr implements RecoveryEngine, AutoCloseable {
         new ResultVerification(b.hooks),
         new WriteLedger(ledger, b.leaseTtl, owner, clock, b.sleeper),
         new Oversight(b.approvalGate, b.escalationHandler, b.stackTraces),
-        new DecisionRecorder(meters, sink, clock, telemetry(b.config).sampleRate()));
+        new DecisionRecorder(meters, sink, clock, telemetry(b.config).sampleRate(),
+            observations != null ? observations : CallListener.NONE));
     this.controller = new Controller(parts, b.sleeper, b.scheduler != null ? BackoffScheduler.using(b.scheduler) : ownScheduler());
     this.compensator = new Compensator(clock, ledger, b.classifier, sink, b.escalationHandler,
         new CompensationMeters(b.meterRegistry), meters, b.leaseTtl, owner);
@@ -182,6 +191,14 @@ public final class Hfr implements RecoveryEngine, AutoCloseable {
       return direct(invocation);
     }
     TaskState task = currentState();
+    if (observations != null) {
+      return observations.observe(tool, task == null ? null : task.tenant(), task == null ? null : task.taskId(),
+          m == HfrMode.SHADOW, () -> run(m, tool, invocation, task));
+    }
+    return run(m, tool, invocation, task);
+  }
+
+  private <R> R run(HfrMode m, ToolDescriptor tool, ToolInvocation<R> invocation, TaskState task) {
     if (m == HfrMode.SHADOW) {
       return controller.shadow(tool, invocation, task != null ? task : implicitTasks.next());
     }
@@ -397,6 +414,8 @@ public final class Hfr implements RecoveryEngine, AutoCloseable {
     private HfrFeatures features = HfrFeatures.all();
     private PolicySource policies;
     private HfrConfig config;
+    private ObservationRegistry observationRegistry;
+    private ToolCallObservationConvention observationConvention;
     private TenantRetryBudgets tenantBudgets;
     private CircuitBreakers circuitBreakers;
     private PostgresFleet fleet;
@@ -454,6 +473,22 @@ public final class Hfr implements RecoveryEngine, AutoCloseable {
 
     public Builder meterRegistry(MeterRegistry registry) {
       this.meterRegistry = Objects.requireNonNull(registry, "registry");
+      return this;
+    }
+
+    /**
+     * Makes every tool call a Micrometer Observation in {@code registry} (a span named {@code execute_tool <tool>}
+     * when a tracing bridge is registered), with its decisions as events; see {@link ToolCallObservations}.
+     * Default: none, and the engine does no Observation work at all.
+     */
+    public Builder observationRegistry(ObservationRegistry registry) {
+      this.observationRegistry = Objects.requireNonNull(registry, "registry");
+      return this;
+    }
+
+    /** Names and tags the tool-call Observations (default: {@link dev.hfr.runtime.observation.DefaultToolCallObservationConvention}). */
+    public Builder observationConvention(ToolCallObservationConvention convention) {
+      this.observationConvention = Objects.requireNonNull(convention, "convention");
       return this;
     }
 

@@ -3,6 +3,7 @@ package dev.hfr.benchmarks.ledger;
 import com.zaxxer.hikari.HikariConfig;
 import com.zaxxer.hikari.HikariDataSource;
 import dev.hfr.runtime.ledger.EmbeddedFileLedger;
+import dev.hfr.runtime.ledger.ForcePolicy;
 import dev.hfr.runtime.ledger.IdempotencyKeys;
 import dev.hfr.runtime.ledger.IdempotencyLedger;
 import dev.hfr.runtime.ledger.LedgerOptions;
@@ -21,6 +22,7 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
+import java.util.Set;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -33,11 +35,12 @@ import java.util.concurrent.atomic.AtomicLong;
  * — with the defaults a user gets ({@code EmbeddedFileLedger.open(dir)}: fsync on), against the floor it
  * cannot beat: one {@code fdatasync} of a 200-byte append on the same disk, measured in the same run.
  * Then the same call from 32 threads (group commit), and PostgreSQL (a real server, {@code fsync} and
- * {@code synchronous_commit} on) beside a raw JDBC INSERT + UPDATE on an equivalent table.
+ * {@code synchronous_commit} on) beside a raw JDBC INSERT + UPDATE on an equivalent table. Cases that are
+ * compared run in alternating one-second rounds (the disk is shared, and its speed drifts).
  *
  * <pre>
  * mvn -B -q -pl benchmarks -am package -DskipTests
- * java -cp benchmarks/target/benchmarks.jar dev.hfr.benchmarks.ledger.LedgerCommitHarness [seconds per case, default 5] [dir on the disk to measure]
+ * java -cp benchmarks/target/benchmarks.jar dev.hfr.benchmarks.ledger.LedgerCommitHarness [rounds, default 5] [dir on the disk to measure] [cases: one,many,ceiling,pg]
  * </pre>
  */
 public final class LedgerCommitHarness {
@@ -62,41 +65,102 @@ public final class LedgerCommitHarness {
   private LedgerCommitHarness() {}
 
   public static void main(String[] args) throws Exception {
-    double seconds = args.length > 0 ? Double.parseDouble(args[0]) : 5;
+    int rounds = args.length > 0 ? Integer.parseInt(args[0]) : 5;
     Path base = args.length > 1 ? Path.of(args[1]) : Path.of(System.getProperty("java.io.tmpdir"));
+    Set<String> parts = Set.of((args.length > 2 ? args[2] : "one,many,ceiling,pg").split(","));
     Path dir = Files.createTempDirectory(base, "hfr-commit-bench");
     List<Result> rows = new ArrayList<>();
-    Result fsync = measure("one 200-byte append + fdatasync (the floor)", 1, seconds, fdatasyncCall(dir.resolve("raw.bin")));
-    rows.add(fsync);
-    Result one;
-    try (EmbeddedFileLedger l = EmbeddedFileLedger.open(dir.resolve("one"))) {
-      one = measure("EmbeddedFileLedger defaults, R1 call (prepare + commit)", 1, seconds, ledgerCall(l));
-      rows.add(one);
+    List<String> ratios = new ArrayList<>();
+    // The disk is shared and its fsync time drifts by the second: cases that are compared run in
+    // alternating one-second rounds, so both see the same disk.
+    if (parts.contains("one")) {
+      List<Result> pair = oneThread(rounds, dir);
+      rows.addAll(pair);
+      ratios.add(String.format(Locale.ROOT, "embedded R1 p50 / fdatasync p50 = %.2f", pair.get(1).p(0.5) / pair.get(0).p(0.5)));
     }
-    try (EmbeddedFileLedger l = EmbeddedFileLedger.open(dir.resolve("many"))) {
-      rows.add(measure("EmbeddedFileLedger defaults, R1 call (prepare + commit)", 32, seconds, ledgerCall(l)));
-    }
-    Result pgLedger;
-    Result pgRaw;
-    try (EmbeddedPostgres pg = EmbeddedPostgres.builder().setServerConfig("fsync", "on").start();
-        HikariDataSource pool = pool(pg)) {
-      createRawTable(pool);
-      try (PostgresLedger l = PostgresLedger.create(pool)) {
-        pgLedger = measure("PostgresLedger, R1 call (prepare + commit)", 1, seconds, ledgerCall(l));
+    if (parts.contains("many")) {
+      try (EmbeddedFileLedger l = EmbeddedFileLedger.open(dir.resolve("many"))) {
+        rows.addAll(interleaved(rounds, 32, new Case("EmbeddedFileLedger defaults, R1 call (prepare + commit)", ledgerCall(l))));
       }
-      pgRaw = measure("raw JDBC INSERT + UPDATE (two autocommit statements)", 1, seconds, rawJdbcCall(pool));
-      rows.add(pgLedger);
-      rows.add(pgRaw);
+    }
+    if (parts.contains("ceiling")) { // the same calls with no fsync at all: what the CPU allows
+      try (EmbeddedFileLedger l = EmbeddedFileLedger.open(dir.resolve("buffered"), LedgerOptions.defaults().withForcePolicy(ForcePolicy.OS_BUFFERED))) {
+        rows.addAll(interleaved(rounds, 32, new Case("EmbeddedFileLedger OS_BUFFERED (no fsync: the CPU's ceiling)", ledgerCall(l))));
+      }
+    }
+    if (parts.contains("pg")) {
+      List<Result> pair = postgres(rounds);
+      rows.addAll(pair);
+      ratios.add(String.format(Locale.ROOT, "PostgresLedger p50 / raw JDBC p50 = %.2f", pair.get(0).p(0.5) / pair.get(1).p(0.5)));
     }
     System.out.println();
     System.out.println("| case | threads | calls/s | p50 ms | p99 ms |");
     System.out.println("|---|---:|---:|---:|---:|");
     rows.forEach(r -> System.out.println(r.row()));
-    System.out.printf(Locale.ROOT, "%nembedded R1 p50 / fdatasync p50 = %.2f; PostgresLedger p50 / raw JDBC p50 = %.2f%n",
-        one.p(0.5) / fsync.p(0.5), pgLedger.p(0.5) / pgRaw.p(0.5));
-    System.out.printf(Locale.ROOT, "%d cores, %s %s, %s; %s s per case after 1 s warm-up; journal dir %s%n",
+    System.out.println();
+    ratios.forEach(System.out::println);
+    System.out.printf(Locale.ROOT, "%d cores, %s %s, %s; %d alternating 1 s rounds per case after 1 s warm-up; journal dir %s%n",
         Runtime.getRuntime().availableProcessors(), System.getProperty("java.vm.name"), System.getProperty("java.version"),
-        System.getProperty("os.name"), seconds, dir);
+        System.getProperty("os.name"), rounds, dir);
+  }
+
+  record Case(String name, Call call) {}
+
+  /** One thread: the fdatasync floor and an R1 call on the embedded ledger, alternating. */
+  private static List<Result> oneThread(int rounds, Path dir) throws Exception {
+    try (EmbeddedFileLedger l = EmbeddedFileLedger.open(dir.resolve("one"))) {
+      return interleaved(rounds, 1,
+          new Case("one 200-byte append + fdatasync (the floor)", fdatasyncCall(dir.resolve("raw.bin"))),
+          new Case("EmbeddedFileLedger defaults, R1 call (prepare + commit)", ledgerCall(l)));
+    }
+  }
+
+  /** PostgresLedger and the raw JDBC baseline on one server and pool, alternating. */
+  private static List<Result> postgres(int rounds) throws Exception {
+    try (EmbeddedPostgres pg = EmbeddedPostgres.builder().setServerConfig("fsync", "on").start();
+        HikariDataSource pool = pool(pg);
+        PostgresLedger l = PostgresLedger.create(pool)) {
+      createRawTable(pool);
+      return interleaved(rounds, 1,
+          new Case("PostgresLedger, R1 call (prepare + commit)", ledgerCall(l)),
+          new Case("raw JDBC INSERT + UPDATE (two autocommit statements)", rawJdbcCall(pool)));
+    }
+  }
+
+  /** Warms each case up for a second, then runs them in turn, {@code rounds} seconds each, and merges their samples. */
+  private static List<Result> interleaved(int rounds, int threads, Case... cases) throws Exception {
+    for (Case c : cases) {
+      RUN.incrementAndGet();
+      run(c.name(), threads, 1.0, c.call());
+    }
+    List<List<Result>> parts = new ArrayList<>();
+    for (Case c : cases) {
+      parts.add(new ArrayList<>());
+    }
+    for (int r = 0; r < rounds; r++) {
+      for (int i = 0; i < cases.length; i++) {
+        RUN.incrementAndGet();
+        parts.get(i).add(run(cases[i].name(), threads, 1.0, cases[i].call()));
+      }
+    }
+    List<Result> merged = new ArrayList<>();
+    for (int i = 0; i < cases.length; i++) {
+      long calls = 0;
+      double seconds = 0;
+      long[] all = new long[0];
+      for (Result p : parts.get(i)) {
+        calls += p.calls();
+        seconds += p.seconds();
+        int old = all.length;
+        all = Arrays.copyOf(all, old + p.sortedNanos().length);
+        System.arraycopy(p.sortedNanos(), 0, all, old, p.sortedNanos().length);
+      }
+      Arrays.sort(all);
+      Result m = new Result(cases[i].name(), threads, calls, seconds, all);
+      System.err.println(m.row());
+      merged.add(m);
+    }
+    return merged;
   }
 
   private static Call fdatasyncCall(Path file) throws Exception {
@@ -167,15 +231,6 @@ public final class LedgerCommitHarness {
         }
       }
     };
-  }
-
-  private static Result measure(String name, int threads, double seconds, Call call) throws Exception {
-    RUN.incrementAndGet();
-    run(name, threads, Math.min(1.0, seconds), call); // warm-up
-    RUN.incrementAndGet();
-    Result r = run(name, threads, seconds, call);
-    System.err.println(r.row());
-    return r;
   }
 
   private static Result run(String name, int threads, double seconds, Call call) throws Exception {

@@ -41,6 +41,11 @@ public final class RatioTables {
           System.out.println(protectedTable(scores, scenario, threads));
         }
       }
+      Score task = scores.get(PROTECTED + "taskWithOneCallHfr");
+      if (task != null) {
+        System.out.printf(Locale.ROOT, "| open a task, one clean read, close (default builder), %d thread(s) | %s ± %s %s | %s |%n%n",
+            threads, number(task.value()), number(task.error()), task.unit().replace("/op", ""), number(task.bytesPerOp()));
+      }
       if (scores.keySet().stream().anyMatch(k -> k.startsWith(CLASSIFIER))) {
         System.out.println(simpleTable(scores, CLASSIFIER, "classifier, " + threads + " thread(s)"));
       }
@@ -71,9 +76,11 @@ public final class RatioTables {
         {"Direct", "direct call"},
         {"Resilience4j", "Resilience4j Retry+CircuitBreaker+Bulkhead"},
         {"Failsafe", "Failsafe RetryPolicy+CircuitBreaker+Bulkhead"},
-        {"Hfr", "HFR generated proxy (default `CallTiming.ADAPTIVE`)"},
-        {"HfrEveryCallTimed", "HFR generated proxy, `CallTiming.EVERY_CALL`"},
-        {"HfrInTask", "HFR generated proxy, call inside an open task"}};
+        {"Hfr", "**HFR, default builder** (decisions to `System.Logger`, logger at WARNING)"},
+        {"HfrFileLog", "HFR, default builder, every decision written to a file (`DecisionLog.toFile`)"},
+        {"HfrDiscarding", "HFR, discarding sink (`DecisionSink.discarding()`, earlier rounds' engine)"},
+        {"HfrEveryCallTimed", "HFR, discarding sink, `CallTiming.EVERY_CALL`"},
+        {"HfrInTask", "HFR, default builder, call inside an open task"}};
     for (String[] row : rows) {
       Score s = scores.get(PROTECTED + scenario + row[0]);
       if (s != null) {
@@ -81,18 +88,20 @@ public final class RatioTables {
             s.unit().replace("/op", ""), number(s.bytesPerOp())));
       }
     }
-    Score hfr = scores.get(PROTECTED + scenario + "Hfr");
-    for (String other : new String[] {"Resilience4j", "Failsafe"}) {
-      Score o = scores.get(PROTECTED + scenario + other);
-      out.append(String.format(Locale.ROOT, "| **HFR / %s** | **%.2f** | **%.2f** |%n", other,
-          hfr.value() / o.value(), hfr.bytesPerOp() / o.bytesPerOp()));
-    }
-    Score every = scores.get(PROTECTED + scenario + "HfrEveryCallTimed");
-    if (every != null) {
+    String[][] ratios = {{"Hfr", "HFR default"}, {"HfrFileLog", "HFR file log"}, {"HfrDiscarding", "HFR discarding sink"},
+        {"HfrEveryCallTimed", "HFR `EVERY_CALL`"}};
+    for (String[] hfrRow : ratios) {
+      Score hfr = scores.get(PROTECTED + scenario + hfrRow[0]);
+      if (hfr == null) {
+        continue;
+      }
       for (String other : new String[] {"Resilience4j", "Failsafe"}) {
         Score o = scores.get(PROTECTED + scenario + other);
-        out.append(String.format(Locale.ROOT, "| HFR `EVERY_CALL` / %s | %.2f | %.2f |%n", other,
-            every.value() / o.value(), every.bytesPerOp() / o.bytesPerOp()));
+        if (o != null) {
+          boolean main = hfrRow[0].equals("Hfr");
+          out.append(String.format(Locale.ROOT, main ? "| **%s / %s** | **%.2f** | **%.2f** |%n" : "| %s / %s | %.2f | %.2f |%n",
+              hfrRow[1], other, hfr.value() / o.value(), hfr.bytesPerOp() / o.bytesPerOp()));
+        }
       }
     }
     return out.toString();

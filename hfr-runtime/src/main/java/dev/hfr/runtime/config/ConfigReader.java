@@ -87,10 +87,19 @@ final class ConfigReader {
 
   // ---- typed values --------------------------------------------------------------------------------
 
-  /** A sub-mapping, or {@code null} when absent or empty ({@code retry:} with nothing under it). */
+  /**
+   * A sub-mapping, or {@code null} when absent. A section with nothing under it ({@code retry:} and then
+   * a line at the same indentation) is reported: it is nearly always keys that lost their indentation and
+   * now sit, silently, somewhere else. An explicitly empty mapping ({@code retry: {}}, which generated
+   * configurations write) means "the defaults" and is accepted.
+   */
   YamlNode section(YamlNode map, String key) {
     YamlNode n = map.get(key);
-    if (n == null || n.isNull()) {
+    if (n == null) {
+      return null;
+    }
+    if (n.isNull()) {
+      problem(n, "the section is empty; put its keys under it (indented), or remove the line (`" + key + ": {}` keeps the defaults)");
       return null;
     }
     if (n.kind != YamlNode.Kind.MAP) {
@@ -497,11 +506,42 @@ final class ConfigReader {
     Long probes = integer(s, "half_open_probes", 1, 1000, "calls let through while half-open");
     Long window = integer(s, "window_ms", 1, MAX_DELAY, "the window rates are computed over");
     Long minCalls = integer(s, "min_calls", 1, 1_000_000, "calls needed before rates can trip");
-    return new BreakerSettings(errorRate != null ? errorRate : base.errorRateThreshold(),
+    BreakerSettings settings = new BreakerSettings(errorRate != null ? errorRate : base.errorRateThreshold(),
         rateLimit != null ? rateLimit : base.rateLimitThreshold(), p95 != null ? p95 : base.p95LatencyMs(),
         consecutive != null ? consecutive.intValue() : base.consecutiveFailures(),
         cooldown != null ? cooldown : base.cooldownMs(), probes != null ? probes.intValue() : base.halfOpenProbes(),
         window != null ? window : base.windowMs(), minCalls != null ? minCalls.intValue() : base.minCalls());
+    checkBreakerWorks(s, settings);
+    return settings;
+  }
+
+  /** Breaker settings ({@code CircuitBreakerConfig} builder names) and the keys that set them, longest name first. */
+  private static final List<Map.Entry<String, String>> BREAKER_SETTING_KEYS = List.of(
+      Map.entry("rateLimitedRateThreshold", "rate_limit_threshold"), Map.entry("errorRateThreshold", "error_rate_threshold"),
+      Map.entry("consecutiveFailures", "consecutive_failures"), Map.entry("latencyThreshold", "p95_latency_ms"),
+      Map.entry("windowDuration", "window_ms"), Map.entry("halfOpenProbes", "half_open_probes"),
+      Map.entry("minimumCalls", "min_calls"), Map.entry("maxCooldown", "cooldown_ms"), Map.entry("cooldown", "cooldown_ms"));
+
+  /**
+   * Builds the breaker the settings describe, so every cross-field rule the breaker has (such as
+   * {@code min_calls} at most its window of calls) is checked now, at the key that breaks it.
+   */
+  private void checkBreakerWorks(YamlNode section, BreakerSettings settings) {
+    try {
+      settings.toBreakerConfig();
+    } catch (IllegalArgumentException e) {
+      String message = e.getMessage() == null ? e.toString() : e.getMessage();
+      YamlNode at = section;
+      for (Map.Entry<String, String> k : BREAKER_SETTING_KEYS) {
+        if (message.startsWith(k.getKey()) && section.get(k.getValue()) != null) {
+          at = section.get(k.getValue());
+          break;
+        }
+      }
+      problem(at, "the circuit breaker cannot work with these settings: " + message
+          + (message.startsWith("minimumCalls") ? " (the breaker keeps the last "
+              + dev.hfr.runtime.breaker.CircuitBreakerConfig.defaults().windowSize() + " calls; lower min_calls)" : ""));
+    }
   }
 
   TelemetrySettings readTelemetry(YamlNode s, TelemetrySettings base) {

@@ -107,18 +107,7 @@ public final class ConfigPolicies implements PolicySource {
   }
 
   private static CircuitBreakerConfig breakerConfig(BreakerSettings s) {
-    CircuitBreakerConfig.Builder b = CircuitBreakerConfig.builder()
-        .errorRateThreshold(s.errorRateThreshold())
-        .rateLimitedRateThreshold(s.rateLimitThreshold())
-        .consecutiveFailures(s.consecutiveFailures())
-        .cooldown(Duration.ofMillis(s.cooldownMs()))
-        .halfOpenProbes(s.halfOpenProbes())
-        .windowDuration(Duration.ofMillis(s.windowMs()))
-        .minimumCalls(s.minCalls());
-    if (s.p95LatencyMs() > 0) {
-      b.latencyThreshold(0.95, Duration.ofMillis(s.p95LatencyMs()));
-    }
-    return b.build();
+    return s.toBreakerConfig();
   }
 
 }

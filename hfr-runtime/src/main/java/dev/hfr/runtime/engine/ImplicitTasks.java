@@ -29,8 +29,13 @@ public final class ImplicitTasks {
     return tenant;
   }
 
-  /** A new one-call task with the next id. */
+  /** A new one-call task; its id ({@link #nextId()}) is taken when it is first asked for. */
   public TaskState next() {
-    return TaskState.implicit(tenant, prefix, seq.incrementAndGet(), maxRetries);
+    return TaskState.implicit(tenant, this, maxRetries);
+  }
+
+  /** The next unique task id, {@code prefix-seq}. */
+  String nextId() {
+    return prefix + "-" + seq.incrementAndGet();
   }
 }

@@ -38,7 +38,7 @@ final class StateMachine {
 
   StateMachine(EngineParts parts) {
     WriteLedger writes = parts.writes;
-    CallEnd end = new CallEnd(parts.clock, writes);
+    CallEnd end = new CallEnd(parts.clock, writes, parts.decisions.listener());
     this.decide = new Decide(parts.features, parts.decisions);
     this.init = new Init(parts.features, parts.oversight, writes, decide);
     this.runStep = new RunStep(parts.features, parts.clock);

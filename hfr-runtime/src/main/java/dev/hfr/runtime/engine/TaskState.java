@@ -20,8 +20,8 @@ public final class TaskState {
 
   private final String tenant;
   private volatile String taskId;
-  private final String implicitPrefix;
-  private final long implicitSeq;
+  /** Where an implicit task takes its id from, when one is first asked for; {@code null} for explicit tasks. */
+  private final ImplicitTasks implicitIds;
   private final Criticality.Level criticality;
   private final double qualityFloor;
   private final Deadline deadline;
@@ -62,25 +62,26 @@ public final class TaskState {
    */
   public static TaskState explicit(String tenant, String taskId, Criticality.Level criticality, double qualityFloor,
       Deadline deadline, TaskLimitTracker limits) {
-    return new TaskState(tenant, taskId, null, 0, criticality, qualityFloor, deadline, limits, -1);
+    return new TaskState(tenant, taskId, null, criticality, qualityFloor, deadline, limits, -1);
   }
 
   /**
-   * The one-call task of a call made outside any scope. Its id ({@code prefix-seq}) and retry budget are
-   * only built when a failure or a write needs them, so a clean read allocates neither.
+   * The one-call task of a call made outside any scope. Its id ({@code prefix-seq}, numbered by {@code ids})
+   * is taken only when something asks for it (a published decision, an escalation, a write's key), and its
+   * retry budget is built only when a failure needs it.
    *
+   * @param ids where the id comes from
    * @param maxRetries B_t, or -1 for unlimited
    */
-  public static TaskState implicit(String tenant, String prefix, long seq, int maxRetries) {
-    return new TaskState(tenant, null, prefix, seq, null, Double.NaN, Deadline.NONE, null, maxRetries);
+  public static TaskState implicit(String tenant, ImplicitTasks ids, int maxRetries) {
+    return new TaskState(tenant, null, ids, null, Double.NaN, Deadline.NONE, null, maxRetries);
   }
 
-  private TaskState(String tenant, String taskId, String implicitPrefix, long implicitSeq, Criticality.Level criticality,
+  private TaskState(String tenant, String taskId, ImplicitTasks implicitIds, Criticality.Level criticality,
       double qualityFloor, Deadline deadline, TaskLimitTracker limits, int implicitMaxRetries) {
     this.tenant = tenant;
     this.taskId = taskId;
-    this.implicitPrefix = implicitPrefix;
-    this.implicitSeq = implicitSeq;
+    this.implicitIds = implicitIds;
     this.criticality = criticality;
     this.qualityFloor = qualityFloor;
     this.deadline = deadline;
@@ -94,8 +95,14 @@ public final class TaskState {
   public String taskId() {
     String id = taskId;
     if (id == null) {
-      id = implicitPrefix + "-" + implicitSeq;
-      taskId = id;
+      synchronized (this) {
+        id = taskId;
+        if (id == null) {
+          // Numbered only now: a failed call nobody records never touches the counter all threads share.
+          id = implicitIds.nextId();
+          taskId = id;
+        }
+      }
     }
     return id;
   }
@@ -132,7 +139,7 @@ public final class TaskState {
   }
 
   /** Whether this is the implicit one-call task of a call made outside any scope. */
-  public boolean implicit() { return implicitPrefix != null; }
+  public boolean implicit() { return implicitIds != null; }
 
   /** The occurrence of the task's next write of {@code tool} with these arguments: part of its key. */
   int nextOccurrence(String tool, String argsHash) {

@@ -83,9 +83,25 @@ import java.util.concurrent.atomic.AtomicLong;
  *       content give the same form: {@code {"id":7,"sku":"A-1"}}.
  * </ul>
  *
+ * <p>Text is hashed losslessly: a lone surrogate (half of a UTF-16 pair without its other half, which
+ * UTF-8 cannot encode and would replace by {@code ?}) is written as its six-character unicode escape
+ * (backslash, {@code u}, four hex digits), so "a" + U+D800 and {@code "a?"} have different forms.
+ *
  * <p>Refused with a {@link CanonicalFormException} naming the path of the bad value ({@code
  * $[0].items[2]}): a cycle (an object that contains itself), an object with no readable content (a
- * lambda, a {@code new Object()}), and values whose content cannot be read.
+ * lambda, a {@code new Object()}), values whose content cannot be read, and values beyond the limits
+ * below — each checked before the value is expanded, so a refusal takes microseconds, not the memory a
+ * number like {@code 1e999999999} would need in plain form:
+ *
+ * <ul>
+ *   <li>a number with more than {@value #MAX_NUMBER_DIGITS} significant digits, or whose plain form needs
+ *       more than {@value #MAX_NUMBER_DIGITS} zeros before or after them (exponent beyond ±1,000);
+ *   <li>a string longer than {@value #MAX_STRING_LENGTH} characters;
+ *   <li>a collection, array, map or other iterable with more than {@value #MAX_ELEMENTS} elements (an
+ *       endless iterable stops there);
+ *   <li>nesting deeper than {@value #MAX_DEPTH} levels;
+ *   <li>a canonical form longer than {@value #MAX_FORM_LENGTH} characters in all (4 Mi).
+ * </ul>
  *
  * <p>The form never depends on identity hash codes, iteration order of hash-based collections, the
  * default locale or the default time zone. Thread-safe (stateless but for a per-class cache).
@@ -95,6 +111,20 @@ import java.util.concurrent.atomic.AtomicLong;
  * arguments of a call therefore costs the walk over its values, not a reflective scan of their classes.
  */
 public final class Canonical {
+
+  /** The deepest nesting of containers accepted. */
+  public static final int MAX_DEPTH = 64;
+  /** The most elements of one collection, array, map or iterable accepted. */
+  public static final int MAX_ELEMENTS = 100_000;
+  /** The longest string accepted, in UTF-16 chars (1 Mi). */
+  public static final int MAX_STRING_LENGTH = 1 << 20;
+  /** The most significant digits of a number, and the furthest its decimal point may be from them. */
+  public static final int MAX_NUMBER_DIGITS = 1_000;
+  /** The longest canonical form accepted, in chars (4 Mi). */
+  public static final int MAX_FORM_LENGTH = 1 << 22;
+
+  /** Bits of an unscaled value with at most {@link #MAX_NUMBER_DIGITS} digits: ceil(1000 · log2 10). */
+  private static final int MAX_NUMBER_BITS = 3322;
 
   private Canonical() {}
 
@@ -107,25 +137,31 @@ public final class Canonical {
 
   /** Walks one value; remembers the containers on the current path to detect cycles. */
   private static final class Writer {
-    private static final int MAX_DEPTH = 64;
     // The containers on the current path and where each sits: a stack searched by identity (it is
     // short), grown on demand up to MAX_DEPTH.
     private Object[] onPath = new Object[4];
     private ValuePath[] onPathAt = new ValuePath[4];
     private int depth;
+    // What is left of MAX_FORM_LENGTH: strings spend their length, every element at least one char.
+    private long budget = MAX_FORM_LENGTH;
 
     /**
-     * Writes the commonest values (null, strings, booleans, ints and longs, by exact class) at once and
-     * says whether it did: those never fail, so no path needs to be made for them.
+     * Writes the commonest values (null, strings within the limits, booleans, ints and longs, by exact
+     * class) at once and says whether it did: those never fail, so no path needs to be made for them.
      */
-    private static boolean writeSimple(Object v, StringBuilder out) {
+    private boolean writeSimple(Object v, StringBuilder out) {
       if (v == null) {
         out.append("null");
         return true;
       }
       Class<?> type = v.getClass();
       if (type == String.class) {
-        writeString((String) v, out);
+        String s = (String) v;
+        if (s.length() > MAX_STRING_LENGTH || s.length() >= budget) {
+          return false; // write() refuses it, naming the path
+        }
+        budget -= s.length();
+        CanonicalText.append(s, out);
       } else if (type == Integer.class || type == Long.class) {
         out.append(((Number) v).longValue());
       } else if (type == Boolean.class) {
@@ -143,6 +179,7 @@ public final class Canonical {
       if (v instanceof Number n) {
         writeNumber(n, path, out);
       } else if (v instanceof CharSequence s) {
+        checkLength(s.length(), path);
         writeString(s.toString(), out);
       } else if (v instanceof Character c) {
         writeString(String.valueOf(c.charValue()), out);
@@ -199,7 +236,7 @@ public final class Canonical {
         } else if (v instanceof Set<?> s) {
           writeSet(s, path, out);
         } else if (v instanceof Iterable<?> it) {
-          writeSequence(it.iterator(), path, out);
+          writeSequence(it, path, out);
         } else if (v.getClass().isArray()) {
           writeArray(v, path, out);
         } else {
@@ -213,8 +250,10 @@ public final class Canonical {
     }
 
     private void writeMap(Map<?, ?> m, ValuePath path, StringBuilder out) {
+      checkSize(m.size(), path);
       TreeMap<String, Object> sorted = new TreeMap<>();
       for (Map.Entry<?, ?> e : m.entrySet()) {
+        spend(1, path);
         String key = keyForm(e.getKey(), path);
         if (sorted.containsKey(key)) {
           throw new CanonicalFormException(path.toString(), "two keys of the map at " + path + " have the same canonical form " + key);
@@ -243,9 +282,12 @@ public final class Canonical {
     }
 
     private void writeSet(Set<?> s, ValuePath path, StringBuilder out) {
+      checkSize(s.size(), path);
       List<String> forms = new ArrayList<>(s.size());
       int i = 0;
       for (Object e : s) {
+        checkSize(i + 1, path);
+        spend(1, path);
         StringBuilder one = new StringBuilder();
         if (!writeSimple(e, one)) {
           write(e, path.element(i), one);
@@ -257,10 +299,16 @@ public final class Canonical {
       out.append('[').append(String.join(",", forms)).append(']');
     }
 
-    private void writeSequence(Iterator<?> it, ValuePath path, StringBuilder out) {
+    private void writeSequence(Iterable<?> iterable, ValuePath path, StringBuilder out) {
+      if (iterable instanceof Collection<?> c) {
+        checkSize(c.size(), path);
+      }
+      Iterator<?> it = iterable.iterator();
       out.append('[');
       int i = 0;
       while (it.hasNext()) {
+        checkSize(i + 1, path); // an endless iterable stops here
+        spend(1, path);
         if (i > 0) {
           out.append(',');
         }
@@ -275,6 +323,8 @@ public final class Canonical {
 
     private void writeArray(Object array, ValuePath path, StringBuilder out) {
       int n = Array.getLength(array);
+      checkSize(n, path);
+      spend(n, path);
       out.append('[');
       for (int i = 0; i < n; i++) {
         if (i > 0) {
@@ -356,11 +406,13 @@ public final class Canonical {
       }
     }
 
-    private static void writeNumber(Number n, ValuePath path, StringBuilder out) {
+    private void writeNumber(Number n, ValuePath path, StringBuilder out) {
       BigDecimal d;
       if (n instanceof BigDecimal b) {
+        checkDigits(b.unscaledValue().bitLength(), path);
         d = b;
       } else if (n instanceof BigInteger b) {
+        checkDigits(b.bitLength(), path);
         d = new BigDecimal(b);
       } else if (n instanceof Integer || n instanceof Long || n instanceof Short || n instanceof Byte
           || n instanceof AtomicInteger || n instanceof AtomicLong) {
@@ -386,7 +438,50 @@ public final class Canonical {
         out.append('0');
         return;
       }
-      out.append(d.stripTrailingZeros().toPlainString());
+      BigDecimal stripped = d.stripTrailingZeros();
+      if (stripped.scale() > MAX_NUMBER_DIGITS || stripped.scale() < -MAX_NUMBER_DIGITS) {
+        String at = path.toString();
+        throw new CanonicalFormException(at, "the number at " + at + " has an exponent beyond ±" + MAX_NUMBER_DIGITS
+            + " (scale " + stripped.scale() + "): its exact decimal form would have more than " + MAX_NUMBER_DIGITS
+            + " digits; pass it as a string, or round it");
+      }
+      String plain = stripped.toPlainString();
+      spend(plain.length(), path);
+      out.append(plain);
+    }
+
+    private static void checkDigits(int bits, ValuePath path) {
+      if (bits > MAX_NUMBER_BITS) {
+        String at = path.toString();
+        throw new CanonicalFormException(at, "the number at " + at + " has more than " + MAX_NUMBER_DIGITS
+            + " significant digits (" + bits + " bits); pass it as a string, or round it");
+      }
+    }
+
+    private static void checkSize(int size, ValuePath path) {
+      if (size > MAX_ELEMENTS) {
+        String at = path.toString();
+        throw new CanonicalFormException(at, "the collection at " + at + " has more than " + MAX_ELEMENTS
+            + " elements (or never ends); pass a bounded one");
+      }
+    }
+
+    private void checkLength(int length, ValuePath path) {
+      if (length > MAX_STRING_LENGTH) {
+        String at = path.toString();
+        throw new CanonicalFormException(at, "the string at " + at + " has " + length + " characters, more than the "
+            + MAX_STRING_LENGTH + " accepted; pass a reference to the content (a hash, an id) instead");
+      }
+      spend(length, path);
+    }
+
+    private void spend(long chars, ValuePath path) {
+      budget -= chars;
+      if (budget < 0) {
+        String at = path.toString();
+        throw new CanonicalFormException(at, "the arguments' canonical form grows past " + MAX_FORM_LENGTH
+            + " characters at " + at + "; pass references to large content instead");
+      }
     }
 
     private static boolean isPlainText(Object v) {

@@ -2,6 +2,7 @@ package dev.hfr.runtime.ledger;
 
 import dev.hfr.runtime.ToolDescriptor;
 import dev.hfr.runtime.ToolInvocation;
+import dev.hfr.runtime.ledger.internal.LedgerRules;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
@@ -28,6 +29,9 @@ import java.util.Objects;
  * task {@code "c"} and tenant {@code "a"} + task {@code "bc"} give different keys. The arguments enter
  * through their {@link Canonical} form, so arguments with the same content give the same key however
  * they were built. Keys are lower-case hex, 64 characters. Thread-safe.
+ *
+ * <p>Tenant, task id and step id are checked on entry ({@code LedgerRules.checkId}: not blank, at most
+ * 256 chars, no control characters, no lone surrogates), so that no two different ids hash alike.
  *
  * <p>Ledgers written before version 2 keyed writes by the task's global step number ({@link
  * #legacyStepKey}, tag {@code hfr-idempotency-key-v1}); the engine still finds those records (see
@@ -72,6 +76,7 @@ public final class IdempotencyKeys {
     if (stepId.isBlank()) {
       throw new IllegalArgumentException("stepId must not be blank");
     }
+    LedgerRules.checkId(stepId, "stepId", LedgerRules.MAX_NAME);
     MessageDigest sha = start(STEP_KEY_TAG, tenant, taskId, tool, canonicalArgs);
     field(sha, stepId);
     return HEX.formatHex(sha.digest());
@@ -87,6 +92,8 @@ public final class IdempotencyKeys {
     Objects.requireNonNull(taskId, "taskId");
     Objects.requireNonNull(tool, "tool");
     Objects.requireNonNull(canonicalArgs, "canonicalArgs");
+    LedgerRules.checkId(tenant, "tenant", LedgerRules.MAX_NAME);
+    LedgerRules.checkId(taskId, "taskId", LedgerRules.MAX_NAME);
     MessageDigest sha = sha256();
     sha.update(LEGACY_KEY_TAG);
     field(sha, tenant);
@@ -102,6 +109,8 @@ public final class IdempotencyKeys {
     Objects.requireNonNull(taskId, "taskId");
     Objects.requireNonNull(tool, "tool");
     Objects.requireNonNull(canonicalArgs, "canonicalArgs");
+    LedgerRules.checkId(tenant, "tenant", LedgerRules.MAX_NAME);
+    LedgerRules.checkId(taskId, "taskId", LedgerRules.MAX_NAME);
     MessageDigest sha = sha256();
     sha.update(tag);
     field(sha, tenant);

@@ -14,8 +14,8 @@ public interface DecisionSink extends AutoCloseable {
 
   /**
    * Whether this sink keeps anything it is given. A sink that answers {@code false} is not called, and
-   * the engine skips the work done only for it: the argument hash of each decision (a call's decisions
-   * are still kept for its escalation, and the evidence bundle still carries the hash). Asked on every
+   * the engine skips the work done only for it: the argument hash of each decision and the id of an implicit
+   * task (a call's decisions are still kept for its escalation, and the evidence bundle fills both in). Asked on every
    * decision, so answer quickly (a constant, or a logger's level check).
    */
   default boolean wantsEvents() {

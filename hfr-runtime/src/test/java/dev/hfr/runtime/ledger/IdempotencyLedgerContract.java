@@ -118,6 +118,20 @@ public abstract class IdempotencyLedgerContract {
   }
 
   @Test
+  @DisplayName("tenant ids are checked on entry: a lone surrogate or a control character is refused, so \"acme\\uD800\" is never \"acme?\"")
+  void tenantIdsAreValidated() {
+    assertThatThrownBy(() -> ledger.prepare("acme\uD800", key(1), "Orders.create", args(1)))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("tenant has a lone surrogate (\\ud800) at index 4");
+    assertThatThrownBy(() -> ledger.find("acme\u0000", key(1)))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("tenant has a control character");
+    ledger.prepare("acme?", key(1), "Orders.create", args(1));
+    assertThat(ledger.find("acme?", key(1))).isPresent();
+    assertThatThrownBy(() -> ledger.find("acme\uDC00", key(1))).isInstanceOf(IllegalArgumentException.class);
+  }
+
+  @Test
   @DisplayName("preparing an existing key returns the record unchanged (a retry or a replay reuses the key)")
   void prepareIsIdempotent() {
     LedgerRecord first = prepared(key(1));

@@ -12,6 +12,8 @@ import java.nio.file.StandardOpenOption;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.List;
+import java.util.concurrent.locks.Condition;
+import java.util.concurrent.locks.ReentrantLock;
 
 /**
  * Appends frames to the journal, forces them to the device as the {@link ForcePolicy} says, and after
@@ -38,7 +40,10 @@ public final class JournalWriter implements AutoCloseable {
   private final ForcePolicy policy;
   private final CheckpointFile checkpoint;
   private final long ledgerId;
-  private final Object forceLock = new Object();
+  private final Object forceLock = new Object(); // the channel: forces, compaction and close
+  private final ReentrantLock syncState = new ReentrantLock(); // who forces next, and who waits
+  private final Condition forceDone = syncState.newCondition();
+  private boolean forcing; // guarded by syncState
   private FileChannel channel; // swapped by rewrite() under both locks
   private long position;
   private long nextSeq;
@@ -105,18 +110,41 @@ public final class JournalWriter implements AutoCloseable {
     return required;
   }
 
-  /** Returns once everything up to {@code upTo} is as durable as the policy asks. */
+  /**
+   * Returns once everything up to {@code upTo} is as durable as the policy asks. One thread at a time
+   * forces (the leader), outside any lock, so that threads arriving meanwhile append and queue up; when
+   * its force ends they all find out together, and those still not covered elect the next leader, whose
+   * force covers every one of them.
+   */
   public void syncUntil(long upTo) {
     if (policy == ForcePolicy.OS_BUFFERED || forced >= upTo) {
       checkHealthy();
       return;
     }
-    synchronized (forceLock) {
-      checkHealthy();
-      if (forced >= upTo) {
-        return;
+    syncState.lock();
+    try {
+      while (forced < upTo) {
+        checkHealthy();
+        if (forcing) {
+          forceDone.awaitUninterruptibly();
+          continue;
+        }
+        forcing = true;
+        syncState.unlock();
+        try {
+          synchronized (forceLock) {
+            checkHealthy();
+            forceNow();
+          }
+        } finally {
+          syncState.lock();
+          forcing = false;
+          forceDone.signalAll();
+        }
       }
-      forceNow();
+      checkHealthy();
+    } finally {
+      syncState.unlock();
     }
   }
 

@@ -21,7 +21,8 @@ import java.util.Objects;
  */
 public final class LedgerRules {
 
-  static final int MAX_NAME = 256;
+  /** The longest tenant, task id, key or lease owner accepted. */
+  public static final int MAX_NAME = 256;
   static final int MAX_TOOL = 512;
   static final int MAX_HASH = 128;
 
@@ -172,6 +173,16 @@ public final class LedgerRules {
     return current.record();
   }
 
+  /**
+   * Checks an identifier that is stored or hashed as text (tenant, task id, key, lease owner, tool): not
+   * blank, at most {@code max} chars, no control characters, and no lone surrogate — UTF-8 (the journal,
+   * PostgreSQL, the key hash) cannot encode one and would turn it into {@code ?}, making "acme" + U+D800
+   * and {@code "acme?"} one tenant.
+   */
+  public static void checkId(String value, String what, int max) {
+    text(value, what, max);
+  }
+
   private static void text(String value, String what, int max) {
     Objects.requireNonNull(value, what);
     if (value.isBlank()) {
@@ -179,6 +190,17 @@ public final class LedgerRules {
     }
     if (value.length() > max) {
       throw new IllegalArgumentException(what + " must be at most " + max + " characters, was " + value.length());
+    }
+    int lone = CanonicalText.loneSurrogate(value);
+    if (lone >= 0) {
+      throw new IllegalArgumentException(what + " has a lone surrogate (\\u" + Integer.toHexString(value.charAt(lone))
+          + ") at index " + lone + ": it is not valid Unicode text and cannot be stored or hashed without changing it");
+    }
+    for (int i = 0; i < value.length(); i++) {
+      if (Character.isISOControl(value.charAt(i))) {
+        throw new IllegalArgumentException(what + " has a control character (\\u" + String.format("%04x", (int) value.charAt(i))
+            + ") at index " + i + "; identifiers are printable text");
+      }
     }
   }
 }
