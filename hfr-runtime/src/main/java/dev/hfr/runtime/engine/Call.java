@@ -42,6 +42,12 @@ final class Call<R> {
   ControllerState state = ControllerState.INIT;
   /** The ladder rung the next attempt runs on; -1 is the method itself. */
   int rung = -1;
+  /**
+   * An attempt of this write failed in a way that does not prove it was not applied, and no reconcile has
+   * found it absent since: whatever the later attempts say, its effect may be in place, so it must not be
+   * sent anywhere without a key (a rung) — only resent under its key, or escalated.
+   */
+  boolean mayHaveApplied;
   /** The rung {@link ControllerState#DEGRADE} moves to. */
   int nextRung = -1;
   int attempts;

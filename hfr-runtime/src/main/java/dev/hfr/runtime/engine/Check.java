@@ -35,6 +35,10 @@ final class Check {
     if (c.blocked != null) {
       return decide.fallback(c, c.blocked);
     }
+    if (c.rung >= 0 && c.mayHaveApplied && features.idempotency()) {
+      // A rung of a write is called without the key, so a resend after an ambiguous failure could repeat it.
+      return decide.fallback(c, Reason.TIMEOUT_UNKNOWN_STATE);
+    }
     Action a = features.classification() ? ActionTable.defaultAction(c.fault, c.risk, c.criticality) : Action.RETRY;
     if (a == Action.RECONCILE) {
       if (!features.idempotency()) {

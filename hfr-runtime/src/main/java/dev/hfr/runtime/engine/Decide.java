@@ -63,10 +63,12 @@ final class Decide {
     if (f == Fault.T8) {
       return settle(c, Action.ESCALATE, why == Reason.APPROVAL_DENIED ? why : Reason.POLICY_REFUSAL);
     }
-    // A write whose last attempt may have been applied is never sent elsewhere (a rung has no key).
+    // A write that any attempt may have applied is never sent elsewhere (a rung has no key): not only
+    // when the last attempt was ambiguous — a timeout followed by a resend that "proves not applied"
+    // says nothing about the first attempt.
     boolean ambiguous = f != null && f != Fault.V1 && !ActionTable.provesNotApplied(f);
     boolean unknownWrite = c.ledgerState == LedgerState.UNKNOWN
-        || (c.write() && !c.hasResult && ambiguous && !c.history().reconciledAbsent());
+        || (c.write() && !c.hasResult && ((features.idempotency() && c.mayHaveApplied) || (ambiguous && !c.history().reconciledAbsent())));
     boolean committedWrite = c.write() && c.hasResult;
     if (features.degradation() && !unknownWrite && !committedWrite && f != Fault.T7) {
       int next = DegradationLadder.next(c.tool, c.rung, f, c.policy.allowedAutomatic());

@@ -67,6 +67,7 @@ final class Reconcile {
       writes.transition(c, LedgerState.RECONCILED_ABSENT, null);
     }
     c.history().markReconciledAbsent();
+    c.mayHaveApplied = false;
     decisions.record(c, Action.RECONCILE, Reason.RECONCILED_ABSENT, DecisionRecorder.ENFORCE);
     if (c.risk == Risk.R3) {
       return decide.settle(c, Action.FAIL, Reason.IRREVERSIBLE);

@@ -28,7 +28,9 @@ final class Terminate {
   /** The exception that ends the call in terminal state {@code s}. */
   <R> ToolCallException run(Call<R> c, ControllerState s) {
     if (c.key != null && c.ledgerState == LedgerState.PREPARED && !c.alreadyCommitted && c.lease != null) {
-      boolean notApplied = c.attempts == 0 || (c.fault != null && ActionTable.provesNotApplied(c.fault));
+      // The last fault proves only that the last attempt did nothing; an earlier one may still have.
+      boolean notApplied = c.attempts == 0
+          || (!c.mayHaveApplied && c.fault != null && ActionTable.provesNotApplied(c.fault));
       writes.transition(c, notApplied ? LedgerState.FAILED : LedgerState.UNKNOWN, null);
     }
     boolean unknown = c.ledgerState == LedgerState.UNKNOWN;
