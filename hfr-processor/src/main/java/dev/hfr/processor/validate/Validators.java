@@ -24,6 +24,7 @@ public final class Validators {
         new CompensateTargetValidator(mirrors, methods),
         new VerifierValidator(mirrors, methods, elements),
         new ToolNameValidator(),
+        new TimeoutValidator(mirrors),
         new AsyncTypeValidator(elements, methods));
   }
 

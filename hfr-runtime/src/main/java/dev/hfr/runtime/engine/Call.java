@@ -89,6 +89,14 @@ final class Call<R> {
   LedgerState ledgerState;
   boolean alreadyCommitted;
 
+  /**
+   * The failure of the last attempt on the current target, not yet reported to its (closed) breaker: a
+   * breaker judges calls, so a failure a retry then fixes never counts; one the call leaves the target
+   * with does ({@link #reportBreakerFailure()}).
+   */
+  private Fault pendingBreakerFault;
+  private long pendingBreakerLatencyNanos;
+
   private AttemptHistory history;
   private RetryBudget.Step budgetStep;
   /** The first decision, and the list from the second on: most failed calls take one decision. */
@@ -109,6 +117,29 @@ final class Call<R> {
     this.criticality = policy.criticality();
     this.step = step;
     this.startNanos = startNanos;
+  }
+
+  /** Holds a failed attempt's outcome until the call is known to leave the current target failing. */
+  void deferBreakerFailure(Fault fault, long latencyNanos) {
+    pendingBreakerFault = fault;
+    pendingBreakerLatencyNanos = latencyNanos;
+  }
+
+  /** A later attempt on the same target answered: the held failure was one a retry fixed. */
+  void forgetBreakerFailure() {
+    pendingBreakerFault = null;
+  }
+
+  /** The call leaves the current target failing (a rung, or the end): its breaker counts one failed call. */
+  void reportBreakerFailure() {
+    Fault f = pendingBreakerFault;
+    if (f != null) {
+      pendingBreakerFault = null;
+      dev.hfr.runtime.breaker.CircuitBreaker b = breaker();
+      if (b != null) {
+        b.onFailure(f, pendingBreakerLatencyNanos);
+      }
+    }
   }
 
   AttemptHistory history() {

@@ -5,6 +5,7 @@ import dev.hfr.annotations.Risk;
 import dev.hfr.runtime.HfrFeatures;
 import dev.hfr.runtime.action.ActionTable;
 import dev.hfr.runtime.breaker.CircuitBreaker;
+import dev.hfr.runtime.breaker.CircuitState;
 import dev.hfr.runtime.classify.Classification;
 import dev.hfr.runtime.ledger.LedgerState;
 
@@ -33,7 +34,12 @@ final class Classify {
     c.fault = cls.confidence() < Controller.MIN_CONFIDENCE ? Fault.UNCLASSIFIED : cls.fault();
     CircuitBreaker breaker = c.breaker();
     if (breaker != null) {
-      breaker.onFailure(c.fault, c.lastLatencyNanos);
+      if (breaker.state() == CircuitState.CLOSED) {
+        // Health is judged per call, not per attempt: counted only if the call leaves this target failing.
+        c.deferBreakerFailure(c.fault, c.lastLatencyNanos);
+      } else {
+        breaker.onFailure(c.fault, c.lastLatencyNanos); // a half-open probe's outcome counts at once
+      }
     }
     c.rt.meters.attempt(c.fault, false);
     boolean newEvidence = previous == null || previous.fault() != cls.fault() || !previous.rule().equals(cls.rule());

@@ -78,7 +78,8 @@ final class EngineFailure {
     } catch (RuntimeException ignored) {
       // Same: counting is best effort once the controller is known to be broken.
     }
-    ToolCallException e = oversight.failure(outcome, c.error);
+    // A write failed closed: whether an attempt reached the target is not known.
+    ToolCallException e = oversight.failure(outcome, c.error, c.attempts > 0, c.task::report);
     e.addSuppressed(failure);
     return e;
   }
@@ -112,7 +113,7 @@ final class EngineFailure {
   private ToolCallException refusedBeforeCall(ToolDescriptor tool, RuntimeException failure) {
     ToolOutcome outcome = new ToolOutcome(tool.name(), ToolOutcome.Status.FAILED, null, false, false, List.of(), false,
         false, DegradeLevel.L0, 0, Reason.CONTROLLER_FAILURE.code());
-    return oversight.failure(outcome, failure);
+    return oversight.failure(outcome, failure, false, null);
   }
 
   /** One call as if HFR were absent; what the tool throws reaches the caller unchanged. */

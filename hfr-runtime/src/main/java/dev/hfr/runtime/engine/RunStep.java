@@ -8,26 +8,33 @@ import dev.hfr.runtime.action.Reason;
 import dev.hfr.runtime.breaker.Bulkhead;
 import dev.hfr.runtime.breaker.CircuitBreaker;
 import dev.hfr.runtime.time.Clock;
+import dev.hfr.runtime.timeout.AttemptTimeoutException;
+import dev.hfr.runtime.timeout.AttemptTimer;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 
 /**
  * RUN_STEP (Table 9): one physical attempt of the method (with the write's key for an R1 method) or of
  * the current ladder rung, if the rung's breaker and bulkhead let it through; a blocked attempt goes to
  * CHECK without calling anything. The attempt itself is the only part the drivers do differently: {@link
- * #run} calls the method and waits, {@link #runAsync} starts it and continues when its stage completes.
- * Both go through {@link #enter} and {@link #ended}.
+ * #run} calls the method and waits (the shared timer interrupts it when its bound is up), {@link #runAsync}
+ * starts it and continues when its stage completes (a bound fails the stage instead). Both go through
+ * {@link #enter} and {@link #ended}.
  */
 final class RunStep {
 
   private final HfrFeatures features;
   private final Clock clock;
+  private final AttemptTimeout timeouts;
 
-  RunStep(HfrFeatures features, Clock clock) {
+  RunStep(HfrFeatures features, Clock clock, AttemptTimeout timeouts) {
     this.features = features;
     this.clock = clock;
+    this.timeouts = timeouts;
   }
 
   /** The blocking attempt. */
@@ -37,16 +44,30 @@ final class RunStep {
       return blocked;
     }
     long t0 = clock.nanoTime();
-    R r;
+    // The attempt runs on this thread; the shared timer interrupts it when its bound is up.
+    long bound = boundNanos(c, t0);
+    AttemptTimer.Watch watch = bound > 0 ? timeouts.start(t0 + bound) : null;
+    R r = null;
+    Exception error = null;
     try {
       r = c.rung < 0 ? c.invocation.proceed(c.tool.risk() == Risk.R1 ? c.key : null) : c.invocation.degrade(c.rung);
     } catch (Exception e) {
-      return ended(c, null, e, t0);
+      if (e instanceof InterruptedException) {
+        Thread.currentThread().interrupt();
+      }
+      error = e;
     } catch (Error e) {
+      if (watch != null) {
+        watch.stop();
+      }
       endAttempt(c, t0);
       throw e;
     }
-    return ended(c, r, null, t0);
+    if (watch != null && watch.stop() && error != null) {
+      // Timed out: a T3 whatever the tool made of its interrupt (for a write: an unknown outcome).
+      error = new AttemptTimeoutException(c.tool.name() + " attempt", bound, error);
+    }
+    return ended(c, r, error, t0);
   }
 
   /** The asynchronous attempt: the stage completes with the next state when the attempt's stage does. */
@@ -56,6 +77,7 @@ final class RunStep {
       return CompletableFuture.completedFuture(blocked);
     }
     long t0 = clock.nanoTime();
+    long bound = boundNanos(c, t0);
     CompletionStage<R> attempt;
     try {
       attempt = c.rung < 0 ? invocation.start(c.tool.risk() == Risk.R1 ? c.key : null) : invocation.startRung(c.rung);
@@ -68,17 +90,29 @@ final class RunStep {
       endAttempt(c, t0);
       throw e;
     }
+    if (bound > 0) {
+      // A copy times out, not the tool's own future; no thread waits for it (the JDK's delayer fires it).
+      attempt = attempt.toCompletableFuture().copy().orTimeout(bound, TimeUnit.NANOSECONDS);
+    }
     return attempt.handle((r, failure) -> {
       if (failure == null) {
         return ended(c, r, null, t0);
       }
       Throwable cause = unwrap(failure);
+      if (cause instanceof TimeoutException && bound > 0) {
+        return ended(c, null, new AttemptTimeoutException(c.tool.name() + " attempt", bound, cause), t0);
+      }
       if (cause instanceof Exception e) {
         return ended(c, null, e, t0);
       }
       endAttempt(c, t0);
       throw new CompletionException(cause);
     });
+  }
+
+  /** The attempt's time bound from {@code t0} (its timeout, or what is left of the task's deadline), or 0. */
+  private long boundNanos(Call<?> c, long t0) {
+    return AttemptTimeout.bounded(c.policy, c.task) ? timeouts.attemptBoundNanos(c.policy, c.task, t0) : 0L;
   }
 
   /** The breaker's and bulkhead's permits: the next state if they refuse the attempt, else {@code null}. */
@@ -109,9 +143,6 @@ final class RunStep {
       c.hasResult = true;
       c.error = null;
     } else {
-      if (error instanceof InterruptedException) {
-        Thread.currentThread().interrupt();
-      }
       c.result = null;
       c.hasResult = false;
       c.error = error;

@@ -49,7 +49,7 @@ class AsyncToolsTest {
   }
 
   @Test
-  @DisplayName("100 calls waiting out a 1 s backoff hold no thread: the retries start on the given scheduler")
+  @DisplayName("100 calls waiting out a 3 s backoff hold no thread: the retries start on the given scheduler")
   void backoffHoldsNoThread() throws Exception {
     AtomicInteger timers = new AtomicInteger();
     ScheduledExecutorService scheduler = Executors.newScheduledThreadPool(1, r -> {
@@ -60,7 +60,7 @@ class AsyncToolsTest {
     try (ShopServices shop = ShopServices.start();
         Hfr hfr = Hfr.builder().ledger(new InMemoryLedger()).decisionSink(DecisionSink.discarding())
             .scheduler(scheduler)
-            // A fixed second, so every call is still waiting when the threads are counted; no breaker, which
+            // A fixed 3 s, so every call is still waiting (even on a loaded machine) when the threads are counted; no breaker, which
             // would open after 100 failures of one tool and is not what this test is about.
             .features(HfrFeatures.all().toBuilder().backoff(HfrFeatures.Backoff.FIXED).circuitBreaker(false).build())
             .build()) {
