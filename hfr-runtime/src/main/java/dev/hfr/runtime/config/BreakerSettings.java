@@ -1,5 +1,8 @@
 package dev.hfr.runtime.config;
 
+import dev.hfr.runtime.breaker.CircuitBreakerConfig;
+import java.time.Duration;
+
 /**
  * The {@code hfr.circuit_breaker} section (paper §4.7, §5.2), also allowed per tool and per tenant.
  *
@@ -26,5 +29,27 @@ public record BreakerSettings(double errorRateThreshold, double rateLimitThresho
         || minCalls < 1) {
       throw new IllegalArgumentException("breaker counts must be >= 1 and durations >= 0");
     }
+  }
+
+  /**
+   * The circuit breaker these settings configure. The loader builds it once while reading the file, so
+   * a combination the breaker refuses (such as {@code min_calls} above the breaker's window of calls) is
+   * reported with file, line and key, not at {@code Hfr.build()}.
+   *
+   * @throws IllegalArgumentException naming the breaker setting that cannot work
+   */
+  public CircuitBreakerConfig toBreakerConfig() {
+    CircuitBreakerConfig.Builder b = CircuitBreakerConfig.builder()
+        .errorRateThreshold(errorRateThreshold)
+        .rateLimitedRateThreshold(rateLimitThreshold)
+        .consecutiveFailures(consecutiveFailures)
+        .cooldown(Duration.ofMillis(cooldownMs))
+        .halfOpenProbes(halfOpenProbes)
+        .windowDuration(Duration.ofMillis(windowMs))
+        .minimumCalls(minCalls);
+    if (p95LatencyMs > 0) {
+      b.latencyThreshold(0.95, Duration.ofMillis(p95LatencyMs));
+    }
+    return b.build();
   }
 }

@@ -30,7 +30,8 @@ final class ConfigReader {
   static final List<String> TOOL_DEGRADATION_KEYS = List.of("quality_floor", "allow_auto_degrade");
   static final List<String> CRITICALITY_KEYS = List.of("low", "medium", "high");
   static final List<String> HUMAN_KEYS = List.of("low", "medium", "high", "irreversible");
-  static final List<String> IDEMPOTENCY_KEYS = List.of("enabled", "key_fields", "ledger", "reconcile_timeout_ms");
+  static final List<String> IDEMPOTENCY_KEYS = List.of("enabled", "key_fields", "ledger", "reconcile_timeout_ms", "path",
+      "jdbc_url");
   static final List<String> VERIFICATION_KEYS = List.of("default_level", "levels", "human_spot_check_rate");
   static final List<String> TOOL_VERIFICATION_KEYS = List.of("level", "human_spot_check_rate");
   static final List<String> BREAKER_KEYS = List.of("error_rate_threshold", "rate_limit_threshold", "p95_latency_ms",
@@ -38,8 +39,9 @@ final class ConfigReader {
   static final List<String> TELEMETRY_KEYS = List.of("sample_rate", "redact_pii", "emit_decision_events");
   static final List<String> LIMITS_KEYS = List.of("max_turns", "max_tool_calls", "max_same_tool_calls", "max_wall_time_ms",
       "max_cost", "max_write_actions");
-  static final List<String> TOOL_KEYS = List.of("retry", "criticality", "verification", "circuit_breaker", "degradation");
-  static final List<String> TENANT_KEYS = List.of("retry", "limits", "circuit_breaker", "tools");
+  static final List<String> TOOL_KEYS = List.of("retry", "criticality", "verification", "circuit_breaker", "degradation",
+      "timeout_ms");
+  static final List<String> TENANT_KEYS = List.of("retry", "limits", "circuit_breaker", "tools", "timeout_ms");
 
   private static final long MAX_DELAY = 3_600_000L;
 
@@ -87,10 +89,19 @@ final class ConfigReader {
 
   // ---- typed values --------------------------------------------------------------------------------
 
-  /** A sub-mapping, or {@code null} when absent or empty ({@code retry:} with nothing under it). */
+  /**
+   * A sub-mapping, or {@code null} when absent. A section with nothing under it ({@code retry:} and then
+   * a line at the same indentation) is reported: it is nearly always keys that lost their indentation and
+   * now sit, silently, somewhere else. An explicitly empty mapping ({@code retry: {}}, which generated
+   * configurations write) means "the defaults" and is accepted.
+   */
   YamlNode section(YamlNode map, String key) {
     YamlNode n = map.get(key);
-    if (n == null || n.isNull()) {
+    if (n == null) {
+      return null;
+    }
+    if (n.isNull()) {
+      problem(n, "the section is empty; put its keys under it (indented), or remove the line (`" + key + ": {}` keeps the defaults)");
       return null;
     }
     if (n.kind != YamlNode.Kind.MAP) {
@@ -464,8 +475,15 @@ final class ConfigReader {
     }
     String ledger = choice(s, "ledger", IdempotencySettings.LEDGERS);
     Long timeout = integer(s, "reconcile_timeout_ms", 1, 600_000, "how long one reconcile call may take");
+    String path = text(s, "path", "the embedded ledger's directory");
+    String jdbcUrl = text(s, "jdbc_url", "the PostgreSQL ledger's JDBC URL");
+    if (jdbcUrl != null && !jdbcUrl.startsWith("jdbc:postgresql:")) {
+      problem(s.get("jdbc_url"), "the ledger's JDBC URL starts with jdbc:postgresql: (e.g."
+          + " jdbc:postgresql://db:5432/hfr?user=hfr), was " + jdbcUrl);
+    }
     return new IdempotencySettings(enabled != null ? enabled : base.enabled(), IdempotencySettings.KEY_FIELDS,
-        ledger != null ? ledger : base.ledger(), timeout != null ? timeout : base.reconcileTimeoutMs());
+        ledger != null ? ledger : base.ledger(), timeout != null ? timeout : base.reconcileTimeoutMs(),
+        path != null ? path : base.path(), jdbcUrl != null ? jdbcUrl : base.jdbcUrl());
   }
 
   VerificationSettings readVerification(YamlNode s, VerificationSettings base) {
@@ -497,11 +515,42 @@ final class ConfigReader {
     Long probes = integer(s, "half_open_probes", 1, 1000, "calls let through while half-open");
     Long window = integer(s, "window_ms", 1, MAX_DELAY, "the window rates are computed over");
     Long minCalls = integer(s, "min_calls", 1, 1_000_000, "calls needed before rates can trip");
-    return new BreakerSettings(errorRate != null ? errorRate : base.errorRateThreshold(),
+    BreakerSettings settings = new BreakerSettings(errorRate != null ? errorRate : base.errorRateThreshold(),
         rateLimit != null ? rateLimit : base.rateLimitThreshold(), p95 != null ? p95 : base.p95LatencyMs(),
         consecutive != null ? consecutive.intValue() : base.consecutiveFailures(),
         cooldown != null ? cooldown : base.cooldownMs(), probes != null ? probes.intValue() : base.halfOpenProbes(),
         window != null ? window : base.windowMs(), minCalls != null ? minCalls.intValue() : base.minCalls());
+    checkBreakerWorks(s, settings);
+    return settings;
+  }
+
+  /** Breaker settings ({@code CircuitBreakerConfig} builder names) and the keys that set them, longest name first. */
+  private static final List<Map.Entry<String, String>> BREAKER_SETTING_KEYS = List.of(
+      Map.entry("rateLimitedRateThreshold", "rate_limit_threshold"), Map.entry("errorRateThreshold", "error_rate_threshold"),
+      Map.entry("consecutiveFailures", "consecutive_failures"), Map.entry("latencyThreshold", "p95_latency_ms"),
+      Map.entry("windowDuration", "window_ms"), Map.entry("halfOpenProbes", "half_open_probes"),
+      Map.entry("minimumCalls", "min_calls"), Map.entry("maxCooldown", "cooldown_ms"), Map.entry("cooldown", "cooldown_ms"));
+
+  /**
+   * Builds the breaker the settings describe, so every cross-field rule the breaker has (such as
+   * {@code min_calls} at most its window of calls) is checked now, at the key that breaks it.
+   */
+  private void checkBreakerWorks(YamlNode section, BreakerSettings settings) {
+    try {
+      settings.toBreakerConfig();
+    } catch (IllegalArgumentException e) {
+      String message = e.getMessage() == null ? e.toString() : e.getMessage();
+      YamlNode at = section;
+      for (Map.Entry<String, String> k : BREAKER_SETTING_KEYS) {
+        if (message.startsWith(k.getKey()) && section.get(k.getValue()) != null) {
+          at = section.get(k.getValue());
+          break;
+        }
+      }
+      problem(at, "the circuit breaker cannot work with these settings: " + message
+          + (message.startsWith("minimumCalls") ? " (the breaker keeps the last "
+              + dev.hfr.runtime.breaker.CircuitBreakerConfig.defaults().windowSize() + " calls; lower min_calls)" : ""));
+    }
   }
 
   TelemetrySettings readTelemetry(YamlNode s, TelemetrySettings base) {
@@ -533,6 +582,24 @@ final class ConfigReader {
     return new TaskLimitSettings(turns != null ? turns.intValue() : base.maxTurns(),
         calls != null ? calls.intValue() : base.maxToolCalls(), same != null ? same.intValue() : base.maxSameToolCalls(),
         wall != null ? wall : base.maxWallTimeMs(), cost, writes != null ? writes.intValue() : base.maxWriteActions());
+  }
+
+  /** A non-blank string value, or {@code null} when the key is absent (a problem when it is not text). */
+  String text(YamlNode s, String key, String what) {
+    YamlNode v = s.get(key);
+    if (v == null) {
+      return null;
+    }
+    if (v.kind != YamlNode.Kind.SCALAR || v.isNull() || v.text.isBlank()) {
+      problem(v, what + " must be a non-empty string, was " + v.describe());
+      return null;
+    }
+    return v.text.trim();
+  }
+
+  /** An attempt's time bound: {@code timeout_ms} of a tool or tenant section. */
+  Long timeoutMs(YamlNode s) {
+    return integer(s, "timeout_ms", 1, MAX_DELAY, "the longest one attempt of the tool may take");
   }
 
   static String lower(Criticality.Level level) {

@@ -20,7 +20,15 @@ import java.util.Map;
  */
 public final class HfrConfigLoader {
 
+  /** The largest configuration accepted (1 MiB): refused before it is parsed, so a wrong file fails at once. */
+  static final int MAX_FILE_BYTES = 1 << 20;
+
   private HfrConfigLoader() {}
+
+  private static HfrConfigException.Problem tooLarge(String source, String size) {
+    return new HfrConfigException.Problem(source, 0, 0, "(file)", "the file is " + size + "; an HFR configuration is at most "
+        + MAX_FILE_BYTES + " bytes (a few kilobytes is typical): is it the right file?");
+  }
 
   /**
    * Reads a file.
@@ -30,6 +38,10 @@ public final class HfrConfigLoader {
   public static HfrConfig load(Path file) {
     String text;
     try {
+      long size = Files.size(file);
+      if (size > MAX_FILE_BYTES) {
+        throw new HfrConfigException(List.of(tooLarge(file.toString(), size + " bytes")));
+      }
       text = Files.readString(file, StandardCharsets.UTF_8);
     } catch (IOException e) {
       throw new HfrConfigException(List.of(new HfrConfigException.Problem(file.toString(), 0, 0, "hfr",
@@ -47,6 +59,9 @@ public final class HfrConfigLoader {
    */
   public static HfrConfig parse(String yaml, String sourceName) {
     String source = sourceName == null ? "hfr.yaml" : sourceName;
+    if (yaml != null && yaml.length() > MAX_FILE_BYTES) {
+      throw new HfrConfigException(List.of(tooLarge(source, yaml.length() + " characters")));
+    }
     List<HfrConfigException.Problem> problems = new ArrayList<>();
     YamlNode root = YamlNode.read(yaml == null ? "" : yaml, source, problems);
     if (root == null) {
@@ -64,7 +79,7 @@ public final class HfrConfigLoader {
         problems.add(new HfrConfigException.Problem(source, root.line, root.column, "hfr",
             "missing the top-level `hfr:` section that holds the configuration"));
       }
-      throw new HfrConfigException(problems);
+      throw new HfrConfigException(problems); // an empty or malformed `hfr:` was reported by section()
     }
     r.checkKeys(hfr, ConfigReader.HFR_KEYS);
     HfrConfig defaults = HfrConfig.defaults();
@@ -119,6 +134,7 @@ public final class HfrConfigLoader {
           continue;
         }
         r.checkKeys(tenant, ConfigReader.TENANT_KEYS);
+        r.timeoutMs(tenant);
         RetryDraft tenantRetry = retry.copy();
         YamlNode tr = r.section(tenant, "retry");
         if (tr != null) {
@@ -163,6 +179,7 @@ public final class HfrConfigLoader {
         continue;
       }
       r.checkKeys(tool, ConfigReader.TOOL_KEYS);
+      r.timeoutMs(tool);
       Criticality.Level criticality = r.criticality(tool, "criticality");
       YamlNode retry = r.section(tool, "retry");
       if (retry != null) {

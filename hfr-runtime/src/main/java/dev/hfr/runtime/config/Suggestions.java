@@ -10,8 +10,8 @@ final class Suggestions {
 
   /** The known word closest to {@code word}, or {@code null} when none is close enough to be a typo. */
   static String closest(String word, Collection<String> known) {
-    if (word == null) {
-      return null;
+    if (word == null || word.length() > 64) {
+      return null; // no key or choice is that long; the edit distance would only cost time
     }
     String w = word.toLowerCase(Locale.ROOT);
     String best = null;

@@ -70,7 +70,7 @@ final class YamlNode {
     return kind == Kind.SCALAR && token == JsonToken.VALUE_NULL;
   }
 
-  /** How a value looks in an error message. */
+  /** How a value looks in an error message (a long one cut to its start and its length). */
   String describe() {
     switch (kind) {
       case MAP:
@@ -78,9 +78,13 @@ final class YamlNode {
       case LIST:
         return "a list";
       default:
-        return token == JsonToken.VALUE_STRING ? '"' + text + '"' : text;
+        String shown = text.length() > 80 ? text.substring(0, 60) + "... (" + text.length() + " characters)" : text;
+        return token == JsonToken.VALUE_STRING ? '"' + shown + '"' : shown;
     }
   }
+
+  /** The longest key or value accepted: nothing in an HFR configuration comes near it. */
+  static final int MAX_VALUE_CHARS = 4096;
 
   /** The dotted path of a child key; keys that are not plain words are quoted: {@code tools["A.b"]}. */
   static String child(String path, String key) {
@@ -141,6 +145,11 @@ final class YamlNode {
       while (p.nextToken() == JsonToken.FIELD_NAME) {
         String key = p.currentName();
         JsonLocation childKeyAt = p.currentTokenLocation();
+        if (key.length() > MAX_VALUE_CHARS) {
+          problems.add(new HfrConfigException.Problem(source, childKeyAt.getLineNr(), childKeyAt.getColumnNr(), path.isEmpty() ? "(root)" : path,
+              "a key of " + key.length() + " characters; keys in an HFR configuration are at most " + MAX_VALUE_CHARS));
+          key = key.substring(0, 60) + "...";
+        }
         p.nextToken();
         String childPath = child(path, key);
         if ("<<".equals(key)) {
@@ -169,6 +178,12 @@ final class YamlNode {
       problems.add(new HfrConfigException.Problem(source, at.getLineNr(), at.getColumnNr(), path.isEmpty() ? "(root)" : path,
           "YAML aliases (*" + p.getText() + ") are not supported here; write the values out"));
     }
-    return new YamlNode(Kind.SCALAR, path, at, keyAt, null, null, t, t == JsonToken.VALUE_NULL ? "null" : p.getText());
+    String text = t == JsonToken.VALUE_NULL ? "null" : p.getText();
+    if (text.length() > MAX_VALUE_CHARS) {
+      problems.add(new HfrConfigException.Problem(source, at.getLineNr(), at.getColumnNr(), path.isEmpty() ? "(root)" : path,
+          "a value of " + text.length() + " characters; values in an HFR configuration are at most " + MAX_VALUE_CHARS));
+      text = text.substring(0, 60);
+    }
+    return new YamlNode(Kind.SCALAR, path, at, keyAt, null, null, t, text);
   }
 }

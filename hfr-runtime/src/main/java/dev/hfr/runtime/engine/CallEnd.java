@@ -13,10 +13,12 @@ final class CallEnd {
 
   private final Clock clock;
   private final WriteLedger writes;
+  private final CallListener listener;
 
-  CallEnd(Clock clock, WriteLedger writes) {
+  CallEnd(Clock clock, WriteLedger writes, CallListener listener) {
     this.clock = clock;
     this.writes = writes;
+    this.listener = listener;
   }
 
   void finish(Call<?> c, ToolOutcome outcome, boolean unverifiedSideEffect) {
@@ -27,6 +29,7 @@ final class CallEnd {
     c.task.onCallEnd(outcome, unverifiedSideEffect);
     c.rt.meters.call(outcome.status(), outcome.degraded(), clock.nanoTime() - c.startNanos);
     writes.releaseLease(c);
+    listener.ended(outcome, c.ledgerState);
   }
 
   /** The outcome's references: the ledger key, and the result's hash when there is a result. */

@@ -33,11 +33,21 @@ public final class DecisionRecorder {
   private final DecisionSink sink;
   private final Clock clock;
   private final double sampleRate;
+  private final CallListener listener;
 
   /**
    * @param sampleRate the share of clean-path calls whose decisions are published, in [0, 1]
    */
   public DecisionRecorder(HfrMeters meters, DecisionSink sink, Clock clock, double sampleRate) {
+    this(meters, sink, clock, sampleRate, CallListener.NONE);
+  }
+
+  /**
+   * @param sampleRate the share of clean-path calls whose decisions are published, in [0, 1]
+   * @param listener told every decision and every call's end (an Observation per call, for one)
+   */
+  public DecisionRecorder(HfrMeters meters, DecisionSink sink, Clock clock, double sampleRate, CallListener listener) {
+    this.listener = Objects.requireNonNull(listener, "listener");
     this.meters = Objects.requireNonNull(meters, "meters");
     this.sink = Objects.requireNonNull(sink, "sink");
     this.clock = Objects.requireNonNull(clock, "clock");
@@ -45,6 +55,11 @@ public final class DecisionRecorder {
       throw new IllegalArgumentException("sampleRate must be in [0, 1], was " + sampleRate);
     }
     this.sampleRate = sampleRate;
+  }
+
+  /** Who hears of each decision and each call's end. */
+  CallListener listener() {
+    return listener;
   }
 
   /** Records that the call took {@code action} for {@code reason}, in {@code mode} ({@link #ENFORCE} or {@link #SHADOW}). */
@@ -89,6 +104,7 @@ public final class DecisionRecorder {
       publishHeld(c); // the decisions held before this one go first
     }
     c.addDecision(event);
+    listener.decided(event);
     if (hold) {
       c.unpublished++;
     } else if (publish) {

@@ -15,7 +15,9 @@ import dev.hfr.runtime.telemetry.DecisionSink;
 import dev.hfr.spring.boot.config.HfrProperties;
 import dev.hfr.spring.boot.config.HfrPropertiesConfig;
 import dev.hfr.spring.boot.config.PropertyOrigins;
+import dev.hfr.runtime.observation.ToolCallObservationConvention;
 import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.observation.ObservationRegistry;
 import java.nio.file.Path;
 import javax.sql.DataSource;
 import org.springframework.beans.factory.ObjectProvider;
@@ -28,7 +30,8 @@ import org.springframework.core.io.ResourceLoader;
 
 /**
  * Auto-configures HFR: the {@code hfr.*} properties as the runtime's configuration, the ledger they name, the
- * engine on the application's {@link MeterRegistry} and {@link ObservationRegistry}, and the generated
+ * engine on the application's {@link MeterRegistry} and {@link ObservationRegistry} (one Observation, so one span
+ * with a tracing bridge, per tool call), and the generated
  * {@code _Recovering} proxies in place of the tool beans they protect. Every bean backs off when the application
  * defines its own.
  */
@@ -90,7 +93,8 @@ public class HfrAutoConfiguration {
   @Bean
   @ConditionalOnMissingBean
   Hfr hfr(HfrConfig config, HfrProperties properties, IdempotencyLedger ledger, EscalationHandler escalations,
-      ObjectProvider<MeterRegistry> meterRegistry,
+      ObjectProvider<MeterRegistry> meterRegistry, ObjectProvider<ObservationRegistry> observationRegistry,
+      ObjectProvider<ToolCallObservationConvention> observationConvention,
       ObjectProvider<ApprovalGate> approvalGate, ObjectProvider<DecisionSink> decisionSink,
       ObjectProvider<FailureClassifier> classifier) {
     Hfr.Builder builder = Hfr.builder()
@@ -99,6 +103,8 @@ public class HfrAutoConfiguration {
         .escalationHandler(escalations)
         .mode(properties.mode() != null ? properties.mode() : HfrMode.ENFORCE);
     meterRegistry.ifUnique(builder::meterRegistry);
+    observationRegistry.ifUnique(builder::observationRegistry);
+    observationConvention.ifUnique(builder::observationConvention);
     approvalGate.ifUnique(builder::approvalGate);
     decisionSink.ifUnique(builder::decisionSink);
     classifier.ifUnique(builder::classifier);

@@ -19,7 +19,11 @@ import dev.hfr.spring.boot.shop.ShopApplication;
 import dev.hfr.spring.boot.shop.StockService;
 import dev.hfr.spring.boot.shop.StockTools;
 import dev.hfr.spring.boot.shop.StockTools_Recovering;
+import dev.hfr.runtime.observation.ToolCallContext;
 import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.observation.Observation;
+import io.micrometer.observation.ObservationHandler;
+import io.micrometer.observation.ObservationRegistry;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -97,6 +101,31 @@ class HfrAutoConfigurationTest {
       context.getBean(StockTools.class).stockOf("sku-1");
       assertThat(context.getBean(MeterRegistry.class).find("harness.attempts").tag("tool", "StockTools.stockOf").counters())
           .isNotEmpty();
+    });
+  }
+
+  @Test
+  void everyToolCallIsAnObservationInTheApplicationsRegistry() {
+    List<ToolCallContext> observed = new CopyOnWriteArrayList<>();
+    ObservationRegistry registry = ObservationRegistry.create();
+    registry.observationConfig().observationHandler(new ObservationHandler<ToolCallContext>() {
+      @Override
+      public void onStop(ToolCallContext context) {
+        observed.add(context);
+      }
+
+      @Override
+      public boolean supportsContext(Observation.Context context) {
+        return context instanceof ToolCallContext;
+      }
+    });
+    app.withBean(ObservationRegistry.class, () -> registry).run(context -> {
+      context.getBean(StockService.class).failNext(1);
+      context.getBean(StockTools.class).stockOf("sku-1");
+      assertThat(observed).singleElement().satisfies(c -> {
+        assertThat(c.getContextualName()).isEqualTo("execute_tool StockTools.stockOf");
+        assertThat(c.getLowCardinalityKeyValue("hfr.action").getValue()).isEqualTo("RETRY");
+      });
     });
   }
 
