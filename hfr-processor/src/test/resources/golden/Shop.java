@@ -9,6 +9,7 @@ import dev.hfr.annotations.Idempotent;
 import dev.hfr.annotations.Retry;
 import dev.hfr.annotations.Risk;
 import dev.hfr.annotations.SideEffect;
+import dev.hfr.annotations.Timeout;
 import dev.hfr.annotations.Verify;
 import dev.hfr.annotations.VerifyLevel;
 import dev.hfr.runtime.verify.Verdict;
@@ -38,6 +39,7 @@ public class Shop {
 
   @SideEffect(Risk.R0)
   @Criticality(Criticality.Level.LOW)
+  @Timeout(ms = 2000)
   @Degrade(to = "searchMirror", level = DegradeLevel.L2)
   @Degrade(to = "searchCache", level = DegradeLevel.L4)
   public List<String> search(String query, int limit) throws IOException {

@@ -8,7 +8,6 @@ import dev.hfr.annotations.Risk;
 import dev.hfr.annotations.VerifyLevel;
 import dev.hfr.runtime.RecoveryEngine;
 import dev.hfr.runtime.RetrySpec;
-import dev.hfr.runtime.ToolCallException;
 import dev.hfr.runtime.ToolDescriptor;
 import dev.hfr.runtime.ToolInvocation;
 import jakarta.inject.Inject;
@@ -31,6 +30,7 @@ public final class Shop_Recovering extends Shop {
       .parameters("query", "limit")
       .resultType(List.class)
       .criticality(Criticality.Level.LOW)
+      .timeoutMs(2000L)
       .degradeTo("searchMirror", DegradeLevel.L2, Risk.R0)
       .degradeTo("searchCache", DegradeLevel.L4, Risk.R0)
       .build();
@@ -87,15 +87,7 @@ public final class Shop_Recovering extends Shop {
 
   @Override
   public List<String> search(String query, int limit) throws IOException {
-    try {
-      return engine.execute(SEARCH, new SearchInvocation(query, limit));
-    } catch (ToolCallException failure) {
-      // Callers keep the contract of search: a declared checked failure is rethrown as itself.
-      if (failure.getCause() instanceof IOException cause) {
-        throw cause;
-      }
-      throw failure;
-    }
+    return engine.execute(SEARCH, new SearchInvocation(query, limit));
   }
 
   @Override

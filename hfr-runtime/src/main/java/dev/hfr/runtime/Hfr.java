@@ -13,8 +13,10 @@ import dev.hfr.runtime.classify.DefaultFailureClassifier;
 import dev.hfr.runtime.classify.FailureClassifier;
 import dev.hfr.runtime.degrade.ContextCompressor;
 import dev.hfr.runtime.config.HfrConfig;
+import dev.hfr.runtime.config.IdempotencySettings;
 import dev.hfr.runtime.config.TelemetrySettings;
 import dev.hfr.runtime.context.TaskContext;
+import dev.hfr.runtime.engine.AttemptTimeout;
 import dev.hfr.runtime.engine.Compensator;
 import dev.hfr.runtime.engine.ConfigPolicies;
 import dev.hfr.runtime.engine.CallListener;
@@ -33,6 +35,7 @@ import dev.hfr.runtime.engine.WriteLedger;
 import dev.hfr.runtime.escalate.EscalationHandler;
 import dev.hfr.runtime.ledger.IdempotencyKeys;
 import dev.hfr.runtime.ledger.IdempotencyLedger;
+import dev.hfr.runtime.ledger.LedgerLockedException;
 import dev.hfr.runtime.ledger.LedgerOptions;
 import dev.hfr.runtime.ledger.Ledgers;
 import dev.hfr.runtime.retry.Backoff;
@@ -51,9 +54,11 @@ import dev.hfr.runtime.verify.ResultVerification;
 import dev.hfr.runtime.verify.VerificationHook;
 import dev.hfr.runtime.observation.ToolCallObservationConvention;
 import dev.hfr.runtime.observation.ToolCallObservations;
+import io.micrometer.core.instrument.FunctionCounter;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.observation.ObservationRegistry;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.EnumMap;
@@ -64,6 +69,7 @@ import java.util.Optional;
 import java.util.SplittableRandom;
 import java.util.UUID;
 import java.util.random.RandomGenerator;
+import javax.sql.DataSource;
 
 /**
  * The HFR engine: what generated proxies call for every tool call. It classifies failures, decides under
@@ -151,17 +157,26 @@ public final class Hfr implements RecoveryEngine, AutoCloseable {
         : new ToolCallObservations(b.observationRegistry, b.observationConvention);
     Bulkheads bulkheads = features.circuitBreaker() ? b.bulkheads : null;
     Backoff backoff = features.backoff() == HfrFeatures.Backoff.FIXED ? FixedDelayBackoff.INSTANCE : FullJitterBackoff.INSTANCE;
+    AttemptTimeout timeouts = new AttemptTimeout(clock, AttemptTimeout.DEFAULT_GRACE_NANOS);
+    owned.add(timeouts);
+    FunctionCounter.builder("harness.attempt.interrupts.ignored", timeouts, AttemptTimeout::ignoredInterrupts)
+        .description("Timed-out calls still running 100 ms after their interrupt: tools that ignore interruption")
+        .baseUnit("calls")
+        .register(b.meterRegistry);
+    // idempotency.enabled: false leaves writes unkeyed (no ledger record); the processor's rules still hold.
+    boolean keysWrites = b.config == null || b.config.idempotency().enabled();
     EngineParts parts = new EngineParts(clock, features,
         new ToolRuntimes(meters, breakers, bulkheads, policies, b.callTiming, clock),
         new FailureHandling(b.classifier, gate.build(), backoff, b.random, b.maxRetryAfter, b.compressor),
         new ResultVerification(b.hooks),
-        new WriteLedger(ledger, b.leaseTtl, owner, clock, b.sleeper),
+        new WriteLedger(ledger, b.leaseTtl, owner, clock, b.sleeper, keysWrites),
         new Oversight(b.approvalGate, b.escalationHandler, b.stackTraces),
         new DecisionRecorder(meters, sink, clock, telemetry(b.config).sampleRate(),
-            observations != null ? observations : CallListener.NONE));
+            observations != null ? observations : CallListener.NONE),
+        timeouts);
     this.controller = new Controller(parts, b.sleeper);
     this.compensator = new Compensator(clock, ledger, b.classifier, sink, b.escalationHandler,
-        new CompensationMeters(b.meterRegistry), meters, b.leaseTtl, owner);
+        new CompensationMeters(b.meterRegistry), meters, b.leaseTtl, owner, timeouts);
   }
 
   /** The {@code telemetry} section of {@code config}, or its defaults without one. */
@@ -375,6 +390,8 @@ public final class Hfr implements RecoveryEngine, AutoCloseable {
     private long seed = System.identityHashCode(this);
     private FailureClassifier classifier;
     private IdempotencyLedger ledger;
+    private Path ledgerPath;
+    private DataSource ledgerDataSource;
     private MeterRegistry meterRegistry;
     private CallTiming callTiming = CallTiming.ADAPTIVE;
     private DecisionSink decisionSink;
@@ -426,8 +443,27 @@ public final class Hfr implements RecoveryEngine, AutoCloseable {
       return this;
     }
 
+    /** The ledger to use, opened and closed by the caller; wins over {@link #ledgerPath}, {@link #ledgerDataSource} and the configuration. */
     public Builder ledger(IdempotencyLedger ledger) {
       this.ledger = Objects.requireNonNull(ledger, "ledger");
+      return this;
+    }
+
+    /**
+     * The directory of the embedded file ledger the engine opens (and closes) itself, instead of the
+     * configuration's {@code idempotency.path} or {@code ./hfr-ledger}. One engine per directory at a time.
+     */
+    public Builder ledgerPath(Path directory) {
+      this.ledgerPath = Objects.requireNonNull(directory, "directory");
+      return this;
+    }
+
+    /**
+     * A PostgreSQL ledger on the application's own {@code DataSource} (its connection pool): several JVMs
+     * share one ledger. Wins over the configuration's {@code idempotency.ledger} and {@code jdbc_url}.
+     */
+    public Builder ledgerDataSource(DataSource dataSource) {
+      this.ledgerDataSource = Objects.requireNonNull(dataSource, "dataSource");
       return this;
     }
 
@@ -619,7 +655,7 @@ public final class Hfr implements RecoveryEngine, AutoCloseable {
       DecisionSink sinkToUse = decisionSink;
       try {
         if (ledgerToUse == null) {
-          ledgerToUse = Ledgers.embedded(Ledgers.DEFAULT_DIRECTORY, LedgerOptions.defaults().withClock(clock));
+          ledgerToUse = openLedger();
           owned.add(ledgerToUse);
         }
         TelemetrySettings telemetry = telemetry(config);
@@ -643,6 +679,41 @@ public final class Hfr implements RecoveryEngine, AutoCloseable {
           }
         }
         throw e;
+      }
+    }
+
+    /** The ledger the engine owns: a supplied data source, a path, else what {@code idempotency.ledger} says. */
+    private IdempotencyLedger openLedger() {
+      LedgerOptions options = LedgerOptions.defaults().withClock(clock);
+      IdempotencySettings settings = config != null ? config.idempotency() : IdempotencySettings.DEFAULTS;
+      if (ledgerDataSource != null) {
+        return Ledgers.postgres(ledgerDataSource, options);
+      }
+      if (ledgerPath != null) {
+        return openEmbedded(ledgerPath, "Hfr.builder().ledgerPath(...)", options);
+      }
+      switch (settings.ledger()) {
+        case "memory":
+          return Ledgers.inMemory(options);
+        case "postgres":
+          if (settings.jdbcUrl() == null) {
+            throw new IllegalStateException(config + ": idempotency.ledger is postgres but names no database: set"
+                + " idempotency.jdbc_url, or pass the application's pool with Hfr.builder().ledgerDataSource(...)");
+          }
+          return Ledgers.postgres(settings.jdbcUrl(), options);
+        default:
+          return openEmbedded(Path.of(settings.path()), "idempotency.path", options);
+      }
+    }
+
+    private static IdempotencyLedger openEmbedded(Path directory, String setting, LedgerOptions options) {
+      try {
+        return Ledgers.embedded(directory, options);
+      } catch (LedgerLockedException e) {
+        throw new LedgerLockedException(e.getMessage() + ". Next step: build one Hfr per ledger directory and"
+            + " share it (it is thread-safe), give this engine another directory with " + setting + ", use"
+            + " idempotency.ledger: memory where nothing must survive a restart (tests), or PostgreSQL"
+            + " (idempotency.ledger: postgres) for several processes", e);
       }
     }
   }

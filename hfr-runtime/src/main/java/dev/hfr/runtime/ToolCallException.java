@@ -1,17 +1,41 @@
 package dev.hfr.runtime;
 
+import dev.hfr.annotations.Fault;
+import java.util.Locale;
 import java.util.Objects;
+import java.util.Optional;
+import java.util.Set;
+import java.util.function.Supplier;
 
 /**
- * Thrown by a recovering proxy when a tool call ends without an accepted result. The
- * {@link #outcome()} says why, in the article's structured form; the cause is the last failure seen.
+ * Thrown by a recovering proxy when HFR ends a tool call without an accepted result. Unchecked, and never
+ * the tool's own exception: that one is the {@link #getCause() cause}, so a caller that retries on
+ * {@code IOException} cannot resend a write HFR decided not to resend. The subclass names the case:
+ *
+ * <ul>
+ *   <li>{@link OutcomeUnknownException} — a write may or may not have been applied: never resend it;
+ *   <li>{@link CallRefusedException} — policy, approval, a task limit or another recoverer refused the call;
+ *   <li>{@link CallEscalatedException} — handed to a human or upstream system with its evidence;
+ *   <li>{@link CallFailedException} — a structured failure; {@code outcome().retryable()} says whether a
+ *       later, separate call could succeed.
+ * </ul>
+ *
+ * <p>{@link #outcome()} is the structured outcome; {@link #taskReport()} the task's report when the call
+ * ended, readable in a {@code catch} after the task's scope has closed; the message ends with what to do
+ * next.
  */
 public class ToolCallException extends RuntimeException {
 
   private static final long serialVersionUID = 1L;
 
-  private final transient ToolOutcome outcome;
+  /** Reasons that mean the call was refused rather than tried and failed. */
+  private static final Set<String> REFUSALS = Set.of("policy_refusal", "approval_denied", "task_limit_reached",
+      "repeated_action", "key_in_use", "already_committed");
 
+  private final transient ToolOutcome outcome;
+  private final transient Supplier<TaskReport> report;
+
+  /** A call that ended without an accepted result; prefer {@link #of} so the subclass names the case. */
   public ToolCallException(ToolOutcome outcome, Throwable cause) {
     this(outcome, cause, true);
   }
@@ -22,18 +46,62 @@ public class ToolCallException extends RuntimeException {
    *     the rest of a failed call and the cause keeps its own
    */
   public ToolCallException(ToolOutcome outcome, Throwable cause, boolean stackTrace) {
-    super(message(outcome), cause, true, stackTrace);
-    this.outcome = outcome;
+    this(outcome, cause, null, "see the outcome's reason and the decision log", stackTrace);
   }
 
-  private static String message(ToolOutcome outcome) {
+  /**
+   * @param report the task's report, read when asked; {@code null} when there is none
+   * @param nextStep what the caller can do, appended to the message
+   * @param stackTrace whether the JVM records where this exception was created
+   */
+  protected ToolCallException(ToolOutcome outcome, Throwable cause, Supplier<TaskReport> report, String nextStep,
+      boolean stackTrace) {
+    super(message(outcome, nextStep), cause, true, stackTrace);
+    this.outcome = outcome;
+    this.report = report;
+  }
+
+  /**
+   * The exception that names how the call ended.
+   *
+   * @param outcome the call's structured outcome
+   * @param cause the tool's last failure (or the engine's), {@code null} when there was none
+   * @param writeOutcomeUnknown whether a write may have been applied without anyone knowing
+   * @param report the task's report, read when asked; {@code null} when there is none
+   * @param stackTrace whether the JVM records where the exception was created
+   */
+  public static ToolCallException of(ToolOutcome outcome, Throwable cause, boolean writeOutcomeUnknown,
+      Supplier<TaskReport> report, boolean stackTrace) {
     Objects.requireNonNull(outcome, "outcome");
-    return outcome.tool() + " " + outcome.status().name().toLowerCase(java.util.Locale.ROOT)
-        + (outcome.errorType() != null ? " (" + outcome.errorType() + ")" : "") + ": " + outcome.reason();
+    if (writeOutcomeUnknown) {
+      return new OutcomeUnknownException(outcome, cause, report, stackTrace);
+    }
+    if (outcome.errorType() == Fault.T8 || REFUSALS.contains(outcome.reason())) {
+      return new CallRefusedException(outcome, cause, report, stackTrace);
+    }
+    if (outcome.status() == ToolOutcome.Status.ESCALATED) {
+      return new CallEscalatedException(outcome, cause, report, stackTrace);
+    }
+    return new CallFailedException(outcome, cause, report, stackTrace);
   }
 
   /** The structured outcome of the call. */
   public ToolOutcome outcome() {
     return outcome;
+  }
+
+  /**
+   * The report of the task the call belonged to, as it stands now (the call included); empty when the
+   * exception was not thrown by the engine.
+   */
+  public Optional<TaskReport> taskReport() {
+    return report == null ? Optional.empty() : Optional.of(report.get());
+  }
+
+  private static String message(ToolOutcome outcome, String nextStep) {
+    Objects.requireNonNull(outcome, "outcome");
+    return outcome.tool() + " " + outcome.status().name().toLowerCase(Locale.ROOT)
+        + (outcome.errorType() != null ? " (" + outcome.errorType() + ")" : "") + ": " + outcome.reason()
+        + " after " + outcome.attempts() + (outcome.attempts() == 1 ? " attempt" : " attempts") + "; " + nextStep;
   }
 }

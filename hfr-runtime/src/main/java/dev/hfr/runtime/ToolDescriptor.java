@@ -33,6 +33,7 @@ public final class ToolDescriptor {
   private final Criticality.Level criticality;
   private final List<DegradeStep> degradeLadder;
   private final Class<?> resultType;
+  private final long timeoutMs;
 
   private ToolDescriptor(Builder b) {
     this.toolClass = b.toolClass;
@@ -50,6 +51,7 @@ public final class ToolDescriptor {
     this.criticality = b.criticality;
     this.degradeLadder = List.copyOf(b.degradeLadder);
     this.resultType = b.resultType;
+    this.timeoutMs = b.timeoutMs;
   }
 
   /** Starts a descriptor of {@code toolClass.method} at the given risk. */
@@ -101,6 +103,12 @@ public final class ToolDescriptor {
    */
   public Class<?> resultType() { return resultType; }
 
+  /**
+   * The bound of one attempt from {@code @Timeout(ms)} (method, else class), in milliseconds; 0 when the
+   * annotations set none (YAML {@code timeout_ms} and the task deadline may still bound it).
+   */
+  public long timeoutMs() { return timeoutMs; }
+
   /** Registry metadata: the method has no side effect. */
   public boolean readOnly() { return risk == Risk.R0; }
 
@@ -142,6 +150,7 @@ public final class ToolDescriptor {
     private Criticality.Level criticality = Criticality.Level.MEDIUM;
     private final List<DegradeStep> degradeLadder = new ArrayList<>();
     private Class<?> resultType;
+    private long timeoutMs;
 
     private Builder(String toolClass, String method, Risk risk) {
       this.toolClass = requireText(toolClass, "toolClass");
@@ -208,6 +217,15 @@ public final class ToolDescriptor {
     /** The method's return type, for the V0 check ({@code void.class} for void methods). */
     public Builder resultType(Class<?> type) {
       this.resultType = Objects.requireNonNull(type, "type");
+      return this;
+    }
+
+    /** {@code @Timeout(ms)}: the bound of one attempt, at least 1 ms. */
+    public Builder timeoutMs(long ms) {
+      if (ms < 1) {
+        throw new IllegalArgumentException("timeoutMs must be at least 1, was " + ms);
+      }
+      this.timeoutMs = ms;
       return this;
     }
 

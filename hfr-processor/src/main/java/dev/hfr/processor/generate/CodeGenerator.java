@@ -34,7 +34,7 @@ public final class CodeGenerator {
     this.filer = filer;
     this.resolver = new TargetResolver(new Methods(elements, types));
     GeneratedAnnotation generated = new GeneratedAnnotation(elements);
-    this.proxies = new ProxyGenerator(elements, types, mirrors, generated);
+    this.proxies = new ProxyGenerator(elements, mirrors, generated);
     this.catalogs = new CatalogGenerator(generated);
     this.modules = new ModuleGenerator(generated);
   }

@@ -11,6 +11,7 @@ import dev.hfr.processor.model.DegradeRung;
 import dev.hfr.processor.model.HfrAnnotations;
 import dev.hfr.processor.model.Mirrors;
 import dev.hfr.processor.model.RetrySettings;
+import dev.hfr.processor.model.TimeoutSetting;
 import dev.hfr.processor.model.ToolClass;
 import dev.hfr.processor.model.ToolMethod;
 import java.util.List;
@@ -78,6 +79,10 @@ final class DescriptorWriter {
     Criticality.Level criticality = tools.criticalityOf(tool);
     if (criticality != null) {
       code.add("\n.criticality($T.$L)", RuntimeTypes.CRITICALITY_LEVEL, criticality.name());
+    }
+    TimeoutSetting timeout = tools.timeoutOf(tool);
+    if (timeout != null) {
+      code.add("\n.timeoutMs($LL)", timeout.ms());
     }
     List<DegradeRung> rungs = tool.rungs();
     for (int i = 0; i < rungs.size(); i++) {

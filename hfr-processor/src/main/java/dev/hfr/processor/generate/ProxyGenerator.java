@@ -25,10 +25,8 @@ import javax.lang.model.element.Modifier;
 import javax.lang.model.element.TypeElement;
 import javax.lang.model.element.VariableElement;
 import javax.lang.model.type.TypeKind;
-import javax.lang.model.type.TypeMirror;
 import javax.lang.model.util.ElementFilter;
 import javax.lang.model.util.Elements;
-import javax.lang.model.util.Types;
 
 /**
  * Writes {@code Foo_Recovering extends Foo}: a descriptor constant per tool, constructors mirroring Foo's
@@ -42,14 +40,12 @@ final class ProxyGenerator {
   private static final Set<String> SCOPE_META = Set.of("jakarta.inject.Scope", "javax.inject.Scope");
 
   private final Elements elements;
-  private final Types types;
   private final GeneratedAnnotation generated;
   private final DescriptorWriter descriptors;
   private final InvocationWriter invocations = new InvocationWriter();
 
-  ProxyGenerator(Elements elements, Types types, Mirrors mirrors, GeneratedAnnotation generated) {
+  ProxyGenerator(Elements elements, Mirrors mirrors, GeneratedAnnotation generated) {
     this.elements = elements;
-    this.types = types;
     this.generated = generated;
     this.descriptors = new DescriptorWriter(mirrors);
   }
@@ -194,40 +190,11 @@ final class ProxyGenerator {
     CodeBlock call = CodeBlock.of("$L.execute($N, new $N$L($L))", engineRef, plan.constant(), plan.invocationClass(),
         diamond, argumentNames(method));
     boolean isVoid = method.getReturnType().getKind() == TypeKind.VOID;
-    List<TypeMirror> checked = checkedExceptions(method);
-    if (checked.isEmpty()) {
-      return spec.addStatement(isVoid ? "$L" : "return $L", call).build();
-    }
-    Set<String> taken = new HashSet<>();
-    method.getParameters().forEach(p -> taken.add(p.getSimpleName().toString()));
-    String failure = GeneratedNames.unique("failure", taken);
-    String cause = GeneratedNames.unique("cause", taken);
-    spec.beginControlFlow("try")
-        .addStatement(isVoid ? "$L" : "return $L", call)
-        .nextControlFlow("catch ($T $N)", RuntimeTypes.TOOL_CALL_EXCEPTION, failure)
-        .addComment("Callers keep the contract of $N: a declared checked failure is rethrown as itself.",
-            plan.tool().name());
-    for (TypeMirror exception : checked) {
-      spec.beginControlFlow("if ($N.getCause() instanceof $T $N)", failure, TypeName.get(exception), cause)
-          .addStatement("throw $N", cause)
-          .endControlFlow();
-    }
-    return spec.addStatement("throw $N", failure).endControlFlow().build();
-  }
-
-  /** The method's declared checked exceptions that are classes (type variables cannot be tested at run time). */
-  private List<TypeMirror> checkedExceptions(ExecutableElement method) {
-    TypeMirror runtimeException = elements.getTypeElement("java.lang.RuntimeException").asType();
-    TypeMirror error = elements.getTypeElement("java.lang.Error").asType();
-    List<TypeMirror> checked = new ArrayList<>();
-    for (TypeMirror thrown : method.getThrownTypes()) {
-      if (thrown.getKind() == TypeKind.DECLARED
-          && !types.isAssignable(thrown, runtimeException)
-          && !types.isAssignable(thrown, error)) {
-        checked.add(thrown);
-      }
-    }
-    return checked;
+    // No unwrapping: a call HFR ends without an accepted result throws its unchecked ToolCallException,
+    // with the tool's own exception as the cause, so a caller's catch of a declared checked exception can
+    // never resend a write HFR decided not to resend. The declared exceptions stay on the signature for
+    // the modes that call the tool as it is (OFF, SHADOW).
+    return spec.addStatement(isVoid ? "$L" : "return $L", call).build();
   }
 
   private List<ParameterSpec> parameters(ExecutableElement method, boolean withQualifiers) {

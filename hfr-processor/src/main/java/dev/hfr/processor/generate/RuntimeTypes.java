@@ -8,7 +8,6 @@ final class RuntimeTypes {
   static final ClassName RECOVERY_ENGINE = ClassName.get("dev.hfr.runtime", "RecoveryEngine");
   static final ClassName TOOL_DESCRIPTOR = ClassName.get("dev.hfr.runtime", "ToolDescriptor");
   static final ClassName TOOL_INVOCATION = ClassName.get("dev.hfr.runtime", "ToolInvocation");
-  static final ClassName TOOL_CALL_EXCEPTION = ClassName.get("dev.hfr.runtime", "ToolCallException");
   static final ClassName RETRY_SPEC = ClassName.get("dev.hfr.runtime", "RetrySpec");
   static final ClassName TOOL_CATALOG = ClassName.get("dev.hfr.runtime.registry", "ToolCatalog");
 

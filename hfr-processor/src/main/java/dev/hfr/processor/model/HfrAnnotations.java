@@ -13,13 +13,14 @@ public final class HfrAnnotations {
   public static final String DEGRADE_LIST = "dev.hfr.annotations.Degrade.List";
   public static final String RETRY = "dev.hfr.annotations.Retry";
   public static final String CRITICALITY = "dev.hfr.annotations.Criticality";
+  public static final String TIMEOUT = "dev.hfr.annotations.Timeout";
 
   /** Every annotation that makes a method (or its class) processed. */
   public static final List<String> ALL =
-      List.of(SIDE_EFFECT, IDEMPOTENT, IDEMPOTENCY_KEY, VERIFY, DEGRADE, DEGRADE_LIST, RETRY, CRITICALITY);
+      List.of(SIDE_EFFECT, IDEMPOTENT, IDEMPOTENCY_KEY, VERIFY, DEGRADE, DEGRADE_LIST, RETRY, CRITICALITY, TIMEOUT);
 
   /** The method annotations that only make sense on a tool (one with {@code @SideEffect}). */
-  public static final List<String> TOOL_ONLY = List.of(IDEMPOTENT, VERIFY, DEGRADE, DEGRADE_LIST, RETRY, CRITICALITY);
+  public static final List<String> TOOL_ONLY = List.of(IDEMPOTENT, VERIFY, DEGRADE, DEGRADE_LIST, RETRY, CRITICALITY, TIMEOUT);
 
   private HfrAnnotations() {}
 

@@ -13,12 +13,14 @@ import javax.lang.model.element.TypeElement;
  * @param tools its methods carrying {@code @SideEffect}, in declaration order
  * @param annotatedNonTools methods carrying other HFR annotations but no {@code @SideEffect}
  * @param criticality the class's {@code @Criticality}, or {@code null}
+ * @param timeout the class's {@code @Timeout}, or {@code null}
  */
 public record ToolClass(
     TypeElement element,
     List<ToolMethod> tools,
     List<ExecutableElement> annotatedNonTools,
-    Criticality.Level criticality) {
+    Criticality.Level criticality,
+    TimeoutSetting timeout) {
 
   /** The class's simple name. */
   public String simpleName() {
@@ -33,5 +35,10 @@ public record ToolClass(
   /** The effective criticality of a tool: the method's, else the class's, else {@code null} (the runtime default). */
   public Criticality.Level criticalityOf(ToolMethod tool) {
     return tool.criticality() != null ? tool.criticality() : criticality;
+  }
+
+  /** The effective {@code @Timeout} of a tool: the method's, else the class's, else {@code null} (unbounded). */
+  public TimeoutSetting timeoutOf(ToolMethod tool) {
+    return tool.timeout() != null ? tool.timeout() : timeout;
   }
 }

@@ -10,6 +10,7 @@ import java.util.List;
 import java.util.Optional;
 import javax.lang.model.element.AnnotationMirror;
 import javax.lang.model.element.AnnotationValue;
+import javax.lang.model.element.Element;
 import javax.lang.model.element.ExecutableElement;
 import javax.lang.model.element.TypeElement;
 import javax.lang.model.element.VariableElement;
@@ -40,7 +41,8 @@ public final class ToolClassReader {
     Criticality.Level classCriticality = mirrors.find(type, HfrAnnotations.CRITICALITY)
         .map(m -> criticality(m))
         .orElse(null);
-    return new ToolClass(type, List.copyOf(tools), List.copyOf(annotatedNonTools), classCriticality);
+    TimeoutSetting classTimeout = mirrors.find(type, HfrAnnotations.TIMEOUT).map(m -> timeout(m, type)).orElse(null);
+    return new ToolClass(type, List.copyOf(tools), List.copyOf(annotatedNonTools), classCriticality, classTimeout);
   }
 
   private boolean hasAnyHfrAnnotation(ExecutableElement method) {
@@ -80,7 +82,8 @@ public final class ToolClassReader {
     RetrySettings retry = mirrors.find(method, HfrAnnotations.RETRY).map(this::retry).orElse(null);
     Criticality.Level criticality = mirrors.find(method, HfrAnnotations.CRITICALITY).map(this::criticality).orElse(null);
     return new ToolMethod(method, sideEffect, risk, reconcile, compensate, requiresApproval, idempotent,
-        List.copyOf(keys), verify, verifyLevel, verifier, retry, rungs(method), criticality);
+        List.copyOf(keys), verify, verifyLevel, verifier, retry, rungs(method), criticality,
+        mirrors.find(method, HfrAnnotations.TIMEOUT).map(m -> timeout(m, method)).orElse(null));
   }
 
   private RetrySettings retry(AnnotationMirror mirror) {
@@ -90,6 +93,10 @@ public final class ToolClassReader {
     }
     return new RetrySettings(mirror, (int) mirrors.number(mirror, "maxAttempts"),
         mirrors.number(mirror, "baseDelayMs"), mirrors.number(mirror, "maxDelayMs"), List.copyOf(on));
+  }
+
+  private TimeoutSetting timeout(AnnotationMirror mirror, Element on) {
+    return new TimeoutSetting(mirror, on, mirrors.number(mirror, "ms"));
   }
 
   private Criticality.Level criticality(AnnotationMirror mirror) {

@@ -26,6 +26,7 @@ import javax.lang.model.type.TypeMirror;
  * @param retry its {@code @Retry}, or {@code null}
  * @param rungs its degradation ladder, in order
  * @param criticality the method's own criticality, or {@code null}
+ * @param timeout the method's own {@code @Timeout}, or {@code null}
  */
 public record ToolMethod(
     ExecutableElement element,
@@ -41,7 +42,8 @@ public record ToolMethod(
     TypeMirror verifier,
     RetrySettings retry,
     List<DegradeRung> rungs,
-    Criticality.Level criticality) {
+    Criticality.Level criticality,
+    TimeoutSetting timeout) {
 
   /** The method's simple name. */
   public String name() {

@@ -23,7 +23,8 @@ public final class Validators {
         new ProxyableValidator(),
         new CompensateTargetValidator(mirrors, methods),
         new VerifierValidator(mirrors, methods, elements),
-        new ToolNameValidator());
+        new ToolNameValidator(),
+        new TimeoutValidator(mirrors));
   }
 
   /** Runs every rule over {@code tools}. */

@@ -43,8 +43,13 @@ public enum Reason {
   APPROVAL_DENIED,
   /** An irreversible (R3) write failed: it is never retried automatically. */
   IRREVERSIBLE,
-  /** A write's outcome is unknown (timeout, dropped connection, ambiguous error). */
+  /** A write timed out (T3): it may or may not have been applied. */
   TIMEOUT_UNKNOWN_STATE,
+  /**
+   * A write failed in a way that does not prove it was not applied (a 5xx, a dropped connection, an
+   * unclassified error): nothing timed out, but its outcome is unknown all the same.
+   */
+  WRITE_OUTCOME_UNKNOWN,
   /** Reconciliation found the write committed. */
   RECONCILED_COMMITTED,
   /** Reconciliation found the write absent: safe to retry under the same key. */
@@ -88,6 +93,8 @@ public enum Reason {
   CONTROLLER_FAILURE,
   /** The escalation handler itself failed. */
   ESCALATION_FAILED,
+  /** An accepted result sampled for a human check ({@code verification.human_spot_check_rate}); the call succeeded. */
+  HUMAN_SPOT_CHECK,
   /** The calling thread was interrupted while waiting out a backoff. */
   INTERRUPTED;
 

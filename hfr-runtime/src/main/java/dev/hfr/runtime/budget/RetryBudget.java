@@ -167,6 +167,17 @@ public final class RetryBudget {
     }
 
     /**
+     * Charges one attempt on a degradation rung to the task only: the ladder has its own allowance (each
+     * rung is tried at most once per call, in order), so spent retries of the step never make a rung
+     * unreachable; the task's budget B_t still bounds the whole task.
+     *
+     * @return {@link Charge#GRANTED} or {@link Charge#TASK_EXHAUSTED}
+     */
+    public Charge tryChargeRung() {
+      return tryChargeTask(taskLimit) ? Charge.GRANTED : Charge.TASK_EXHAUSTED;
+    }
+
+    /**
      * Gives back a retry charged by {@link #tryChargeRetry()} that was then not made (a later check, such as
      * the tenant budget, refused it).
      */

@@ -30,7 +30,8 @@ final class ConfigReader {
   static final List<String> TOOL_DEGRADATION_KEYS = List.of("quality_floor", "allow_auto_degrade");
   static final List<String> CRITICALITY_KEYS = List.of("low", "medium", "high");
   static final List<String> HUMAN_KEYS = List.of("low", "medium", "high", "irreversible");
-  static final List<String> IDEMPOTENCY_KEYS = List.of("enabled", "key_fields", "ledger", "reconcile_timeout_ms");
+  static final List<String> IDEMPOTENCY_KEYS = List.of("enabled", "key_fields", "ledger", "reconcile_timeout_ms", "path",
+      "jdbc_url");
   static final List<String> VERIFICATION_KEYS = List.of("default_level", "levels", "human_spot_check_rate");
   static final List<String> TOOL_VERIFICATION_KEYS = List.of("level", "human_spot_check_rate");
   static final List<String> BREAKER_KEYS = List.of("error_rate_threshold", "rate_limit_threshold", "p95_latency_ms",
@@ -38,8 +39,9 @@ final class ConfigReader {
   static final List<String> TELEMETRY_KEYS = List.of("sample_rate", "redact_pii", "emit_decision_events");
   static final List<String> LIMITS_KEYS = List.of("max_turns", "max_tool_calls", "max_same_tool_calls", "max_wall_time_ms",
       "max_cost", "max_write_actions");
-  static final List<String> TOOL_KEYS = List.of("retry", "criticality", "verification", "circuit_breaker", "degradation");
-  static final List<String> TENANT_KEYS = List.of("retry", "limits", "circuit_breaker", "tools");
+  static final List<String> TOOL_KEYS = List.of("retry", "criticality", "verification", "circuit_breaker", "degradation",
+      "timeout_ms");
+  static final List<String> TENANT_KEYS = List.of("retry", "limits", "circuit_breaker", "tools", "timeout_ms");
 
   private static final long MAX_DELAY = 3_600_000L;
 
@@ -473,8 +475,15 @@ final class ConfigReader {
     }
     String ledger = choice(s, "ledger", IdempotencySettings.LEDGERS);
     Long timeout = integer(s, "reconcile_timeout_ms", 1, 600_000, "how long one reconcile call may take");
+    String path = text(s, "path", "the embedded ledger's directory");
+    String jdbcUrl = text(s, "jdbc_url", "the PostgreSQL ledger's JDBC URL");
+    if (jdbcUrl != null && !jdbcUrl.startsWith("jdbc:postgresql:")) {
+      problem(s.get("jdbc_url"), "the ledger's JDBC URL starts with jdbc:postgresql: (e.g."
+          + " jdbc:postgresql://db:5432/hfr?user=hfr), was " + jdbcUrl);
+    }
     return new IdempotencySettings(enabled != null ? enabled : base.enabled(), IdempotencySettings.KEY_FIELDS,
-        ledger != null ? ledger : base.ledger(), timeout != null ? timeout : base.reconcileTimeoutMs());
+        ledger != null ? ledger : base.ledger(), timeout != null ? timeout : base.reconcileTimeoutMs(),
+        path != null ? path : base.path(), jdbcUrl != null ? jdbcUrl : base.jdbcUrl());
   }
 
   VerificationSettings readVerification(YamlNode s, VerificationSettings base) {
@@ -573,6 +582,24 @@ final class ConfigReader {
     return new TaskLimitSettings(turns != null ? turns.intValue() : base.maxTurns(),
         calls != null ? calls.intValue() : base.maxToolCalls(), same != null ? same.intValue() : base.maxSameToolCalls(),
         wall != null ? wall : base.maxWallTimeMs(), cost, writes != null ? writes.intValue() : base.maxWriteActions());
+  }
+
+  /** A non-blank string value, or {@code null} when the key is absent (a problem when it is not text). */
+  String text(YamlNode s, String key, String what) {
+    YamlNode v = s.get(key);
+    if (v == null) {
+      return null;
+    }
+    if (v.kind != YamlNode.Kind.SCALAR || v.isNull() || v.text.isBlank()) {
+      problem(v, what + " must be a non-empty string, was " + v.describe());
+      return null;
+    }
+    return v.text.trim();
+  }
+
+  /** An attempt's time bound: {@code timeout_ms} of a tool or tenant section. */
+  Long timeoutMs(YamlNode s) {
+    return integer(s, "timeout_ms", 1, MAX_DELAY, "the longest one attempt of the tool may take");
   }
 
   static String lower(Criticality.Level level) {

@@ -360,13 +360,26 @@ public final class HfrConfig {
       }
     }
 
+    // attempt timeout: the annotation, then tenant, tool and tenant-tool
+    long timeoutMs = tool.timeoutMs();
+    Long tenantTimeout = tenantSection == null ? null : quiet.timeoutMs(tenantSection);
+    if (tenantTimeout != null) {
+      timeoutMs = tenantTimeout;
+    }
+    for (YamlNode layer : toolLayers) {
+      Long t = quiet.timeoutMs(layer);
+      if (t != null) {
+        timeoutMs = t;
+      }
+    }
+
     List<String> adjustments = new ArrayList<>();
     for (HfrConfigException.Problem p : refused) {
       adjustments.add(p.toString());
     }
     return new ToolPolicy(tenantName, tool, criticality, spec, fromConfig.jitter, fromConfig.respectRetryAfter, floor,
         degradation.ladder(), auto, human, verifyLevel, spotCheck, breaker, idempotency.enabled(),
-        idempotency.reconcileTimeoutMs(), adjustments);
+        idempotency.reconcileTimeoutMs(), timeoutMs, adjustments);
   }
 
   /** The annotation's values where they differ from {@code @Retry}'s defaults: those were chosen on purpose. */

@@ -134,6 +134,7 @@ public final class HfrConfigLoader {
           continue;
         }
         r.checkKeys(tenant, ConfigReader.TENANT_KEYS);
+        r.timeoutMs(tenant);
         RetryDraft tenantRetry = retry.copy();
         YamlNode tr = r.section(tenant, "retry");
         if (tr != null) {
@@ -178,6 +179,7 @@ public final class HfrConfigLoader {
         continue;
       }
       r.checkKeys(tool, ConfigReader.TOOL_KEYS);
+      r.timeoutMs(tool);
       Criticality.Level criticality = r.criticality(tool, "criticality");
       YamlNode retry = r.section(tool, "retry");
       if (retry != null) {

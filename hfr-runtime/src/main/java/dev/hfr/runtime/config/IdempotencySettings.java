@@ -6,12 +6,17 @@ import java.util.Objects;
 /**
  * The {@code hfr.idempotency} section (paper §4.5, §5.2).
  *
- * @param enabled whether writes go through the idempotency ledger
+ * @param enabled whether writes get ledger records and keys; {@code false} leaves writes unkeyed, but an
+ *     ambiguous failure of a write is still reconciled or escalated, never resent blindly
  * @param keyFields the fields of the ledger key; always all of tenant, task, step, tool, canonical_args
  * @param ledger which ledger backs it: {@code embedded} (a file, the default), {@code postgres} or {@code memory}
  * @param reconcileTimeoutMs how long one reconcile call may take
+ * @param path the embedded ledger's directory, relative to the working directory unless absolute
+ * @param jdbcUrl the PostgreSQL ledger's JDBC URL, or {@code null} when the application supplies a
+ *     {@code DataSource} ({@code Hfr.builder().ledgerDataSource(...)})
  */
-public record IdempotencySettings(boolean enabled, List<String> keyFields, String ledger, long reconcileTimeoutMs) {
+public record IdempotencySettings(boolean enabled, List<String> keyFields, String ledger, long reconcileTimeoutMs,
+    String path, String jdbcUrl) {
 
   /** The fields of the ledger key, in the order the key hashes them. */
   public static final List<String> KEY_FIELDS = List.of("tenant", "task", "step", "tool", "canonical_args");
@@ -19,15 +24,20 @@ public record IdempotencySettings(boolean enabled, List<String> keyFields, Strin
   /** The ledgers the engine knows. */
   public static final List<String> LEDGERS = List.of("embedded", "postgres", "memory");
 
+  /** The embedded ledger's default directory. */
+  public static final String DEFAULT_PATH = "hfr-ledger";
+
   /**
    * The paper's values, except the ledger: the paper's deployment names {@code postgres}; ours defaults to
    * the embedded file ledger, which needs no server.
    */
-  public static final IdempotencySettings DEFAULTS = new IdempotencySettings(true, KEY_FIELDS, "embedded", 1500);
+  public static final IdempotencySettings DEFAULTS =
+      new IdempotencySettings(true, KEY_FIELDS, "embedded", 1500, DEFAULT_PATH, null);
 
   public IdempotencySettings {
     keyFields = List.copyOf(keyFields);
     Objects.requireNonNull(ledger, "ledger");
+    Objects.requireNonNull(path, "path");
     if (!LEDGERS.contains(ledger)) {
       throw new IllegalArgumentException("ledger must be one of " + LEDGERS + ", was " + ledger);
     }

@@ -34,13 +34,15 @@ import java.util.Set;
  * @param breaker the circuit breaker settings for this tool
  * @param idempotencyEnabled whether writes go through the ledger
  * @param reconcileTimeoutMs how long one reconcile call may take
+ * @param timeoutMs the bound of one attempt ({@code @Timeout}, then {@code timeout_ms} of the tenant, the tool
+ *     and the tenant's tool); 0 when nothing bounds it
  * @param adjustments overrides the safety rules refused, as {@code file:line:col key: why}; empty normally
  */
 public record ToolPolicy(String tenant, ToolDescriptor tool, Criticality.Level criticality, RetrySpec retry,
     Jitter jitter, boolean respectRetryAfter, double qualityFloor, List<DegradeLevel> ladder,
     Set<DegradeLevel> autoDegradeLevels, Set<DegradeLevel> humanRequiredLevels, VerifyLevel verifyLevel,
     double humanSpotCheckRate, BreakerSettings breaker, boolean idempotencyEnabled, long reconcileTimeoutMs,
-    List<String> adjustments) {
+    long timeoutMs, List<String> adjustments) {
 
   public ToolPolicy {
     Objects.requireNonNull(tool, "tool");

@@ -14,12 +14,14 @@ final class Accept {
   private final Clock clock;
   private final CallEnd end;
   private final DecisionRecorder decisions;
+  private final Oversight oversight;
 
-  Accept(HfrFeatures features, Clock clock, CallEnd end, DecisionRecorder decisions) {
+  Accept(HfrFeatures features, Clock clock, CallEnd end, DecisionRecorder decisions, Oversight oversight) {
     this.features = features;
     this.clock = clock;
     this.end = end;
     this.decisions = decisions;
+    this.oversight = oversight;
   }
 
   <R> R run(Call<R> c) {
@@ -34,12 +36,18 @@ final class Accept {
       // The clean read of a call outside any scope: nobody can ask for its outcome, so none is built.
       c.task.count(c.tool.name(), ToolOutcome.Status.SUCCESS, false, c.attempts, false);
       c.rt.meters.call(ToolOutcome.Status.SUCCESS, false, clock.nanoTime() - c.startNanos);
+      if (c.policy.humanSpotCheckRate() > 0) {
+        oversight.maybeSpotCheck(c, c.rt.meters);
+      }
       return c.result;
     }
     List<String> refs = c.key == null ? List.of() : CallEnd.artifactRefs(c);
     ToolOutcome outcome = new ToolOutcome(c.tool.name(), ToolOutcome.Status.SUCCESS, null, false, c.write(), refs,
         verificationOwed, degraded, level, c.attempts, recoveredReason(c));
     end.finish(c, outcome, c.write() && verificationOwed);
+    if (c.policy.humanSpotCheckRate() > 0) {
+      oversight.maybeSpotCheck(c, c.rt.meters);
+    }
     return c.result;
   }
 

@@ -42,6 +42,12 @@ final class Call<R> {
   ControllerState state = ControllerState.INIT;
   /** The ladder rung the next attempt runs on; -1 is the method itself. */
   int rung = -1;
+  /**
+   * An attempt of this write failed in a way that does not prove it was not applied, and no reconcile has
+   * found it absent since: whatever the later attempts say, its effect may be in place, so it must not be
+   * sent anywhere without a key (a rung) — only resent under its key, or escalated.
+   */
+  boolean mayHaveApplied;
   /** The rung {@link ControllerState#DEGRADE} moves to. */
   int nextRung = -1;
   int attempts;
@@ -80,6 +86,14 @@ final class Call<R> {
   LedgerState ledgerState;
   boolean alreadyCommitted;
 
+  /**
+   * The failure of the last attempt on the current target, not yet reported to its (closed) breaker: a
+   * breaker judges calls, so a failure a retry then fixes never counts; one the call leaves the target
+   * with does ({@link #reportBreakerFailure()}).
+   */
+  private Fault pendingBreakerFault;
+  private long pendingBreakerLatencyNanos;
+
   private AttemptHistory history;
   private RetryBudget.Step budgetStep;
   /** The first decision, and the list from the second on: most failed calls take one decision. */
@@ -100,6 +114,29 @@ final class Call<R> {
     this.criticality = policy.criticality();
     this.step = step;
     this.startNanos = startNanos;
+  }
+
+  /** Holds a failed attempt's outcome until the call is known to leave the current target failing. */
+  void deferBreakerFailure(Fault fault, long latencyNanos) {
+    pendingBreakerFault = fault;
+    pendingBreakerLatencyNanos = latencyNanos;
+  }
+
+  /** A later attempt on the same target answered: the held failure was one a retry fixed. */
+  void forgetBreakerFailure() {
+    pendingBreakerFault = null;
+  }
+
+  /** The call leaves the current target failing (a rung, or the end): its breaker counts one failed call. */
+  void reportBreakerFailure() {
+    Fault f = pendingBreakerFault;
+    if (f != null) {
+      pendingBreakerFault = null;
+      dev.hfr.runtime.breaker.CircuitBreaker b = breaker();
+      if (b != null) {
+        b.onFailure(f, pendingBreakerLatencyNanos);
+      }
+    }
   }
 
   AttemptHistory history() {

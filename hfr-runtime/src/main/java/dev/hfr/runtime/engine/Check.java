@@ -35,6 +35,10 @@ final class Check {
     if (c.blocked != null) {
       return decide.fallback(c, c.blocked);
     }
+    if (c.rung >= 0 && c.mayHaveApplied && features.idempotency()) {
+      // A rung of a write is called without the key, so a resend after an ambiguous failure could repeat it.
+      return decide.fallback(c, Reason.TIMEOUT_UNKNOWN_STATE);
+    }
     Action a = features.classification() ? ActionTable.defaultAction(c.fault, c.risk, c.criticality) : Action.RETRY;
     if (a == Action.RECONCILE) {
       if (!features.idempotency()) {
@@ -47,7 +51,7 @@ final class Check {
         c.history().markReconciledAbsent();
         a = Action.RETRY;
       } else {
-        return decide.settle(c, Action.RECONCILE, Reason.TIMEOUT_UNKNOWN_STATE);
+        return decide.settle(c, Action.RECONCILE, Decide.unknownOutcome(c.fault));
       }
     }
     switch (a) {
@@ -76,12 +80,12 @@ final class Check {
     if (!features.retry()) {
       return decide.fallback(c, Reason.NOT_RETRYABLE);
     }
-    long retryAfter = c.classification == null ? -1 : c.classification.retryAfterMillis();
+    long retryAfter = c.classification == null || !c.policy.respectRetryAfter() ? -1 : c.classification.retryAfterMillis();
     if (retryAfter > failures.maxRetryAfterMillis) {
       return decide.fallback(c, Reason.DEADLINE);
     }
     int retryNumber = c.budgetStep().attempts();
-    long delay = failures.backoffNanos(retryNumber, c.policy.retry(), retryAfter);
+    long delay = failures.backoffNanos(retryNumber, c.policy, retryAfter);
     Fault gateFault = features.classification() ? c.fault : Fault.T1;
     RetryRequest.Builder request = RetryRequest.builder(gateFault, c.risk, c.policy.retry(), c.history(), c.budgetStep())
         .deadline(c.task.deadline(), clock.nanoTime(), delay, c.lastLatencyNanos, c.verifyNanos);

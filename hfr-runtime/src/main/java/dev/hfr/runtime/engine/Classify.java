@@ -5,6 +5,7 @@ import dev.hfr.annotations.Risk;
 import dev.hfr.runtime.HfrFeatures;
 import dev.hfr.runtime.action.ActionTable;
 import dev.hfr.runtime.breaker.CircuitBreaker;
+import dev.hfr.runtime.breaker.CircuitState;
 import dev.hfr.runtime.classify.Classification;
 import dev.hfr.runtime.ledger.LedgerState;
 
@@ -33,11 +34,19 @@ final class Classify {
     c.fault = cls.confidence() < Controller.MIN_CONFIDENCE ? Fault.UNCLASSIFIED : cls.fault();
     CircuitBreaker breaker = c.breaker();
     if (breaker != null) {
-      breaker.onFailure(c.fault, c.lastLatencyNanos);
+      if (breaker.state() == CircuitState.CLOSED) {
+        // Health is judged per call, not per attempt: counted only if the call leaves this target failing.
+        c.deferBreakerFailure(c.fault, c.lastLatencyNanos);
+      } else {
+        breaker.onFailure(c.fault, c.lastLatencyNanos); // a half-open probe's outcome counts at once
+      }
     }
     c.rt.meters.attempt(c.fault, false);
     boolean newEvidence = previous == null || previous.fault() != cls.fault() || !previous.rule().equals(cls.rule());
     c.history().recordFailure(c.fault, newEvidence);
+    if (c.write() && !c.hasResult && c.fault != Fault.V1 && !ActionTable.provesNotApplied(c.fault)) {
+      c.mayHaveApplied = true;
+    }
     if (c.key != null && c.ledgerState == LedgerState.PREPARED && !ActionTable.provesNotApplied(c.fault)
         && c.risk != Risk.R1 && !c.alreadyCommitted) {
       // The write may have happened: record that before deciding anything (never a silent resend).

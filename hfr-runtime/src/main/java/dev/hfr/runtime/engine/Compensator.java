@@ -73,12 +73,15 @@ public final class Compensator {
   private final HfrMeters decisions;
   private final Duration leaseTtl;
   private final String owner;
+  private final AttemptTimeout timeouts;
   /** Numbers each request's lease owner, so two threads of this process exclude each other like two processes. */
   private final AtomicLong requests = new AtomicLong();
 
   /** Assembled by {@link dev.hfr.runtime.Hfr}; every argument is required. */
   public Compensator(Clock clock, IdempotencyLedger ledger, FailureClassifier classifier, DecisionSink sink,
-      EscalationHandler escalation, CompensationMeters meters, HfrMeters decisions, Duration leaseTtl, String owner) {
+      EscalationHandler escalation, CompensationMeters meters, HfrMeters decisions, Duration leaseTtl, String owner,
+      AttemptTimeout timeouts) {
+    this.timeouts = Objects.requireNonNull(timeouts, "timeouts");
     this.clock = Objects.requireNonNull(clock, "clock");
     this.ledger = Objects.requireNonNull(ledger, "ledger");
     this.classifier = Objects.requireNonNull(classifier, "classifier");
@@ -240,7 +243,7 @@ public final class Compensator {
       long token) {
     long t0 = clock.nanoTime();
     try {
-      invocation.compensate();
+      timeouts.compensate(req.tool, invocation);
     } catch (Exception e) {
       req.latencyNanos = clock.nanoTime() - t0;
       if (e instanceof InterruptedException) {

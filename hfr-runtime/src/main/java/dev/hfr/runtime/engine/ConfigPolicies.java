@@ -10,6 +10,7 @@ import dev.hfr.runtime.budget.TaskLimits;
 import dev.hfr.runtime.budget.TenantRetryBudgets;
 import dev.hfr.runtime.config.BreakerSettings;
 import dev.hfr.runtime.config.HfrConfig;
+import dev.hfr.runtime.config.Jitter;
 import dev.hfr.runtime.config.TenantPolicy;
 import dev.hfr.runtime.config.ToolPolicy;
 import dev.hfr.runtime.time.Clock;
@@ -51,6 +52,8 @@ public final class ConfigPolicies implements PolicySource {
         allowed.add(level);
       }
     }
+    // degradation.ladder: a level left out of it is never taken automatically.
+    allowed.retainAll(p.ladder());
     VerifyLevel verify = p.verifyLevel();
     if (criticality != p.criticality()) {
       floor = Math.max(floor, config.degradation().qualityFloor().get(criticality));
@@ -63,7 +66,8 @@ public final class ConfigPolicies implements PolicySource {
     }
     RetrySpec retry = DefaultPolicies.overridden(p.retry(), attemptsOverride);
     Set<DegradeLevel> frozen = Collections.unmodifiableSet(allowed);
-    return new CallPolicy(retry, criticality, floor, frozen, verify);
+    return new CallPolicy(retry, criticality, floor, frozen, verify, p.timeoutMs(), p.reconcileTimeoutMs(),
+        p.jitter() == Jitter.FULL, p.respectRetryAfter(), p.humanSpotCheckRate());
   }
 
   @Override

@@ -54,6 +54,11 @@ final class Decide {
     }
   }
 
+  /** Why a write's outcome is unknown: it timed out, or it failed in a way that proves nothing. */
+  static Reason unknownOutcome(Fault f) {
+    return f == Fault.T3 ? Reason.TIMEOUT_UNKNOWN_STATE : Reason.WRITE_OUTCOME_UNKNOWN;
+  }
+
   /**
    * The action when the class's own action is not possible: the next allowed rung of the ladder if
    * there is one (and budget for it), otherwise escalation or a structured failure.
@@ -63,20 +68,22 @@ final class Decide {
     if (f == Fault.T8) {
       return settle(c, Action.ESCALATE, why == Reason.APPROVAL_DENIED ? why : Reason.POLICY_REFUSAL);
     }
-    // A write whose last attempt may have been applied is never sent elsewhere (a rung has no key).
+    // A write that any attempt may have applied is never sent elsewhere (a rung has no key): not only
+    // when the last attempt was ambiguous — a timeout followed by a resend that "proves not applied"
+    // says nothing about the first attempt.
     boolean ambiguous = f != null && f != Fault.V1 && !ActionTable.provesNotApplied(f);
     boolean unknownWrite = c.ledgerState == LedgerState.UNKNOWN
-        || (c.write() && !c.hasResult && ambiguous && !c.history().reconciledAbsent());
+        || (c.write() && !c.hasResult && ((features.idempotency() && c.mayHaveApplied) || (ambiguous && !c.history().reconciledAbsent())));
     boolean committedWrite = c.write() && c.hasResult;
     if (features.degradation() && !unknownWrite && !committedWrite && f != Fault.T7) {
       int next = DegradationLadder.next(c.tool, c.rung, f, c.policy.allowedAutomatic());
       if (next != DegradationLadder.NONE) {
-        RetryBudget.Charge charge = c.budgetStep().tryChargeRetry();
-        if (charge == RetryBudget.Charge.GRANTED) {
+        // The ladder comes after retry with its own allowance: spent step attempts never block a rung.
+        if (c.budgetStep().tryChargeRung() == RetryBudget.Charge.GRANTED) {
           c.nextRung = next;
           return settle(c, DegradationLadder.actionFor(c.tool.degradeLadder().get(next), f), why);
         }
-        why = charge == RetryBudget.Charge.STEP_EXHAUSTED ? Reason.STEP_BUDGET_EXHAUSTED : Reason.TASK_BUDGET_EXHAUSTED;
+        why = Reason.TASK_BUDGET_EXHAUSTED;
         c.rt.meters.retryBudgetExhausted(why);
       }
       int blocked = DegradationLadder.blockedByCriticality(c.tool, c.rung, f, c.policy.allowedAutomatic());
@@ -88,7 +95,7 @@ final class Decide {
     }
     if (unknownWrite) {
       return settle(c, Action.ESCALATE, c.ledgerState == LedgerState.UNKNOWN && c.history().reconciledAbsent()
-          ? why : Reason.TIMEOUT_UNKNOWN_STATE);
+          ? why : unknownOutcome(f));
     }
     if (committedWrite && f == Fault.V1) {
       // The effect is in place and its result was rejected: resending would repeat it.

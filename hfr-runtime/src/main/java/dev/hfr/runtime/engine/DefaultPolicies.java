@@ -12,7 +12,8 @@ import java.util.Set;
 /**
  * The policies of the annotations alone, with the paper's §5.2 defaults where the annotations say
  * nothing: quality floors 0.60 / 0.80 / 0.92 and automatic levels L1–L4 / L1–L3 / L1–L2 for LOW / MEDIUM /
- * HIGH criticality, and the task limits of {@link TaskLimits#defaults()}.
+ * HIGH criticality, the task limits of {@link TaskLimits#defaults()}, attempts bounded only by {@code
+ * @Timeout}, reconcile calls by 1.5 s, and no human spot checks.
  */
 public final class DefaultPolicies implements PolicySource {
 
@@ -32,7 +33,9 @@ public final class DefaultPolicies implements PolicySource {
 
   @Override
   public CallPolicy policy(String tenant, ToolDescriptor tool, Criticality.Level criticality) {
-    return new CallPolicy(overridden(tool.retry(), attemptsOverride), criticality, floor(criticality), allowed(criticality), tool.verifyLevel());
+    // Without a configuration no accepted result is sampled for a human: the escalation handler sees only escalations.
+    return new CallPolicy(overridden(tool.retry(), attemptsOverride), criticality, floor(criticality), allowed(criticality),
+        tool.verifyLevel(), tool.timeoutMs(), CallPolicy.DEFAULT_RECONCILE_TIMEOUT_MS, true, true, 0.0);
   }
 
   @Override

@@ -11,6 +11,7 @@ final class Degrade {
   <R> Next run(Call<R> c) {
     DegradeLevel level = c.tool.degradeLadder().get(c.nextRung).level();
     c.rt.meters.degradation(level, c.fault);
+    c.reportBreakerFailure();
     c.rung = c.nextRung;
     c.resetHistory();
     c.classification = null;

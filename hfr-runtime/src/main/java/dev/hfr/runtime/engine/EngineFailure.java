@@ -61,7 +61,8 @@ final class EngineFailure {
     } catch (RuntimeException ignored) {
       // Same: counting is best effort once the controller is known to be broken.
     }
-    ToolCallException e = oversight.failure(outcome, c.error);
+    // A write failed closed: whether an attempt reached the target is not known.
+    ToolCallException e = oversight.failure(outcome, c.error, c.attempts > 0, c.task::report);
     e.addSuppressed(failure);
     throw e;
   }
@@ -78,7 +79,7 @@ final class EngineFailure {
     }
     ToolOutcome outcome = new ToolOutcome(tool.name(), ToolOutcome.Status.FAILED, null, false, false, List.of(), false,
         false, DegradeLevel.L0, 0, Reason.CONTROLLER_FAILURE.code());
-    throw oversight.failure(outcome, failure);
+    throw oversight.failure(outcome, failure, false, null);
   }
 
   /** One call as if HFR were absent; what the tool throws reaches the caller unchanged. */

@@ -19,6 +19,7 @@ public final class EngineParts {
   final WriteLedger writes;
   final Oversight oversight;
   final DecisionRecorder decisions;
+  final AttemptTimeout timeouts;
 
   /**
    * @param clock the engine's only time source
@@ -29,9 +30,11 @@ public final class EngineParts {
    * @param writes the idempotency ledger as the engine uses it
    * @param oversight approval and escalation
    * @param decisions where decisions are recorded
+   * @param timeouts the bounds of attempts, reconcile calls and compensations
    */
   public EngineParts(Clock clock, HfrFeatures features, ToolRuntimes tools, FailureHandling failures,
-      ResultVerification verification, WriteLedger writes, Oversight oversight, DecisionRecorder decisions) {
+      ResultVerification verification, WriteLedger writes, Oversight oversight, DecisionRecorder decisions,
+      AttemptTimeout timeouts) {
     this.clock = Objects.requireNonNull(clock, "clock");
     this.features = Objects.requireNonNull(features, "features");
     this.tools = Objects.requireNonNull(tools, "tools");
@@ -40,5 +43,6 @@ public final class EngineParts {
     this.writes = Objects.requireNonNull(writes, "writes");
     this.oversight = Objects.requireNonNull(oversight, "oversight");
     this.decisions = Objects.requireNonNull(decisions, "decisions");
+    this.timeouts = Objects.requireNonNull(timeouts, "timeouts");
   }
 }

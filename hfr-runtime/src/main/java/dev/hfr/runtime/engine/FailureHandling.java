@@ -7,6 +7,8 @@ import dev.hfr.runtime.classify.FailureClassifier;
 import dev.hfr.runtime.classify.Observation;
 import dev.hfr.runtime.degrade.ContextCompressor;
 import dev.hfr.runtime.retry.Backoff;
+import dev.hfr.runtime.retry.ExponentialBackoff;
+import dev.hfr.runtime.retry.FullJitterBackoff;
 import dev.hfr.runtime.retry.RetryGate;
 import java.time.Duration;
 import java.util.Objects;
@@ -62,5 +64,13 @@ public final class FailureHandling {
     synchronized (random) {
       return backoff.delayNanos(retryNumber, spec, retryAfterMillis, random);
     }
+  }
+
+  /** The same under a policy: {@code retry.jitter: none} takes the exponential bound itself. */
+  long backoffNanos(int retryNumber, CallPolicy policy, long retryAfterMillis) {
+    if (!policy.jitter() && backoff == FullJitterBackoff.INSTANCE) {
+      return ExponentialBackoff.INSTANCE.delayNanos(retryNumber, policy.retry(), retryAfterMillis, random);
+    }
+    return backoffNanos(retryNumber, policy.retry(), retryAfterMillis);
   }
 }

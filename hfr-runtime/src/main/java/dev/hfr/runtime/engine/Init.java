@@ -29,12 +29,14 @@ final class Init {
   private final Oversight oversight;
   private final WriteLedger writes;
   private final Decide decide;
+  private final AttemptTimeout timeouts;
 
-  Init(HfrFeatures features, Oversight oversight, WriteLedger writes, Decide decide) {
+  Init(HfrFeatures features, Oversight oversight, WriteLedger writes, Decide decide, AttemptTimeout timeouts) {
     this.features = features;
     this.oversight = oversight;
     this.writes = writes;
     this.decide = decide;
+    this.timeouts = timeouts;
   }
 
   <R> Next run(Call<R> c) {
@@ -53,7 +55,8 @@ final class Init {
       c.fault = Fault.T8;
       return decide.settle(c, Action.ESCALATE, Reason.APPROVAL_DENIED);
     }
-    if (c.write() && features.idempotency()) {
+    // idempotency.enabled: false leaves writes unkeyed; an ambiguous failure is still reconciled or escalated.
+    if (c.write() && features.idempotency() && writes.keysWrites()) {
       return prepareWrite(c);
     }
     return Next.to(ControllerState.RUN_STEP);
@@ -123,7 +126,7 @@ final class Init {
     }
     if (c.tool.reconcileMethod() != null) {
       try {
-        Optional<R> committed = c.invocation.reconcile();
+        Optional<R> committed = timeouts.reconcile(c);
         if (committed.isPresent()) {
           c.result = committed.get();
           c.hasResult = true;

@@ -10,6 +10,8 @@ import dev.hfr.runtime.breaker.Bulkhead;
 import dev.hfr.runtime.breaker.CircuitBreaker;
 import dev.hfr.runtime.budget.TaskLimit;
 import dev.hfr.runtime.time.Clock;
+import dev.hfr.runtime.timeout.AttemptTimeoutException;
+import dev.hfr.runtime.timeout.AttemptTimer;
 import dev.hfr.runtime.verify.ResultVerification;
 
 /**
@@ -26,8 +28,12 @@ final class InlineRead {
   private final StateMachine machine;
   private final BlockingDriver driver;
   private final EngineFailure failure;
+  private final AttemptTimeout timeouts;
+  private final Oversight oversight;
 
   InlineRead(EngineParts parts, StateMachine machine, BlockingDriver driver, EngineFailure failure) {
+    this.timeouts = parts.timeouts;
+    this.oversight = parts.oversight;
     this.features = parts.features;
     this.clock = parts.clock;
     this.tools = parts.tools;
@@ -110,6 +116,14 @@ final class InlineRead {
         next = Next.to(ControllerState.CHECK);
       } else {
         Exception error = null;
+        // A bounded read is interrupted by the shared timer; an unbounded one costs two field reads here.
+        long bound = 0L;
+        AttemptTimer.Watch watch = null;
+        if (AttemptTimeout.bounded(policy, task)) {
+          long now = timed ? start : clock.nanoTime();
+          bound = timeouts.attemptBoundNanos(policy, task, now);
+          watch = timeouts.start(now + bound);
+        }
         try {
           result = invocation.proceed(null);
           hasResult = true;
@@ -119,6 +133,9 @@ final class InlineRead {
           }
           error = e;
         } finally {
+          if (watch != null && watch.stop() && !hasResult) {
+            error = new AttemptTimeoutException(tool.name() + " attempt", bound, error);
+          }
           if (bulkhead != null) {
             bulkhead.release();
           }
@@ -158,6 +175,9 @@ final class InlineRead {
             } else {
               rt.meters.cleanCall();
             }
+            if (Oversight.sampled(policy)) {
+              spotCheck(rt, invocation, task, tasks, view, policy, step, start, result);
+            }
             return result;
           }
           rt.meters.attempt(null, true);
@@ -190,6 +210,17 @@ final class InlineRead {
       }
     }
     return driver.run(c, next);
+  }
+
+  /** Builds the call (only now: one was sampled) that the spot check's evidence describes. */
+  private <R> void spotCheck(ToolRuntime rt, ToolInvocation<R> invocation, TaskState task, ImplicitTasks tasks,
+      ToolRuntime.TenantView view, CallPolicy policy, long step, long start, R result) {
+    TaskState in = task != null ? task : tasks.next();
+    Call<R> c = new Call<>(rt, invocation, in, view, policy, task != null ? step : in.nextStep(), start);
+    c.result = result;
+    c.hasResult = true;
+    c.attempts = 1;
+    oversight.spotCheck(c, rt.meters);
   }
 
   /**

@@ -23,6 +23,7 @@ final class Observe {
       if (breaker != null) {
         breaker.onSuccess(c.lastLatencyNanos, c.lastAttemptEndNanos);
       }
+      c.forgetBreakerFailure();
       c.rt.meters.attempt(null, true);
       if (c.key != null && !c.alreadyCommitted) {
         if (c.ledgerState == LedgerState.UNKNOWN) {

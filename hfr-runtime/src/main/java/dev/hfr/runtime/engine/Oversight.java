@@ -1,17 +1,22 @@
 package dev.hfr.runtime.engine;
 
+import dev.hfr.runtime.TaskReport;
 import dev.hfr.runtime.ToolCallException;
 import dev.hfr.runtime.ToolOutcome;
+import dev.hfr.runtime.action.Reason;
 import dev.hfr.runtime.approval.ApprovalDecision;
 import dev.hfr.runtime.approval.ApprovalGate;
 import dev.hfr.runtime.approval.ApprovalRequest;
 import dev.hfr.runtime.escalate.EscalationHandler;
 import dev.hfr.runtime.escalate.EvidenceBundle;
 import dev.hfr.runtime.telemetry.DecisionEvent;
+import dev.hfr.runtime.telemetry.ToolMeters;
 import dev.hfr.runtime.verify.Verdict;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
+import java.util.concurrent.ThreadLocalRandom;
+import java.util.function.Supplier;
 
 /**
  * Where the engine meets people: the approval gate before a guarded call, the escalation handler after,
@@ -31,8 +36,8 @@ public final class Oversight {
   }
 
   /** The exception that tells the caller the call ended in {@code outcome}. */
-  ToolCallException failure(ToolOutcome outcome, Throwable cause) {
-    return new ToolCallException(outcome, cause, stackTraces);
+  ToolCallException failure(ToolOutcome outcome, Throwable cause, boolean writeOutcomeUnknown, Supplier<TaskReport> report) {
+    return ToolCallException.of(outcome, cause, writeOutcomeUnknown, report, stackTraces);
   }
 
   /** Whether the gate approves the call; a failing gate is a denial. */
@@ -46,6 +51,36 @@ public final class Oversight {
     boolean ok = d != null && d.approved();
     c.rt.meters.approval(ok);
     return ok;
+  }
+
+  /**
+   * {@code verification.human_spot_check_rate}: hands an accepted result to the escalation handler for a
+   * human to sample, with probability {@code rate}. The call has succeeded whatever the handler does; a
+   * failing handler is counted, never thrown.
+   */
+  void maybeSpotCheck(Call<?> c, ToolMeters meters) {
+    if (sampled(c.policy)) {
+      spotCheck(c, meters);
+    }
+  }
+
+  /** Whether this accepted result is one of the share {@code human_spot_check_rate} a human samples. */
+  static boolean sampled(CallPolicy policy) {
+    double rate = policy.humanSpotCheckRate();
+    return rate > 0 && ThreadLocalRandom.current().nextDouble() < rate;
+  }
+
+  /** Hands the accepted result of {@code c} to the escalation handler for a human check. */
+  void spotCheck(Call<?> c, ToolMeters meters) {
+    c.reason = Reason.HUMAN_SPOT_CHECK;
+    c.suggestion = "an accepted result sampled for a human check (verification.human_spot_check_rate "
+        + c.policy.humanSpotCheckRate() + "); the call succeeded";
+    meters.escalation(Reason.HUMAN_SPOT_CHECK);
+    try {
+      escalation.escalate(evidence(c));
+    } catch (Exception e) {
+      meters.escalation(Reason.ESCALATION_FAILED);
+    }
   }
 
   /** Hands the call over with its evidence bundle. */

@@ -19,11 +19,13 @@ final class Reconcile {
   private final WriteLedger writes;
   private final DecisionRecorder decisions;
   private final Decide decide;
+  private final AttemptTimeout timeouts;
 
-  Reconcile(WriteLedger writes, DecisionRecorder decisions, Decide decide) {
+  Reconcile(WriteLedger writes, DecisionRecorder decisions, Decide decide, AttemptTimeout timeouts) {
     this.writes = writes;
     this.decisions = decisions;
     this.decide = decide;
+    this.timeouts = timeouts;
   }
 
   <R> Next run(Call<R> c) {
@@ -42,12 +44,13 @@ final class Reconcile {
     }
     Optional<R> found;
     try {
-      found = c.invocation.reconcile();
+      found = timeouts.reconcile(c);
       if (found == null) {
         throw new IllegalStateException(c.tool.reconcileMethod() + " returned null instead of an Optional");
       }
     } catch (Exception e) {
-      // The query itself failed: do not guess; the record stays UNKNOWN.
+      // The query itself failed or ran out of reconcile_timeout_ms: do not guess; the record stays UNKNOWN.
+      c.error = e;
       c.rt.meters.reconcile(ToolMeters.ReconcileOutcome.UNKNOWN);
       return decide.settle(c, Action.ESCALATE, Reason.RECONCILE_UNKNOWN);
     }
@@ -67,6 +70,7 @@ final class Reconcile {
       writes.transition(c, LedgerState.RECONCILED_ABSENT, null);
     }
     c.history().markReconciledAbsent();
+    c.mayHaveApplied = false;
     decisions.record(c, Action.RECONCILE, Reason.RECONCILED_ABSENT, DecisionRecorder.ENFORCE);
     if (c.risk == Risk.R3) {
       return decide.settle(c, Action.FAIL, Reason.IRREVERSIBLE);

@@ -7,6 +7,8 @@ import dev.hfr.runtime.action.Reason;
 import dev.hfr.runtime.breaker.Bulkhead;
 import dev.hfr.runtime.breaker.CircuitBreaker;
 import dev.hfr.runtime.time.Clock;
+import dev.hfr.runtime.timeout.AttemptTimeoutException;
+import dev.hfr.runtime.timeout.AttemptTimer;
 
 /**
  * RUN_STEP (Table 9): one physical attempt of the method (with the write's key for an R1 method) or of
@@ -17,10 +19,12 @@ final class RunStep {
 
   private final HfrFeatures features;
   private final Clock clock;
+  private final AttemptTimeout timeouts;
 
-  RunStep(HfrFeatures features, Clock clock) {
+  RunStep(HfrFeatures features, Clock clock, AttemptTimeout timeouts) {
     this.features = features;
     this.clock = clock;
+    this.timeouts = timeouts;
   }
 
   <R> Next run(Call<R> c) {
@@ -40,6 +44,9 @@ final class RunStep {
     c.blocked = null;
     c.attempts++;
     long t0 = clock.nanoTime();
+    // The attempt runs on this thread; the shared timer interrupts it when its bound is up.
+    long bound = AttemptTimeout.bounded(c.policy, c.task) ? timeouts.attemptBoundNanos(c.policy, c.task, t0) : 0L;
+    AttemptTimer.Watch watch = bound > 0 ? timeouts.start(t0 + bound) : null;
     try {
       R r = c.rung < 0 ? c.invocation.proceed(c.tool.risk() == Risk.R1 ? c.key : null) : c.invocation.degrade(c.rung);
       c.result = r;
@@ -53,6 +60,10 @@ final class RunStep {
       c.hasResult = false;
       c.error = e;
     } finally {
+      if (watch != null && watch.stop() && !c.hasResult) {
+        // Timed out: a T3 whatever the tool made of its interrupt (for a write: an unknown outcome).
+        c.error = new AttemptTimeoutException(c.tool.name() + " attempt", bound, c.error);
+      }
       c.lastAttemptEndNanos = clock.nanoTime();
       c.lastLatencyNanos = c.lastAttemptEndNanos - t0;
       if (bulkhead != null) {

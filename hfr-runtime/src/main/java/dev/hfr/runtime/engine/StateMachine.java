@@ -39,17 +39,17 @@ final class StateMachine {
     WriteLedger writes = parts.writes;
     CallEnd end = new CallEnd(parts.clock, writes, parts.decisions.listener());
     this.decide = new Decide(parts.features, parts.decisions);
-    this.init = new Init(parts.features, parts.oversight, writes, decide);
-    this.runStep = new RunStep(parts.features, parts.clock);
+    this.init = new Init(parts.features, parts.oversight, writes, decide, parts.timeouts);
+    this.runStep = new RunStep(parts.features, parts.clock, parts.timeouts);
     this.observe = new Observe(writes);
     this.classify = new Classify(parts.features, parts.failures, writes);
     this.check = new Check(parts.features, parts.failures, parts.clock, decide);
     this.retryWait = new RetryWait(writes);
-    this.reconcile = new Reconcile(writes, parts.decisions, decide);
+    this.reconcile = new Reconcile(writes, parts.decisions, decide, parts.timeouts);
     this.compress = new Compress(parts.failures, check, decide);
     this.degrade = new Degrade();
     this.verify = new Verify(parts.features, parts.verification, parts.clock, decide);
-    this.accept = new Accept(parts.features, parts.clock, end, parts.decisions);
+    this.accept = new Accept(parts.features, parts.clock, end, parts.decisions, parts.oversight);
     this.terminate = new Terminate(parts.oversight, writes, end);
   }
 

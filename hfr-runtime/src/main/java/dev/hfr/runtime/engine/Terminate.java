@@ -27,8 +27,11 @@ final class Terminate {
 
   /** The exception that ends the call in terminal state {@code s}. */
   <R> ToolCallException run(Call<R> c, ControllerState s) {
+    c.reportBreakerFailure();
     if (c.key != null && c.ledgerState == LedgerState.PREPARED && !c.alreadyCommitted && c.lease != null) {
-      boolean notApplied = c.attempts == 0 || (c.fault != null && ActionTable.provesNotApplied(c.fault));
+      // The last fault proves only that the last attempt did nothing; an earlier one may still have.
+      boolean notApplied = c.attempts == 0
+          || (!c.mayHaveApplied && c.fault != null && ActionTable.provesNotApplied(c.fault));
       writes.transition(c, notApplied ? LedgerState.FAILED : LedgerState.UNKNOWN, null);
     }
     boolean unknown = c.ledgerState == LedgerState.UNKNOWN;
@@ -52,6 +55,12 @@ final class Terminate {
         c.key == null ? List.of() : CallEnd.artifactRefs(c), unknown || committed, c.rung >= 0, c.rungLevel(), c.attempts,
         reason.code());
     end.finish(c, outcome, c.write() && (unknown || (committed && c.fault == Fault.V1)));
-    return oversight.failure(outcome, c.error);
+    return oversight.failure(outcome, c.error, unknown || unkeyedWriteMayHaveHappened(c), c.task::report);
+  }
+
+  /** A write without a ledger record (idempotency.enabled: false) whose last attempt proves nothing. */
+  private static boolean unkeyedWriteMayHaveHappened(Call<?> c) {
+    return c.write() && c.key == null && c.attempts > 0 && !c.hasResult && c.fault != null && c.fault != Fault.V1
+        && !ActionTable.provesNotApplied(c.fault) && !c.history().reconciledAbsent();
   }
 }

@@ -22,6 +22,7 @@ public final class WriteLedger {
   private final IdempotencyLedger ledger;
   private final Duration leaseTtl;
   private final WriteClaims claims;
+  private final boolean keysWrites;
 
   /**
    * @param leaseTtl how long a write's lease lasts between two heartbeats
@@ -30,9 +31,23 @@ public final class WriteLedger {
    * @param sleeper how such a wait sleeps
    */
   public WriteLedger(IdempotencyLedger ledger, Duration leaseTtl, String owner, Clock clock, Sleeper sleeper) {
+    this(ledger, leaseTtl, owner, clock, sleeper, true);
+  }
+
+  /**
+   * @param keysWrites {@code idempotency.enabled}: whether writes get ledger records and keys at all
+   */
+  public WriteLedger(IdempotencyLedger ledger, Duration leaseTtl, String owner, Clock clock, Sleeper sleeper,
+      boolean keysWrites) {
     this.ledger = Objects.requireNonNull(ledger, "ledger");
     this.leaseTtl = Objects.requireNonNull(leaseTtl, "leaseTtl");
     this.claims = new WriteClaims(ledger, clock, sleeper, leaseTtl, owner);
+    this.keysWrites = keysWrites;
+  }
+
+  /** Whether writes get ledger records and keys ({@code idempotency.enabled}). */
+  boolean keysWrites() {
+    return keysWrites;
   }
 
   /** The write's key (occurrence or step id; an old ledger's step key when its record is found). */

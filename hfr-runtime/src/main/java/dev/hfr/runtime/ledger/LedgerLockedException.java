@@ -11,4 +11,8 @@ public class LedgerLockedException extends LedgerStorageException {
   public LedgerLockedException(String message) {
     super(message);
   }
+
+  public LedgerLockedException(String message, Throwable cause) {
+    super(message, cause);
+  }
 }

@@ -26,8 +26,38 @@ public final class Ledgers {
     return PostgresLedger.create(dataSource, options);
   }
 
+  /**
+   * A {@link PostgresLedger} on the database at {@code jdbcUrl} (credentials in the URL, e.g. {@code
+   * jdbc:postgresql://db:5432/hfr?user=hfr&password=...}), through the driver's own simple data source.
+   * A fleet in production passes its connection pool to {@link #postgres(DataSource, LedgerOptions)}.
+   *
+   * @throws LedgerStorageException if the PostgreSQL driver is not on the class path, or the database
+   *     cannot be reached
+   */
+  public static PostgresLedger postgres(String jdbcUrl, LedgerOptions options) {
+    DataSource dataSource;
+    try {
+      dataSource = DriverDataSource.of(jdbcUrl);
+    } catch (NoClassDefFoundError missing) {
+      throw new LedgerStorageException("idempotency.ledger: postgres needs the PostgreSQL driver: add"
+          + " org.postgresql:postgresql to the application's dependencies", missing);
+    }
+    return postgres(dataSource, options);
+  }
+
   /** An {@link InMemoryLedger}: nothing survives the process; for tests and simulations. */
   public static InMemoryLedger inMemory(LedgerOptions options) {
     return new InMemoryLedger(options);
+  }
+
+  /** Loaded only when a JDBC URL is used, so the driver stays optional. */
+  private static final class DriverDataSource {
+    private DriverDataSource() {}
+
+    static DataSource of(String jdbcUrl) {
+      org.postgresql.ds.PGSimpleDataSource ds = new org.postgresql.ds.PGSimpleDataSource();
+      ds.setURL(jdbcUrl);
+      return ds;
+    }
   }
 }

@@ -5,11 +5,14 @@ import static org.assertj.core.api.Assertions.catchThrowableOfType;
 
 import dev.hfr.annotations.Criticality;
 import dev.hfr.annotations.DegradeLevel;
+import dev.hfr.annotations.Fault;
 import dev.hfr.annotations.VerifyLevel;
 import dev.hfr.runtime.Hfr;
+import dev.hfr.runtime.RetrySpec;
 import dev.hfr.runtime.TaskScope;
 import dev.hfr.runtime.TaskSpec;
 import dev.hfr.runtime.ToolCallException;
+import dev.hfr.runtime.ToolDescriptor;
 import dev.hfr.runtime.action.Reason;
 import dev.hfr.runtime.config.HfrConfig;
 import dev.hfr.runtime.config.HfrConfigLoader;
@@ -74,16 +77,26 @@ class ConfigPoliciesTest {
     Fixtures f = new Fixtures();
     Hfr hfr = f.builder().config(config).build();
     try (TaskScope task = hfr.openTask(TaskSpec.builder("acme", "t1").build())) {
-      ScriptedTool<String> fragile = new ScriptedTool<String>("q").failsTimes(2, Fixtures.unavailable()).returns("ok");
-      ToolCallException e = catchThrowableOfType(ToolCallException.class, () -> hfr.execute(Fixtures.read("fragile"), fragile));
+      // A breaker judges calls: two calls that fail (one attempt each) trip a threshold of 2.
+      RetrySpec once = RetrySpec.of(1, 100, 1000, Fault.T1);
+      ToolDescriptor fragileTool = Fixtures.readBuilder("fragile").retry(once).build();
+      ScriptedTool<String> fragile = new ScriptedTool<String>("q").failsTimes(10, Fixtures.unavailable());
+      for (int i = 0; i < 2; i++) {
+        catchThrowableOfType(ToolCallException.class, () -> hfr.execute(fragileTool, fragile));
+      }
+      ToolCallException e = catchThrowableOfType(ToolCallException.class, () -> hfr.execute(fragileTool, fragile));
       assertThat(e.outcome().reason()).isEqualTo(Reason.CIRCUIT_OPEN.code());
-      assertThat(fragile.methodCalls).isEqualTo(2); // the third attempt met the open breaker
+      assertThat(fragile.methodCalls).isEqualTo(2); // the third call met the open breaker
 
-      // The same two failures leave a tool on the global thresholds (5 in a row) closed: its retry succeeds.
+      // The same two failed calls leave a tool on the global thresholds (5 in a row) closed: the third call runs.
+      ToolDescriptor sturdyTool = Fixtures.readBuilder("sturdy").retry(once).build();
       ScriptedTool<String> sturdy = new ScriptedTool<String>("q").failsTimes(2, Fixtures.unavailable()).returns("ok");
-      assertThat(hfr.execute(Fixtures.read("sturdy"), sturdy)).isEqualTo("ok");
+      for (int i = 0; i < 2; i++) {
+        catchThrowableOfType(ToolCallException.class, () -> hfr.execute(sturdyTool, sturdy));
+      }
+      assertThat(hfr.execute(sturdyTool, sturdy)).isEqualTo("ok");
       assertThat(sturdy.methodCalls).isEqualTo(3);
-      assertThat(task.report().calls()).isEqualTo(2);
+      assertThat(task.report().calls()).isEqualTo(6);
     }
   }
 }

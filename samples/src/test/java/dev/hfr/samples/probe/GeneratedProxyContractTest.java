@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.hfr.runtime.Hfr;
+import dev.hfr.runtime.ToolCallException;
 import dev.hfr.runtime.ledger.InMemoryLedger;
 import dev.hfr.runtime.telemetry.JsonLinesDecisionSink;
 import java.io.FileNotFoundException;
@@ -35,11 +36,14 @@ class GeneratedProxyContractTest {
   }
 
   @Test
-  @DisplayName("a declared checked exception reaches the caller as itself, not wrapped")
-  void declaredCheckedExceptionIsRethrownAsItself() {
+  @DisplayName("a failed call reaches the caller as an unchecked ToolCallException with the tool's exception as cause,"
+      + " never as the bare checked exception a caller might retry on")
+  void declaredCheckedExceptionIsTheCauseNeverTheException() {
     assertThatThrownBy(() -> mailbox.send("nobody"))
-        .isInstanceOf(FileNotFoundException.class)
-        .hasMessage("no mailbox for nobody");
+        .isInstanceOf(ToolCallException.class)
+        .isNotInstanceOf(FileNotFoundException.class)
+        .hasCauseInstanceOf(FileNotFoundException.class)
+        .hasRootCauseMessage("no mailbox for nobody");
   }
 
   @Test

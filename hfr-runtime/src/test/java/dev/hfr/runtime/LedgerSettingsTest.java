@@ -1,0 +1,137 @@
+package dev.hfr.runtime;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dev.hfr.annotations.Risk;
+import dev.hfr.runtime.config.HfrConfig;
+import dev.hfr.runtime.config.HfrConfigLoader;
+import dev.hfr.runtime.ledger.EmbeddedFileLedger;
+import dev.hfr.runtime.ledger.InMemoryLedger;
+import dev.hfr.runtime.ledger.LedgerLockedException;
+import dev.hfr.runtime.ledger.PostgresLedger;
+import dev.hfr.runtime.telemetry.DecisionSink;
+import io.zonky.test.db.postgres.embedded.EmbeddedPostgres;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Optional;
+import org.junit.jupiter.api.DisplayName;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** {@code idempotency.ledger} (+ {@code path}, {@code jdbc_url}) and the builder's ledger options choose the store. */
+@DisplayName("The ledger the engine opens is the one the settings name")
+class LedgerSettingsTest {
+
+  private static final ToolDescriptor CREATE = ToolDescriptor.builder("com.acme.Orders", "create", Risk.R2)
+      .parameters("sku").reconcile("find").resultType(String.class).build();
+
+  private static HfrConfig config(String idempotency) {
+    return HfrConfigLoader.parse("hfr:\n  idempotency:\n" + idempotency.indent(4), "hfr.yaml");
+  }
+
+  private static Hfr.Builder builder() {
+    return Hfr.builder().decisionSink(DecisionSink.discarding());
+  }
+
+  /** One committed write, so the store has something to hold; returns its ledger key. */
+  private static String write(Hfr hfr) {
+    try (TaskScope task = hfr.openTask(TaskSpec.builder("acme", "t-1").build())) {
+      hfr.execute(CREATE, new ToolInvocation<String>() {
+        @Override
+        public String proceed(String key) {
+          return "order-1";
+        }
+
+        @Override
+        public Optional<String> reconcile() {
+          return Optional.empty();
+        }
+
+        @Override
+        public int argumentCount() {
+          return 1;
+        }
+
+        @Override
+        public Object argument(int index) {
+          return "sku-1";
+        }
+      });
+      assertThat(task.committedWrites()).hasSize(1);
+      return task.committedWrites().get(0).ledgerKey();
+    }
+  }
+
+  @Test
+  @DisplayName("ledger: memory — an in-memory ledger, no file written")
+  void memory(@TempDir Path dir) {
+    try (Hfr hfr = builder().config(config("ledger: memory\npath: " + dir.resolve("never"))).build()) {
+      write(hfr);
+      assertThat(hfr.ledger()).isInstanceOf(InMemoryLedger.class);
+    }
+    assertThat(dir.resolve("never")).doesNotExist();
+  }
+
+  @Test
+  @DisplayName("ledger: embedded with path — the journal is written in that directory")
+  void embeddedAtPath(@TempDir Path dir) throws Exception {
+    Path ledgerDir = dir.resolve("ledger");
+    try (Hfr hfr = builder().config(config("ledger: embedded\npath: " + ledgerDir)).build()) {
+      write(hfr);
+      assertThat(hfr.ledger()).isInstanceOf(EmbeddedFileLedger.class);
+    }
+    try (var files = Files.list(ledgerDir)) {
+      assertThat(files.map(p -> p.getFileName().toString())).anyMatch(name -> name.contains("journal"));
+    }
+  }
+
+  @Test
+  @DisplayName("Hfr.builder().ledgerPath(dir) wins over the configuration")
+  void builderPath(@TempDir Path dir) {
+    Path ledgerDir = dir.resolve("mine");
+    try (Hfr hfr = builder().config(config("ledger: memory")).ledgerPath(ledgerDir).build()) {
+      assertThat(hfr.ledger()).isInstanceOf(EmbeddedFileLedger.class);
+    }
+    assertThat(ledgerDir).isDirectory();
+  }
+
+  @Test
+  @DisplayName("a second engine on the same directory is refused with what to do next")
+  void lockedLedgerSaysWhatToDo(@TempDir Path dir) {
+    try (Hfr first = builder().ledgerPath(dir).build()) {
+      assertThat(first.ledger()).isInstanceOf(EmbeddedFileLedger.class);
+      assertThatThrownBy(() -> builder().ledgerPath(dir).build())
+          .isInstanceOf(LedgerLockedException.class)
+          .hasMessageContaining("share it")
+          .hasMessageContaining("ledgerPath")
+          .hasMessageContaining("idempotency.ledger: memory");
+    }
+  }
+
+  @Test
+  @DisplayName("ledger: postgres with jdbc_url, and with the application's DataSource — a PostgreSQL ledger")
+  void postgres() throws Exception {
+    try (EmbeddedPostgres pg = EmbeddedPostgres.builder().start()) {
+      String url = pg.getJdbcUrl("postgres", "postgres");
+      String key;
+      try (Hfr hfr = builder().config(config("ledger: postgres\njdbc_url: \"" + url + "\"")).build()) {
+        key = write(hfr);
+        assertThat(hfr.ledger()).isInstanceOf(PostgresLedger.class);
+      }
+      try (Hfr hfr = builder().ledgerDataSource(pg.getPostgresDatabase()).build()) {
+        assertThat(hfr.ledger()).isInstanceOf(PostgresLedger.class);
+        assertThat(hfr.ledger().find("acme", key)).as("the write made through the URL is in the same database").isPresent();
+      }
+    }
+  }
+
+  @Test
+  @DisplayName("ledger: postgres without a database names the two ways to give one")
+  void postgresWithoutDatabase() {
+    assertThatThrownBy(() -> builder().config(config("ledger: postgres")).build())
+        .isInstanceOf(IllegalStateException.class)
+        .hasMessageContaining("idempotency.jdbc_url")
+        .hasMessageContaining("ledgerDataSource");
+  }
+}
