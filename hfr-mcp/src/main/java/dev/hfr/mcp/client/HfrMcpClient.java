@@ -155,7 +155,7 @@ public final class HfrMcpClient implements AutoCloseable {
       McpToolRisk risk = McpToolRisk.resolve(t, settings);
       next.put(t.name(), new Entry(t, risk, descriptor(t.name(), risk)));
     }
-    tools = Map.copyOf(next);
+    tools = java.util.Collections.unmodifiableMap(next);  // in the server's listing order
   }
 
   private ToolDescriptor unlisted(String tool) {

@@ -3,6 +3,7 @@ package dev.hfr.mcp.client;
 import com.fasterxml.jackson.core.JsonPointer;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.hfr.mcp.McpMetaKeys;
 import dev.hfr.runtime.ToolInvocation;
 import io.modelcontextprotocol.spec.McpSchema;
 import java.util.LinkedHashMap;
@@ -20,9 +21,6 @@ import java.util.TreeMap;
  * SHA-256(tenant ‖ task ‖ tool ‖ canonical(arguments) ‖ occurrence): the same arguments, the same record.
  */
 final class McpToolCall extends ToolInvocation<McpSchema.CallToolResult> {
-
-  /** The {@code _meta} key carrying HFR's idempotency key to the server (an HFR server honours it). */
-  static final String IDEMPOTENCY_KEY_META = "dev.hfr/idempotency-key";
 
   private static final ObjectMapper JSON = new ObjectMapper();
 
@@ -47,7 +45,7 @@ final class McpToolCall extends ToolInvocation<McpSchema.CallToolResult> {
     Map<String, Object> m = meta;
     if (idempotencyKey != null) {
       m = new LinkedHashMap<>(meta);
-      m.put(IDEMPOTENCY_KEY_META, idempotencyKey);
+      m.put(McpMetaKeys.IDEMPOTENCY_KEY, idempotencyKey);
     }
     McpSchema.CallToolResult result = client.send(new McpSchema.CallToolRequest(tool, arguments, m.isEmpty() ? null : m));
     if (Boolean.TRUE.equals(result.isError())) {

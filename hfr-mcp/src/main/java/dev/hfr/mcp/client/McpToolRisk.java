@@ -40,7 +40,7 @@ public record McpToolRisk(Risk hinted, Risk effective, McpReconcile reconcile, S
       Risk base = configured != null ? configured : server.defaultRisk();
       risk = max(base, hinted);
       basis = (configured != null ? "configured " : "server default ") + base
-          + (hinted.compareTo(base) > 0 ? ", raised by hints to " + hinted : ", hints ignored (untrusted)");
+          + (hinted.compareTo(base) > 0 ? ", raised by the hints to " + hinted : "; untrusted hints cannot lower it");
     }
     McpReconcile reconcile = risk == Risk.R2 ? settings.reconcile() : null;
     if (risk == Risk.R2 && reconcile == null) {

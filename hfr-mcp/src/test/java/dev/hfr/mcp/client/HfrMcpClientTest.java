@@ -134,7 +134,12 @@ class HfrMcpClientTest {
   void anInternalErrorOnAReadIsRetried() {
     h.faults.next("search_issues", new McpFault.RpcError(McpSchema.ErrorCodes.INTERNAL_ERROR, "boom"));
     h.client.callTool("search_issues", Map.of("query", "x"));
-    assertThat(h.eventsOf("tracker.search_issues").get(0).fault()).isEqualTo(Fault.T1);
+    DecisionEvent first = h.eventsOf("tracker.search_issues").get(0);
+    assertThat(first.action()).isEqualTo(Action.RETRY);
+    // Usually the JSON-RPC error itself (T1, http.5xx); now and then the SDK's servlet transport ends the
+    // response stream of a failed handler before the error reaches the client, which sees the stream end
+    // (T3). Either way a read is retried.
+    assertThat(first.fault()).as(first.toString()).isIn(Fault.T1, Fault.T3);
   }
 
   @Test

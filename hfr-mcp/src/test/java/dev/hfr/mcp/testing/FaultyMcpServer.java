@@ -29,6 +29,17 @@ public final class FaultyMcpServer implements AutoCloseable {
   /** The MCP endpoint path. */
   public static final String ENDPOINT = "/mcp";
 
+  /**
+   * Tomcat's own logging (start, stop, leak checks of its class loader) says nothing about MCP; only
+   * severe problems are kept. Held here so the level outlives a garbage collection.
+   */
+  private static final java.util.logging.Logger TOMCAT_LOG = quiet(java.util.logging.Logger.getLogger("org.apache"));
+
+  private static java.util.logging.Logger quiet(java.util.logging.Logger log) {
+    log.setLevel(java.util.logging.Level.SEVERE);
+    return log;
+  }
+
   private final Tomcat tomcat;
   private final HttpServletStreamableServerTransportProvider transport;
   private final McpSyncServer server;

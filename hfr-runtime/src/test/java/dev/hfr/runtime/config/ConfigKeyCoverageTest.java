@@ -1,0 +1,130 @@
+package dev.hfr.runtime.config;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.lang.reflect.Method;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeSet;
+import org.junit.jupiter.api.DisplayName;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Every key the configuration accepts names the test that proves what it does. The keys are read from the
+ * schema the loader validates against ({@link ConfigReader}'s key lists), so a key added without an entry
+ * here fails the build. Each entry says at which level the effect is proven: {@code engine} (a call runs
+ * differently) or {@code policy} (the resolved policy, limit or breaker the engine runs on changes, or the
+ * value is checked on load).
+ */
+@DisplayName("Every configuration key has a test that proves its effect")
+class ConfigKeyCoverageTest {
+
+  private static final String ENGINE = "dev.hfr.runtime.engine.";
+  private static final String CONFIG = "dev.hfr.runtime.config.";
+  private static final String RUNTIME = "dev.hfr.runtime.";
+
+  /** key (tool and tenant sections as {@code tools.*} and {@code tenants.*}) → level and test. */
+  static final Map<String, String> PROOF = new LinkedHashMap<>();
+
+  static {
+    proof("version", "policy", CONFIG + "HfrConfigLoaderTest#emptyAndRootlessFilesAreErrors");
+    String[] retry = {"base_delay_ms", "max_delay_ms", "jitter"};
+    for (String k : retry) {
+      proof("retry." + k, "engine", ENGINE + "ConfigKeyEffectsTest#jitterNone");
+    }
+    proof("retry.max_attempts_per_step", "engine", ENGINE + "DegradationAllowanceTest#configuredAttemptsSpentStillReachTheRung");
+    proof("retry.max_retries_per_task", "engine", ENGINE + "ConfigPoliciesTest#tenantOverrides");
+    proof("retry.max_retries_per_tenant_per_min", "engine", ENGINE + "TenantIsolationTest#stormDoesNotStarveTheOtherTenant");
+    proof("retry.respect_retry_after", "engine", ENGINE + "ConfigKeyEffectsTest#respectRetryAfter");
+    proof("retry.retry_on", "policy", CONFIG + "ToolPolicyResolutionTest#plainT3InRetryOnCoversIdempotentWritesButNotQueryableOnes");
+    proof("retry.never_retry_on", "policy", CONFIG + "ToolPolicyResolutionTest#defaultsRetryTimeoutsOnlyForReads");
+    proof("degradation.ladder", "engine", ENGINE + "ConfigKeyEffectsTest#ladder");
+    proof("degradation.quality_floor", "policy", ENGINE + "ConfigPoliciesTest#taskCriticalityWins");
+    proof("degradation.allow_auto_degrade", "policy", CONFIG + "ToolPolicyResolutionTest#aHighToolCannotBeGivenAutomaticL3");
+    proof("degradation.require_human_for", "policy", ENGINE + "ConfigPoliciesTest#taskCriticalityWins");
+    proof("idempotency.enabled", "engine", ENGINE + "ConfigKeyEffectsTest#idempotencyDisabled");
+    proof("idempotency.key_fields", "policy", CONFIG + "HfrConfigLoaderTest#theLedgerKeyCannotLoseFields");
+    proof("idempotency.ledger", "engine", RUNTIME + "LedgerSettingsTest#memory");
+    proof("idempotency.path", "engine", RUNTIME + "LedgerSettingsTest#embeddedAtPath");
+    proof("idempotency.jdbc_url", "engine", RUNTIME + "LedgerSettingsTest#postgres");
+    proof("idempotency.reconcile_timeout_ms", "engine", ENGINE + "AttemptTimeoutTest#reconcileIsBounded");
+    proof("verification.default_level", "policy", CONFIG + "ToolPolicyResolutionTest#verifyLevelIsTheStricter");
+    proof("verification.levels", "policy", ENGINE + "ConfigPoliciesTest#taskCriticalityWins");
+    proof("verification.human_spot_check_rate", "engine", ENGINE + "ConfigKeyEffectsTest#humanSpotCheckRate");
+    for (String k : ConfigReader.BREAKER_KEYS) {
+      proof("circuit_breaker." + k, k.equals("consecutive_failures") ? "engine" : "policy",
+          k.equals("consecutive_failures") || k.equals("cooldown_ms") || k.equals("half_open_probes")
+              ? ENGINE + "ConfigPoliciesTest#perToolBreaker" : CONFIG + "ConfigValidationTest#workingBreaker");
+    }
+    proof("telemetry.sample_rate", "engine", ENGINE + "DecisionEventRoutingTest#sampleRateZero");
+    proof("telemetry.redact_pii", "engine", ENGINE + "DecisionEventRoutingTest#redactPii");
+    proof("telemetry.emit_decision_events", "engine", ENGINE + "DecisionEventRoutingTest#emitFalse");
+    proof("limits.max_same_tool_calls", "engine", ENGINE + "ConfigPoliciesTest#tenantOverrides");
+    for (String k : List.of("max_turns", "max_tool_calls", "max_wall_time_ms", "max_cost", "max_write_actions")) {
+      proof("limits." + k, "policy", CONFIG + "ToolPolicyResolutionTest#tenantAndTenantToolOverrides");
+    }
+    proof("tools.retry", "policy", CONFIG + "ToolPolicyResolutionTest#layering");
+    proof("tools.criticality", "policy", CONFIG + "ToolPolicyResolutionTest#aHighToolCannotBeGivenAutomaticL3");
+    proof("tools.verification", "policy", CONFIG + "ToolPolicyResolutionTest#verifyLevelIsTheStricter");
+    proof("tools.circuit_breaker", "engine", ENGINE + "ConfigPoliciesTest#perToolBreaker");
+    proof("tools.degradation", "policy", CONFIG + "ToolPolicyResolutionTest#aHighToolCannotBeGivenAutomaticL3");
+    proof("tools.timeout_ms", "policy", ENGINE + "ConfigKeyEffectsTest#timeouts");
+    proof("tenants.retry", "engine", ENGINE + "ConfigPoliciesTest#tenantOverrides");
+    proof("tenants.limits", "engine", ENGINE + "ConfigPoliciesTest#tenantOverrides");
+    proof("tenants.circuit_breaker", "policy", CONFIG + "ToolPolicyResolutionTest#tenantAndTenantToolOverrides");
+    proof("tenants.tools", "policy", CONFIG + "ToolPolicyResolutionTest#tenantAndTenantToolOverrides");
+    proof("tenants.timeout_ms", "policy", ENGINE + "ConfigKeyEffectsTest#timeouts");
+  }
+
+  private static void proof(String key, String level, String test) {
+    PROOF.put(key, level + " " + test);
+  }
+
+  /** Every key of the schema, as {@code section.key}; sections that only group keys are left out. */
+  private static List<String> schemaKeys() {
+    List<String> keys = new ArrayList<>();
+    keys.add("version");
+    ConfigReader.RETRY_KEYS.forEach(k -> keys.add("retry." + k));
+    ConfigReader.DEGRADATION_KEYS.forEach(k -> keys.add("degradation." + k));
+    ConfigReader.IDEMPOTENCY_KEYS.forEach(k -> keys.add("idempotency." + k));
+    ConfigReader.VERIFICATION_KEYS.forEach(k -> keys.add("verification." + k));
+    ConfigReader.BREAKER_KEYS.forEach(k -> keys.add("circuit_breaker." + k));
+    ConfigReader.TELEMETRY_KEYS.forEach(k -> keys.add("telemetry." + k));
+    ConfigReader.LIMITS_KEYS.forEach(k -> keys.add("limits." + k));
+    ConfigReader.TOOL_KEYS.forEach(k -> keys.add("tools." + k));
+    ConfigReader.TENANT_KEYS.forEach(k -> keys.add("tenants." + k));
+    return keys;
+  }
+
+  @Test
+  @DisplayName("each key of the schema has an entry; a key added without a test fails here")
+  void everyKeyHasAProof() {
+    TreeSet<String> missing = new TreeSet<>(schemaKeys());
+    missing.removeAll(PROOF.keySet());
+    assertThat(missing).as("keys the loader accepts without a test that proves their effect").isEmpty();
+    TreeSet<String> stale = new TreeSet<>(PROOF.keySet());
+    stale.removeAll(schemaKeys());
+    assertThat(stale).as("entries for keys the loader no longer accepts").isEmpty();
+  }
+
+  @Test
+  @DisplayName("each entry names a test method that exists")
+  void everyProofIsATest() throws Exception {
+    for (Map.Entry<String, String> e : PROOF.entrySet()) {
+      String test = e.getValue().substring(e.getValue().indexOf(' ') + 1);
+      String className = test.substring(0, test.indexOf('#'));
+      String methodName = test.substring(test.indexOf('#') + 1);
+      Class<?> type = Class.forName(className);
+      boolean found = false;
+      for (Method m : type.getDeclaredMethods()) {
+        if (m.getName().equals(methodName) && (m.isAnnotationPresent(Test.class)
+            || m.isAnnotationPresent(org.junit.jupiter.params.ParameterizedTest.class))) {
+          found = true;
+        }
+      }
+      assertThat(found).as(e.getKey() + " → " + test).isTrue();
+    }
+  }
+}
