@@ -249,4 +249,50 @@ class WriteOwnershipTest {
     }
     assertThat(cancels).hasValue(1);
   }
+
+  @Test
+  @DisplayName("a call that runs three times its lease keeps its key: the heartbeat renews it, and a second caller waits for its outcome")
+  void heartbeatKeepsALongCallsKey() throws Exception {
+    dev.hfr.runtime.ledger.InMemoryLedger ledger = new dev.hfr.runtime.ledger.InMemoryLedger(); // system time: the heartbeat is real
+    Hfr hfr = Hfr.builder().ledger(ledger).decisionSink(e -> { }).leaseTtl(Duration.ofMillis(600)).build();
+    java.util.concurrent.atomic.AtomicInteger sent = new java.util.concurrent.atomic.AtomicInteger();
+    java.util.concurrent.CountDownLatch sending = new java.util.concurrent.CountDownLatch(1);
+    class SlowOrder extends ScriptedTool<String> {
+      SlowOrder() {
+        super("sku-slow");
+      }
+
+      @Override
+      public String proceed(String key) throws Exception {
+        sent.incrementAndGet();
+        sending.countDown();
+        Thread.sleep(1_800); // three lease TTLs
+        return "order-slow";
+      }
+
+      @Override
+      public java.util.Optional<String> reconcile() {
+        return sent.get() > 0 ? java.util.Optional.of("order-slow") : java.util.Optional.empty();
+      }
+    }
+    java.util.concurrent.ExecutorService two = java.util.concurrent.Executors.newFixedThreadPool(2);
+    try {
+      java.util.concurrent.Callable<String> run = () -> {
+        try (TaskScope task = hfr.openTask(TaskSpec.builder("acme", "slow").build())) {
+          return hfr.execute(order, new SlowOrder());
+        }
+      };
+      var first = two.submit(run);
+      assertThat(sending.await(5, java.util.concurrent.TimeUnit.SECONDS)).isTrue();
+      var second = two.submit(run);
+
+      assertThat(first.get(10, java.util.concurrent.TimeUnit.SECONDS)).isEqualTo("order-slow");
+      assertThat(second.get(10, java.util.concurrent.TimeUnit.SECONDS)).isEqualTo("order-slow");
+    } finally {
+      two.shutdownNow();
+      hfr.close();
+    }
+    assertThat(sent).as("sent once; the waiter was answered from the ledger").hasValue(1);
+    assertThat(ledger.find("acme", keyOf("slow", "sku-slow")).orElseThrow().state()).isEqualTo(LedgerState.COMMITTED);
+  }
 }
