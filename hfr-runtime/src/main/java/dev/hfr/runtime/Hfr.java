@@ -705,7 +705,11 @@ public final class Hfr implements RecoveryEngine, AutoCloseable {
           sinkToUse = DecisionLog.toSystemLogger().redactPii(telemetry.redactPii()).meterRegistry(meterRegistry).build();
           owned.add(sinkToUse);
         } else if (telemetry.redactPii()) {
-          sinkToUse = new RedactingDecisionSink(sinkToUse);
+          if (sinkToUse instanceof DecisionLog log) {
+            log.enableRedaction(); // on its writer thread, off the calling one
+          } else {
+            sinkToUse = new RedactingDecisionSink(sinkToUse);
+          }
         }
         Hfr hfr = new Hfr(this, ledgerToUse, sinkToUse, owned);
         hfr.resumePending();
