@@ -4,7 +4,9 @@ import dev.hfr.annotations.Risk;
 import dev.hfr.annotations.SideEffect;
 import dev.hfr.runtime.TaskScope;
 import dev.langchain4j.agent.tool.Tool;
+import dev.langchain4j.agent.tool.ToolSpecification;
 import dev.langchain4j.agent.tool.ToolSpecifications;
+import dev.langchain4j.service.tool.ToolExecutor;
 import dev.langchain4j.service.AiServices;
 import dev.langchain4j.service.tool.AiServiceTool;
 import dev.langchain4j.service.tool.DefaultToolExecutor;
@@ -141,9 +143,16 @@ public final class HfrTools {
         .wrapToolArgumentsExceptions(true)
         .propagateToolExecutionExceptions(true)
         .build();
+    ToolSpecification specification = ToolSpecifications.toolSpecificationFrom(method);
+    ToolExecutor bound = invoker;
+    IdempotencyKeyParameter key = IdempotencyKeyParameter.of(method, specification);
+    if (key != null) {
+      specification = key.hideFrom(specification);
+      bound = key.dropFromArguments(invoker);
+    }
     return AiServiceTool.builder()
-        .toolSpecification(ToolSpecifications.toolSpecificationFrom(method))
-        .toolExecutor(new HfrToolExecutor(invoker, userClass.getSimpleName() + "." + method.getName(), risk, tasks))
+        .toolSpecification(specification)
+        .toolExecutor(new HfrToolExecutor(bound, userClass.getSimpleName() + "." + method.getName(), risk, tasks))
         .returnBehavior(method.getAnnotation(Tool.class).returnBehavior())
         .build();
   }

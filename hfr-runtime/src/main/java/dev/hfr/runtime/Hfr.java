@@ -17,6 +17,7 @@ import dev.hfr.runtime.config.IdempotencySettings;
 import dev.hfr.runtime.config.TelemetrySettings;
 import dev.hfr.runtime.context.TaskContext;
 import dev.hfr.runtime.engine.AttemptTimeout;
+import dev.hfr.runtime.engine.BackoffScheduler;
 import dev.hfr.runtime.engine.Compensator;
 import dev.hfr.runtime.engine.ConfigPolicies;
 import dev.hfr.runtime.engine.CallListener;
@@ -68,6 +69,8 @@ import java.util.Objects;
 import java.util.Optional;
 import java.util.SplittableRandom;
 import java.util.UUID;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ScheduledExecutorService;
 import java.util.random.RandomGenerator;
 import javax.sql.DataSource;
 
@@ -174,7 +177,7 @@ public final class Hfr implements RecoveryEngine, AutoCloseable {
         new DecisionRecorder(meters, sink, clock, telemetry(b.config).sampleRate(),
             observations != null ? observations : CallListener.NONE),
         timeouts);
-    this.controller = new Controller(parts, b.sleeper);
+    this.controller = new Controller(parts, b.sleeper, b.scheduler != null ? BackoffScheduler.using(b.scheduler) : ownScheduler());
     this.compensator = new Compensator(clock, ledger, b.classifier, sink, b.escalationHandler,
         new CompensationMeters(b.meterRegistry), meters, b.leaseTtl, owner, timeouts);
   }
@@ -182,6 +185,13 @@ public final class Hfr implements RecoveryEngine, AutoCloseable {
   /** The {@code telemetry} section of {@code config}, or its defaults without one. */
   private static TelemetrySettings telemetry(HfrConfig config) {
     return config != null ? config.telemetry() : TelemetrySettings.DEFAULTS;
+  }
+
+  /** The engine's own backoff timer thread, stopped by {@link #close()}. */
+  private BackoffScheduler ownScheduler() {
+    BackoffScheduler own = BackoffScheduler.ownThread();
+    owned.add(own);
+    return own;
   }
 
   /** Starts a builder; every setting has a default. */
@@ -209,6 +219,25 @@ public final class Hfr implements RecoveryEngine, AutoCloseable {
     }
     // Outside a scope the engine creates the one-call task itself, and only if the call needs it.
     return task != null ? controller.execute(tool, invocation, task) : controller.executeOutsideTask(tool, invocation, implicitTasks);
+  }
+
+  /**
+   * Runs an asynchronous tool's call (what generated proxies of methods returning {@code CompletionStage<R>}
+   * or {@code CompletableFuture<R>} call): the same recovery as {@link #execute}, holding no thread while
+   * it waits — an attempt continues on the thread that completes it, a backoff is a timer on the
+   * {@link Builder#scheduler scheduler}.
+   */
+  @Override
+  public <R> CompletableFuture<R> executeAsync(ToolDescriptor tool, AsyncToolInvocation<R> invocation) {
+    HfrMode m = mode;
+    if (m == HfrMode.OFF) {
+      return Controller.direct(invocation);
+    }
+    TaskState task = currentState();
+    if (m == HfrMode.SHADOW) {
+      return controller.shadowAsync(tool, invocation, task != null ? task : implicitTasks.next());
+    }
+    return controller.executeAsync(tool, invocation, task, implicitTasks);
   }
 
   /**
@@ -386,6 +415,7 @@ public final class Hfr implements RecoveryEngine, AutoCloseable {
   public static final class Builder {
     private Clock clock = Clock.system();
     private Sleeper sleeper = Sleeper.system();
+    private ScheduledExecutorService scheduler;
     private RandomGenerator random;
     private long seed = System.identityHashCode(this);
     private FailureClassifier classifier;
@@ -423,6 +453,16 @@ public final class Hfr implements RecoveryEngine, AutoCloseable {
 
     public Builder sleeper(Sleeper sleeper) {
       this.sleeper = Objects.requireNonNull(sleeper, "sleeper");
+      return this;
+    }
+
+    /**
+     * Where asynchronous tools wait out their backoffs (a timer each; no thread waits). Default: one daemon
+     * thread of the engine's own, started on the first wait and stopped by {@link Hfr#close()}; a scheduler
+     * given here is the caller's to stop.
+     */
+    public Builder scheduler(ScheduledExecutorService scheduler) {
+      this.scheduler = Objects.requireNonNull(scheduler, "scheduler");
       return this;
     }
 
@@ -665,7 +705,11 @@ public final class Hfr implements RecoveryEngine, AutoCloseable {
           sinkToUse = DecisionLog.toSystemLogger().redactPii(telemetry.redactPii()).meterRegistry(meterRegistry).build();
           owned.add(sinkToUse);
         } else if (telemetry.redactPii()) {
-          sinkToUse = new RedactingDecisionSink(sinkToUse);
+          if (sinkToUse instanceof DecisionLog log) {
+            log.enableRedaction(); // on its writer thread, off the calling one
+          } else {
+            sinkToUse = new RedactingDecisionSink(sinkToUse);
+          }
         }
         Hfr hfr = new Hfr(this, ledgerToUse, sinkToUse, owned);
         hfr.resumePending();

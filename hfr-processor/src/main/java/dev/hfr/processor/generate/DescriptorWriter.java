@@ -7,6 +7,7 @@ import com.palantir.javapoet.ParameterizedTypeName;
 import com.palantir.javapoet.TypeName;
 import dev.hfr.annotations.Criticality;
 import dev.hfr.annotations.Fault;
+import dev.hfr.processor.model.AsyncResults;
 import dev.hfr.processor.model.DegradeRung;
 import dev.hfr.processor.model.HfrAnnotations;
 import dev.hfr.processor.model.Mirrors;
@@ -46,7 +47,7 @@ final class DescriptorWriter {
           .collect(Collectors.joining(", "));
       code.add("\n.parameters($L)", names);
     }
-    TypeName resultType = resultType(method.getReturnType());
+    TypeName resultType = resultType(AsyncResults.resultType(method));
     if (resultType != null) {
       // V0 checks a result against it: non-null and of the declared type.
       code.add("\n.resultType($T.class)", resultType);

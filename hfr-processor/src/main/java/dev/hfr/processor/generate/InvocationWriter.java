@@ -7,12 +7,14 @@ import com.palantir.javapoet.ParameterizedTypeName;
 import com.palantir.javapoet.TypeName;
 import com.palantir.javapoet.TypeSpec;
 import com.palantir.javapoet.TypeVariableName;
+import dev.hfr.processor.model.AsyncResults;
 import dev.hfr.processor.model.ToolMethod;
 import java.util.ArrayList;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Optional;
 import java.util.Set;
+import java.util.concurrent.CompletionStage;
 import javax.lang.model.element.ExecutableElement;
 import javax.lang.model.element.Modifier;
 import javax.lang.model.element.VariableElement;
@@ -29,9 +31,12 @@ final class InvocationWriter {
 
   private static final String LEDGER_KEY = "ledgerKey";
 
-  /** {@code ToolInvocation}'s type argument for this tool: the boxed result, {@code Void} for void methods. */
+  /**
+   * {@code ToolInvocation}'s type argument for this tool: the boxed result, {@code Void} for void methods,
+   * {@code R} for an asynchronous tool's {@code CompletionStage<R>}.
+   */
   static TypeName resultType(ExecutableElement method) {
-    TypeMirror returnType = method.getReturnType();
+    TypeMirror returnType = AsyncResults.resultType(method);
     return returnType.getKind() == TypeKind.VOID ? ClassName.get(Void.class) : TypeName.get(returnType).box();
   }
 
@@ -39,11 +44,13 @@ final class InvocationWriter {
     ToolMethod tool = plan.tool();
     ExecutableElement method = tool.element();
     TypeName result = resultType(method);
+    boolean async = AsyncResults.isAsync(method);
     TypeSpec.Builder type = TypeSpec.classBuilder(plan.invocationClass())
         .addJavadoc("One call of {@code $L}: its arguments and direct calls of the method, its recovery methods and"
             + " its rungs.\n", tool.name())
         .addModifiers(Modifier.PRIVATE, Modifier.FINAL)
-        .superclass(ParameterizedTypeName.get(RuntimeTypes.TOOL_INVOCATION, result));
+        .superclass(ParameterizedTypeName.get(async ? RuntimeTypes.ASYNC_TOOL_INVOCATION : RuntimeTypes.TOOL_INVOCATION,
+            result));
     method.getTypeParameters().forEach(p -> type.addTypeVariable(TypeVariableName.get(p)));
 
     MethodSpec.Builder constructor = MethodSpec.constructorBuilder();
@@ -54,7 +61,7 @@ final class InvocationWriter {
       constructor.addParameter(parameterType, name).addStatement("this.$N = $N", name, name);
     }
     type.addMethod(constructor.build());
-    type.addMethod(proceed(plan, proxy, result));
+    type.addMethod(proceed(plan, proxy, async ? stageOf(result) : result, async ? "start" : "proceed"));
     type.addMethod(MethodSpec.methodBuilder("argumentCount")
         .addAnnotation(Override.class)
         .addModifiers(Modifier.PUBLIC)
@@ -69,12 +76,16 @@ final class InvocationWriter {
       type.addMethod(compensate(plan, proxy));
     }
     if (!plan.rungTargets().isEmpty()) {
-      type.addMethod(degrade(plan, proxy, result));
+      type.addMethod(degrade(plan, proxy, async ? stageOf(result) : result, async ? "startRung" : "degrade"));
     }
     return type.build();
   }
 
-  private MethodSpec proceed(ToolPlan plan, ClassName proxy, TypeName result) {
+  private static TypeName stageOf(TypeName result) {
+    return ParameterizedTypeName.get(ClassName.get(CompletionStage.class), result);
+  }
+
+  private MethodSpec proceed(ToolPlan plan, ClassName proxy, TypeName result, String methodName) {
     ToolMethod tool = plan.tool();
     ExecutableElement method = tool.element();
     int key = tool.idempotent() != null ? tool.keyParameterIndex() : -1;
@@ -85,7 +96,7 @@ final class InvocationWriter {
           ? CodeBlock.of("this.$N != null ? this.$N : $N", name, name, LEDGER_KEY)
           : CodeBlock.of("this.$N", name));
     }
-    MethodSpec.Builder proceed = MethodSpec.methodBuilder("proceed")
+    MethodSpec.Builder proceed = MethodSpec.methodBuilder(methodName)
         .addAnnotation(Override.class)
         .addModifiers(Modifier.PUBLIC)
         .returns(result)
@@ -147,7 +158,7 @@ final class InvocationWriter {
         .build();
   }
 
-  private MethodSpec degrade(ToolPlan plan, ClassName proxy, TypeName result) {
+  private MethodSpec degrade(ToolPlan plan, ClassName proxy, TypeName result, String methodName) {
     ExecutableElement method = plan.tool().element();
     boolean isVoid = method.getReturnType().getKind() == TypeKind.VOID;
     Set<TypeName> exceptions = new LinkedHashSet<>();
@@ -164,7 +175,7 @@ final class InvocationWriter {
     if (isVoid) {
       body.addStatement("return null");
     }
-    return MethodSpec.methodBuilder("degrade")
+    return MethodSpec.methodBuilder(methodName)
         .addAnnotation(Override.class)
         .addModifiers(Modifier.PUBLIC)
         .returns(result)

@@ -10,6 +10,7 @@ import com.palantir.javapoet.ParameterizedTypeName;
 import com.palantir.javapoet.TypeName;
 import com.palantir.javapoet.TypeSpec;
 import com.palantir.javapoet.TypeVariableName;
+import dev.hfr.processor.model.AsyncResults;
 import dev.hfr.processor.model.Mirrors;
 import dev.hfr.processor.model.ToolClass;
 import dev.hfr.processor.model.ToolMethod;
@@ -31,7 +32,8 @@ import javax.lang.model.util.Elements;
 /**
  * Writes {@code Foo_Recovering extends Foo}: a descriptor constant per tool, constructors mirroring Foo's
  * with the engine first, a {@code create} factory per constructor, and an override per tool that hands
- * the call to the engine with a direct-call invocation.
+ * the call to the engine with a direct-call invocation ({@code executeAsync} for a tool returning {@code
+ * CompletionStage<R>} or {@code CompletableFuture<R>}).
  */
 final class ProxyGenerator {
 
@@ -187,6 +189,11 @@ final class ProxyGenerator {
     method.getTypeParameters().forEach(p -> spec.addTypeVariable(TypeVariableName.get(p)));
 
     String diamond = method.getTypeParameters().isEmpty() ? "" : "<>";
+    if (AsyncResults.isAsync(method)) {
+      // The engine's asynchronous driver: failures arrive in the returned stage, never thrown from here.
+      return spec.addStatement("return $L.executeAsync($N, new $N$L($L))", engineRef, plan.constant(),
+          plan.invocationClass(), diamond, argumentNames(method)).build();
+    }
     CodeBlock call = CodeBlock.of("$L.execute($N, new $N$L($L))", engineRef, plan.constant(), plan.invocationClass(),
         diamond, argumentNames(method));
     boolean isVoid = method.getReturnType().getKind() == TypeKind.VOID;

@@ -8,6 +8,7 @@ final class RuntimeTypes {
   static final ClassName RECOVERY_ENGINE = ClassName.get("dev.hfr.runtime", "RecoveryEngine");
   static final ClassName TOOL_DESCRIPTOR = ClassName.get("dev.hfr.runtime", "ToolDescriptor");
   static final ClassName TOOL_INVOCATION = ClassName.get("dev.hfr.runtime", "ToolInvocation");
+  static final ClassName ASYNC_TOOL_INVOCATION = ClassName.get("dev.hfr.runtime", "AsyncToolInvocation");
   static final ClassName RETRY_SPEC = ClassName.get("dev.hfr.runtime", "RetrySpec");
   static final ClassName TOOL_CATALOG = ClassName.get("dev.hfr.runtime.registry", "ToolCatalog");
 

@@ -2,6 +2,7 @@ package dev.hfr.processor.validate;
 
 import dev.hfr.annotations.Risk;
 import dev.hfr.processor.messages.ReconcileMessages;
+import dev.hfr.processor.model.AsyncResults;
 import dev.hfr.processor.model.Mirrors;
 import dev.hfr.processor.model.ToolClass;
 import dev.hfr.processor.model.ToolMethod;
@@ -34,7 +35,8 @@ public final class ReconcileRequiredValidator implements Validator {
     for (ToolMethod tool : tools.tools()) {
       ExecutableElement method = tool.element();
       boolean returnsVoid = method.getReturnType().getKind() == TypeKind.VOID;
-      String resultType = returnsVoid ? "..." : methods.boxed(method.getReturnType()).toString();
+      // An asynchronous tool's reconcile method answers with its result type R, not with a stage.
+      String resultType = returnsVoid ? "..." : methods.boxed(AsyncResults.resultType(method)).toString();
       AnnotationValue value = mirrors.explicit(tool.sideEffect(), "reconcile");
       if (tool.reconcile() == null) {
         if (tool.risk() == Risk.R2) {
@@ -77,7 +79,7 @@ public final class ReconcileRequiredValidator implements Validator {
   /** Whether {@code reconcile} returns {@code Optional<X>} with X assignable to the tool's (boxed) result. */
   private boolean returnsOptionalOf(ExecutableElement reconcile, ExecutableElement tool) {
     TypeMirror element = optionalElement(reconcile.getReturnType());
-    return element != null && methods.types().isAssignable(element, methods.boxed(tool.getReturnType()));
+    return element != null && methods.types().isAssignable(element, methods.boxed(AsyncResults.resultType(tool)));
   }
 
   /** X of {@code Optional<X>} (the bound of {@code ? extends X}), or {@code null} for any other type. */

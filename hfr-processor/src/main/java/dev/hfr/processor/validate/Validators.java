@@ -24,7 +24,8 @@ public final class Validators {
         new CompensateTargetValidator(mirrors, methods),
         new VerifierValidator(mirrors, methods, elements),
         new ToolNameValidator(),
-        new TimeoutValidator(mirrors));
+        new TimeoutValidator(mirrors),
+        new AsyncTypeValidator(elements, methods));
   }
 
   /** Runs every rule over {@code tools}. */

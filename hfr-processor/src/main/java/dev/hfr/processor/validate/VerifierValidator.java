@@ -1,6 +1,7 @@
 package dev.hfr.processor.validate;
 
 import dev.hfr.processor.messages.ProxyMessages;
+import dev.hfr.processor.model.AsyncResults;
 import dev.hfr.processor.model.Mirrors;
 import dev.hfr.processor.model.ToolClass;
 import dev.hfr.processor.model.ToolMethod;
@@ -60,7 +61,7 @@ public final class VerifierValidator implements Validator {
       TypeMirror checked = checkedType(declared, verifierInterface);
       TypeMirror result = tool.element().getReturnType().getKind() == TypeKind.VOID
           ? elements.getTypeElement("java.lang.Void").asType()
-          : methods.boxed(tool.element().getReturnType());
+          : methods.boxed(AsyncResults.resultType(tool.element()));
       if (checked != null && checked.getKind() == TypeKind.DECLARED && !types.isAssignable(result, checked)) {
         report.error(ProxyMessages.verifierResultType(tool.name(), verifierName, checked.toString(), result.toString()),
             tool.element(), tool.verify(), byValue);

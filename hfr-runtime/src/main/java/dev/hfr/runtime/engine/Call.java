@@ -70,6 +70,9 @@ final class Call<R> {
   /** The task limit that refused the call when it was admitted before its Call existed (the inline read). */
   TaskLimit refusal;
 
+  /** The bulkhead permit the running attempt holds, released when it ends. */
+  dev.hfr.runtime.breaker.Bulkhead bulkhead;
+
   /** Set when the call could not even be attempted (breaker open, bulkhead full). */
   Reason blocked;
   Action action;

@@ -2,6 +2,7 @@ package dev.hfr.runtime.engine;
 
 import dev.hfr.annotations.Criticality;
 import dev.hfr.annotations.Risk;
+import dev.hfr.runtime.AsyncToolInvocation;
 import dev.hfr.runtime.ToolCallException;
 import dev.hfr.runtime.ToolDescriptor;
 import dev.hfr.runtime.ToolInvocation;
@@ -10,13 +11,14 @@ import dev.hfr.runtime.ledger.IdempotencyKeys;
 import dev.hfr.runtime.retry.RetryGate;
 import dev.hfr.runtime.time.Sleeper;
 import java.util.Objects;
+import java.util.concurrent.CompletableFuture;
 
 /**
  * The HFR controller: runs one tool call through the state machine of Table 9 — observe, classify,
  * check, decide, act, verify, record — and ends it with an accepted result or a {@link ToolCallException}
  * carrying the structured {@link dev.hfr.runtime.ToolOutcome}. This class is the entry point; the states
  * are the steps of {@link StateMachine} (one class each, named after the state), run by the
- * {@link BlockingDriver}.
+ * {@link BlockingDriver} for blocking tools and by the {@link AsyncDriver} for asynchronous ones.
  *
  * <p>Its rules, in the order they apply:
  *
@@ -42,6 +44,7 @@ public final class Controller {
 
   private final EngineParts parts;
   private final BlockingDriver driver;
+  private final AsyncDriver asyncDriver;
   private final InlineRead inlineRead;
   private final ShadowRun shadow;
   private final EngineFailure failure;
@@ -51,12 +54,14 @@ public final class Controller {
    *
    * @param parts the engine's collaborators
    * @param sleeper how the blocking driver waits out a backoff
+   * @param scheduler where the asynchronous driver waits out a backoff
    */
-  public Controller(EngineParts parts, Sleeper sleeper) {
+  public Controller(EngineParts parts, Sleeper sleeper, BackoffScheduler scheduler) {
     this.parts = Objects.requireNonNull(parts, "parts");
     StateMachine machine = new StateMachine(parts);
     this.failure = new EngineFailure(parts.tools.meters(), parts.decisions, parts.oversight, parts.writes);
     this.driver = new BlockingDriver(machine, Objects.requireNonNull(sleeper, "sleeper"), failure);
+    this.asyncDriver = new AsyncDriver(machine, Objects.requireNonNull(scheduler, "scheduler"), failure);
     this.inlineRead = new InlineRead(parts, machine, driver, failure);
     this.shadow = new ShadowRun(parts);
   }
@@ -72,15 +77,45 @@ public final class Controller {
     }
     Call<R> c;
     try {
-      ToolRuntime rt = parts.tools.of(tool);
-      Criticality.Level criticality = effectiveCriticality(task.criticality(), tool.criticality());
-      ToolRuntime.TenantView view = rt.tenant(task.tenant());
-      CallPolicy policy = rt.policy(task.tenant(), view, criticality);
-      c = new Call<>(rt, invocation, task, view, policy, task.nextStep(), parts.clock.nanoTime());
+      c = newCall(tool, invocation, task);
     } catch (RuntimeException e) {
       return failure.beforeCall(tool, invocation, e);
     }
     return driver.run(c, Next.to(ControllerState.INIT));
+  }
+
+  /**
+   * Runs an asynchronous tool's {@code invocation} under HFR within {@code task} ({@code null}: a one-call
+   * task from {@code tasks}), holding no thread while it waits. The future completes with the accepted
+   * result, or exceptionally with a {@link ToolCallException}.
+   */
+  public <R> CompletableFuture<R> executeAsync(ToolDescriptor tool, AsyncToolInvocation<R> invocation, TaskState task,
+      ImplicitTasks tasks) {
+    Call<R> c;
+    try {
+      c = newCall(tool, invocation, task != null ? task : tasks.next());
+    } catch (RuntimeException e) {
+      return failure.beforeAsyncCall(tool, invocation, e);
+    }
+    return asyncDriver.run(c, invocation);
+  }
+
+  /** Shadow mode for an asynchronous tool (see {@link #shadow}). */
+  public <R> CompletableFuture<R> shadowAsync(ToolDescriptor tool, AsyncToolInvocation<R> invocation, TaskState task) {
+    return shadow.runAsync(tool, invocation, task);
+  }
+
+  /** An asynchronous tool's call as if HFR were absent (mode OFF). */
+  public static <R> CompletableFuture<R> direct(AsyncToolInvocation<R> invocation) {
+    return AsyncDriver.direct(invocation);
+  }
+
+  private <R> Call<R> newCall(ToolDescriptor tool, ToolInvocation<R> invocation, TaskState task) {
+    ToolRuntime rt = parts.tools.of(tool);
+    Criticality.Level criticality = effectiveCriticality(task.criticality(), tool.criticality());
+    ToolRuntime.TenantView view = rt.tenant(task.tenant());
+    CallPolicy policy = rt.policy(task.tenant(), view, criticality);
+    return new Call<>(rt, invocation, task, view, policy, task.nextStep(), parts.clock.nanoTime());
   }
 
   /**

@@ -2,6 +2,7 @@ package dev.hfr.runtime.engine;
 
 import dev.hfr.annotations.DegradeLevel;
 import dev.hfr.annotations.Risk;
+import dev.hfr.runtime.AsyncToolInvocation;
 import dev.hfr.runtime.ToolCallException;
 import dev.hfr.runtime.ToolDescriptor;
 import dev.hfr.runtime.ToolInvocation;
@@ -10,6 +11,7 @@ import dev.hfr.runtime.action.Action;
 import dev.hfr.runtime.action.Reason;
 import dev.hfr.runtime.telemetry.HfrMeters;
 import java.util.List;
+import java.util.concurrent.CompletableFuture;
 
 /**
  * §4.1: what happens when the engine itself fails (a bug, a ledger outage, a failing hook). A read fails
@@ -33,16 +35,31 @@ final class EngineFailure {
 
   /** The state machine failed while running {@code c}. */
   <R> R duringCall(Call<R> c, Throwable failure) {
-    boolean failOpen = c.risk == Risk.R0;
-    writes.releaseLease(c); // the record stays where it is; a lease left behind would only block the next recoverer
-    c.rt.meters.controllerFailure(failOpen);
-    if (failOpen) {
-      decisions.callEnded(c, false);
+    if (failsOpen(c)) {
       if (c.hasResult) {
         return c.result;
       }
       return direct(c.invocation);
     }
+    throw failClosed(c, failure);
+  }
+
+  /**
+   * The first part of §4.1 for both drivers: the lease is given up and the failure counted; a read then
+   * fails open ({@code true}: the caller gets its result or one direct call), a write fails closed.
+   */
+  boolean failsOpen(Call<?> c) {
+    boolean failOpen = c.risk == Risk.R0;
+    writes.releaseLease(c); // the record stays where it is; a lease left behind would only block the next recoverer
+    c.rt.meters.controllerFailure(failOpen);
+    if (failOpen) {
+      decisions.callEnded(c, false);
+    }
+    return failOpen;
+  }
+
+  /** A write that fails closed: escalated, counted, and the structured failure the caller gets. */
+  ToolCallException failClosed(Call<?> c, Throwable failure) {
     c.reason = Reason.CONTROLLER_FAILURE;
     c.action = Action.ESCALATE;
     ToolOutcome.Status status = ToolOutcome.Status.FAILED;
@@ -64,22 +81,39 @@ final class EngineFailure {
     // A write failed closed: whether an attempt reached the target is not known.
     ToolCallException e = oversight.failure(outcome, c.error, c.attempts > 0, c.task::report);
     e.addSuppressed(failure);
-    throw e;
+    return e;
   }
 
   /** The engine could not even set up for this tool: reads go straight through, writes are refused. */
   <R> R beforeCall(ToolDescriptor tool, ToolInvocation<R> invocation, RuntimeException failure) {
+    countBeforeCall(tool);
+    if (tool.risk() == Risk.R0) {
+      return direct(invocation);
+    }
+    throw refusedBeforeCall(tool, failure);
+  }
+
+  /** The same for an asynchronous call. */
+  <R> CompletableFuture<R> beforeAsyncCall(ToolDescriptor tool, AsyncToolInvocation<R> invocation, RuntimeException failure) {
+    countBeforeCall(tool);
+    if (tool.risk() == Risk.R0) {
+      return AsyncDriver.direct(invocation);
+    }
+    return CompletableFuture.failedFuture(refusedBeforeCall(tool, failure));
+  }
+
+  private void countBeforeCall(ToolDescriptor tool) {
     try {
       meters.forTool(tool).controllerFailure(tool.risk() == Risk.R0);
     } catch (RuntimeException ignored) {
       // Counting is best effort here: the engine is already known to be broken.
     }
-    if (tool.risk() == Risk.R0) {
-      return direct(invocation);
-    }
+  }
+
+  private ToolCallException refusedBeforeCall(ToolDescriptor tool, RuntimeException failure) {
     ToolOutcome outcome = new ToolOutcome(tool.name(), ToolOutcome.Status.FAILED, null, false, false, List.of(), false,
         false, DegradeLevel.L0, 0, Reason.CONTROLLER_FAILURE.code());
-    throw oversight.failure(outcome, failure, false, null);
+    return oversight.failure(outcome, failure, false, null);
   }
 
   /** One call as if HFR were absent; what the tool throws reaches the caller unchanged. */

@@ -2,6 +2,7 @@ package dev.hfr.runtime.engine;
 
 import dev.hfr.annotations.Criticality;
 import dev.hfr.annotations.Fault;
+import dev.hfr.runtime.AsyncToolInvocation;
 import dev.hfr.runtime.HfrFeatures;
 import dev.hfr.runtime.ToolDescriptor;
 import dev.hfr.runtime.ToolInvocation;
@@ -11,6 +12,7 @@ import dev.hfr.runtime.action.Reason;
 import dev.hfr.runtime.telemetry.ToolMeters;
 import dev.hfr.runtime.time.Clock;
 import dev.hfr.runtime.verify.ResultVerification;
+import java.util.concurrent.CompletableFuture;
 
 /**
  * Shadow mode ({@link dev.hfr.runtime.HfrMode#SHADOW}): the tool runs exactly as without HFR, and the
@@ -48,17 +50,30 @@ final class ShadowRun {
     } catch (Exception e) {
       error = e;
     }
-    long latency = clock.nanoTime() - t0;
+    decideQuietly(tool, invocation, task, result, error, clock.nanoTime() - t0);
+    if (error != null) {
+      throw Controller.Sneaky.<RuntimeException>rethrow(error);
+    }
+    return result;
+  }
+
+  /** The same for an asynchronous tool: the caller gets the tool's own outcome once HFR has looked at it. */
+  <R> CompletableFuture<R> runAsync(ToolDescriptor tool, AsyncToolInvocation<R> invocation, TaskState task) {
+    long t0 = clock.nanoTime();
+    return AsyncDriver.direct(invocation).whenComplete((result, failure) -> {
+      Throwable cause = failure == null ? null : RunStep.unwrap(failure);
+      decideQuietly(tool, invocation, task, result, cause instanceof Exception e ? e : null, clock.nanoTime() - t0);
+    });
+  }
+
+  private <R> void decideQuietly(ToolDescriptor tool, ToolInvocation<R> invocation, TaskState task, R result,
+      Exception error, long latency) {
     try {
       decide(tools.of(tool), invocation, task, result, error, latency);
     } catch (RuntimeException | LinkageError | AssertionError ignored) {
       // Shadow mode must never change what the caller sees.
       tools.meters().forTool(tool).controllerFailure(true);
     }
-    if (error != null) {
-      throw Controller.Sneaky.<RuntimeException>rethrow(error);
-    }
-    return result;
   }
 
   private <R> void decide(ToolRuntime rt, ToolInvocation<R> invocation, TaskState task, R result, Exception error,

@@ -7,7 +7,8 @@ import dev.hfr.runtime.action.Reason;
 /**
  * The states of Table 9 as steps: each decides what comes next ({@link Next}: a state and an optional
  * wait) and never waits itself, so the logic exists once for every driver. {@link BlockingDriver} runs
- * the steps on the calling thread and sleeps the waits.
+ * the steps on the calling thread and sleeps the waits; {@link AsyncDriver} runs them on whichever thread
+ * completes an attempt and schedules the waits.
  *
  * <pre>
  * INIT ─▶ RUN_STEP ─▶ OBSERVE ─┬─▶ VERIFY ─┬─▶ ACCEPT

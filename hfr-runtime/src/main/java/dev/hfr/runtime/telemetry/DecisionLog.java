@@ -49,7 +49,7 @@ public final class DecisionLog implements DecisionSink {
 
   private final DecisionDestination destination;
   private final EventQueue<DecisionEvent> queue;
-  private final boolean redactPii;
+  private volatile boolean redactPii;
   private final LongAdder dropped = new LongAdder();
   private final LongAdder batches = new LongAdder();
   private final Counter writeFailures;
@@ -140,6 +140,14 @@ public final class DecisionLog implements DecisionSink {
       LockSupport.parkNanos(TimeUnit.MICROSECONDS.toNanos(200));
     }
     return true;
+  }
+
+  /**
+   * Applies {@link PiiRedaction} to every event written from now on, on the writer thread (the caller pays
+   * nothing for it). {@code Hfr} calls it for a log it is given when {@code telemetry.redact_pii} is on.
+   */
+  public void enableRedaction() {
+    this.redactPii = true;
   }
 
   /** How many events the writer has taken from the queue and written (or failed to write, see {@value HfrMeters#SINK_FAILURES}). */
@@ -298,7 +306,7 @@ public final class DecisionLog implements DecisionSink {
 
     /**
      * Applies {@link PiiRedaction} to every event, on the writer thread (default off: {@code Hfr} applies
-     * {@code telemetry.redact_pii} to the log it creates).
+     * {@code telemetry.redact_pii} to the log it creates or is given, see {@link DecisionLog#enableRedaction()}).
      */
     public Builder redactPii(boolean redact) {
       this.redactPii = redact;

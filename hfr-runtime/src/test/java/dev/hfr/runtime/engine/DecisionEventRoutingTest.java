@@ -16,6 +16,7 @@ import dev.hfr.runtime.config.HfrConfig;
 import dev.hfr.runtime.config.HfrConfigLoader;
 import dev.hfr.runtime.telemetry.CapturedLogger;
 import dev.hfr.runtime.telemetry.DecisionEvent;
+import dev.hfr.runtime.telemetry.DecisionLog;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -119,6 +120,19 @@ class DecisionEventRoutingTest {
       hfr.close();
       List<String> messages = captured.messages();
       assertThat(messages).singleElement().asString().contains("refund:<email>").doesNotContain("jane.doe");
+    }
+
+    // A decision log of the application's own, given to the engine, redacts on its writer thread.
+    Path file = Files.createTempFile("decisions", ".jsonl");
+    try {
+      DecisionLog log = DecisionLog.toFile(file).build();
+      Fixtures g = new Fixtures();
+      Hfr hfr = Hfr.builder().clock(g.time).sleeper(g.time).ledger(g.ledger).decisionSink(log).build();
+      transientRead(hfr, "refund:jane.doe@example.com");
+      log.close();
+      assertThat(Files.readString(file)).contains("refund:<email>").doesNotContain("jane.doe");
+    } finally {
+      Files.deleteIfExists(file);
     }
   }
 

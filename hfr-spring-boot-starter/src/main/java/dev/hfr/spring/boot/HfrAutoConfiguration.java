@@ -5,6 +5,7 @@ import dev.hfr.runtime.HfrMode;
 import dev.hfr.runtime.approval.ApprovalGate;
 import dev.hfr.runtime.classify.FailureClassifier;
 import dev.hfr.runtime.config.HfrConfig;
+import dev.hfr.runtime.config.IdempotencySettings;
 import dev.hfr.runtime.escalate.EscalationHandler;
 import dev.hfr.runtime.escalate.EscalationQueue;
 import dev.hfr.runtime.ledger.IdempotencyLedger;
@@ -64,22 +65,31 @@ public class HfrAutoConfiguration {
     return config;
   }
 
-  /** The ledger {@code hfr.idempotency.ledger} names; closed with the context. */
+  /**
+   * The ledger {@code hfr.idempotency.ledger} names, closed with the context: {@code postgres} on
+   * {@code hfr.idempotency.jdbc-url} or else the application's own DataSource, {@code embedded} in
+   * {@code hfr.idempotency.path}, {@code memory} only when asked for.
+   */
   @Bean
   @ConditionalOnMissingBean
-  IdempotencyLedger hfrLedger(HfrConfig config, HfrProperties properties, ObjectProvider<DataSource> dataSource) {
-    return switch (config.idempotency().ledger()) {
+  IdempotencyLedger hfrLedger(HfrConfig config, ObjectProvider<DataSource> dataSource) {
+    IdempotencySettings settings = config.idempotency();
+    return switch (settings.ledger()) {
       case "postgres" -> {
+        if (settings.jdbcUrl() != null) {
+          yield Ledgers.postgres(settings.jdbcUrl(), LedgerOptions.defaults());
+        }
         DataSource ds = dataSource.getIfUnique();
         if (ds == null) {
           throw new IllegalStateException("hfr.idempotency.ledger=postgres needs the application's DataSource, but "
               + (dataSource.stream().findAny().isPresent() ? "there are several and none is @Primary" : "there is none")
-              + ": add spring-boot-starter-jdbc and spring.datasource.url, or mark one DataSource @Primary");
+              + ": add spring-boot-starter-jdbc and spring.datasource.url, mark one DataSource @Primary, or set"
+              + " hfr.idempotency.jdbc-url");
         }
         yield Ledgers.postgres(ds, LedgerOptions.defaults());
       }
       case "memory" -> Ledgers.inMemory(LedgerOptions.defaults());
-      default -> Ledgers.embedded(embeddedDirectory(properties), LedgerOptions.defaults());
+      default -> Ledgers.embedded(Path.of(settings.path()), LedgerOptions.defaults());
     };
   }
 
@@ -111,8 +121,4 @@ public class HfrAutoConfiguration {
     return builder.build();
   }
 
-  private static Path embeddedDirectory(HfrProperties properties) {
-    HfrProperties.Idempotency idempotency = properties.idempotency();
-    return idempotency != null && idempotency.directory() != null ? idempotency.directory() : Ledgers.DEFAULT_DIRECTORY;
-  }
 }

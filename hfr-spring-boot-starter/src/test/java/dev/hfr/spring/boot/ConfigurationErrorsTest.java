@@ -68,6 +68,16 @@ class ConfigurationErrorsTest {
   }
 
   @Test
+  void aToolsAttemptTimeoutIsCheckedByTheRuntime() {
+    app.withPropertyValues("hfr.tools[StockTools.stockOf].timeout-ms=0").run(context ->
+        assertThat(context).getFailure().rootCause().isInstanceOfSatisfying(HfrPropertiesException.class, e ->
+            assertThat(e.problems()).singleElement().satisfies(p -> {
+              assertThat(p.property()).isEqualTo("hfr.tools[StockTools.stockOf].timeout-ms");
+              assertThat(p.why()).contains(">= 1");
+            })));
+  }
+
+  @Test
   void thePostgresLedgerWithoutADataSourceSaysWhatIsMissing() {
     app.withPropertyValues("hfr.idempotency.ledger=postgres").run(context ->
         assertThat(context).getFailure().rootCause()

@@ -136,7 +136,7 @@ class HfrAutoConfigurationTest {
     new ApplicationContextRunner()
         .withConfiguration(AutoConfigurations.of(HfrAutoConfiguration.class))
         .withBean(DecisionSink.class, DecisionSink::discarding)
-        .withPropertyValues("hfr.idempotency.directory=" + ledgerDir)
+        .withPropertyValues("hfr.idempotency.path=" + ledgerDir)
         .run(context -> {
           assertThat(context.getBean(IdempotencyLedger.class)).isInstanceOf(EmbeddedFileLedger.class);
           assertThat(Files.list(ledgerDir)).as("the embedded ledger's files").isNotEmpty();

@@ -1,7 +1,6 @@
 package dev.hfr.spring.boot.config;
 
 import dev.hfr.runtime.HfrMode;
-import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
 import org.springframework.boot.context.properties.ConfigurationProperties;
@@ -116,10 +115,12 @@ public record HfrProperties(
    * @param ledger embedded (a file, no server; the default), postgres (on the application's DataSource) or memory
    *     (nothing survives a restart; only when asked for)
    * @param reconcileTimeoutMs one reconcile call's time limit in milliseconds (default 1500)
-   * @param directory the embedded ledger's directory (default ./hfr-ledger); Spring only
+   * @param path the embedded ledger's directory, relative to the working directory unless absolute (default
+   *     hfr-ledger)
+   * @param jdbcUrl the PostgreSQL ledger's JDBC URL; without it, ledger=postgres uses the application's DataSource
    */
   public record Idempotency(
-      Boolean enabled, List<String> keyFields, String ledger, Long reconcileTimeoutMs, Path directory) {}
+      Boolean enabled, List<String> keyFields, String ledger, Long reconcileTimeoutMs, String path, String jdbcUrl) {}
 
   /**
    * Verification settings.
@@ -196,10 +197,12 @@ public record HfrProperties(
    * @param verification the tool's verification
    * @param circuitBreaker the tool's breaker thresholds
    * @param degradation the tool's degradation
+   * @param timeoutMs the longest one attempt of the tool may take, in milliseconds (1..3600000), like
+   *     {@code @Timeout(ms)}
    */
   public record Tool(
       String criticality, Retry retry, ToolVerification verification, CircuitBreaker circuitBreaker,
-      ToolDegradation degradation) {}
+      ToolDegradation degradation, Long timeoutMs) {}
 
   /**
    * A tool's verification.
@@ -224,6 +227,7 @@ public record HfrProperties(
    * @param limits the tenant's task limits
    * @param circuitBreaker the tenant's breaker thresholds
    * @param tools the tenant's per-tool settings, keyed {@code [SimpleClass.method]}
+   * @param timeoutMs the longest one attempt of the tenant's tools may take, in milliseconds (1..3600000)
    */
-  public record Tenant(Retry retry, Limits limits, CircuitBreaker circuitBreaker, Map<String, Tool> tools) {}
+  public record Tenant(Retry retry, Limits limits, CircuitBreaker circuitBreaker, Map<String, Tool> tools, Long timeoutMs) {}
 }

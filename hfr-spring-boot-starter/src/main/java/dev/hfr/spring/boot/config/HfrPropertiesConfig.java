@@ -68,11 +68,8 @@ public final class HfrPropertiesConfig {
   /** The §5.2 YAML text the properties stand for. */
   static String yaml(HfrProperties properties) {
     ObjectNode hfr = TREE.valueToTree(properties);
-    // Spring-only keys: the runtime's file has no place for them.
+    // The Spring-only key: the runtime's file has no place for it.
     hfr.remove("mode");
-    if (hfr.get("idempotency") instanceof ObjectNode idempotency) {
-      idempotency.remove("directory");
-    }
     pruneEmpty(hfr);
     ObjectNode root = TREE.createObjectNode();
     root.set("hfr", hfr);
@@ -83,7 +80,7 @@ public final class HfrPropertiesConfig {
     }
   }
 
-  /** An empty section is what a record with only Spring-only keys leaves behind; the file format has none. */
+  /** An empty section (a record bound from no key but the Spring-only one) is left out, as the file would. */
   private static boolean pruneEmpty(JsonNode node) {
     if (!(node instanceof ObjectNode object)) {
       return false;

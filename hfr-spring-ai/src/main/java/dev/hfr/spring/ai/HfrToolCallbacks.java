@@ -1,0 +1,139 @@
+package dev.hfr.spring.ai;
+
+import dev.hfr.annotations.IdempotencyKey;
+import dev.hfr.annotations.SideEffect;
+import java.lang.reflect.Method;
+import java.lang.reflect.Modifier;
+import java.lang.reflect.Parameter;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Set;
+import org.springframework.ai.tool.ToolCallback;
+import org.springframework.ai.tool.ToolCallbackProvider;
+import org.springframework.ai.tool.annotation.Tool;
+import org.springframework.ai.tool.definition.ToolDefinition;
+import org.springframework.ai.tool.method.MethodToolCallback;
+import org.springframework.ai.tool.support.ToolDefinitions;
+
+/**
+ * Spring AI {@link ToolCallback}s of the {@code @Tool} methods of generated {@code _Recovering} proxies: every call
+ * the model makes runs through HFR with the risk, idempotency, verification and ladder the HFR annotations on the
+ * same methods declare, and a call HFR could not complete reaches the model as the article's execution contract
+ * ({@link HfrToolCallback}) instead of an exception's message.
+ *
+ * <pre>{@code
+ * ChatClient.create(chatModel).prompt("Order two pairs of shoes")
+ *     .toolCallbacks(HfrToolCallbacks.from(shopTools))      // shopTools: the starter's bean, a ShopTools_Recovering
+ *     .call().content();
+ * }</pre>
+ *
+ * <p>All reflection happens here, once: the {@code @Tool} methods are found on the user's class (the proxy
+ * overrides them), the definition is Spring AI's own ({@link ToolDefinitions#from(Method)}) minus the
+ * {@code @IdempotencyKey} parameter, and Spring AI's {@link MethodToolCallback} invokes the user's method on the
+ * proxy, so virtual dispatch runs the proxy's override and the call goes through the engine.
+ */
+public final class HfrToolCallbacks {
+
+  private static final String PROXY_SUFFIX = "_Recovering";
+
+  private HfrToolCallbacks() {}
+
+  /**
+   * The callbacks of every {@code @Tool} method of {@code recoveringTools}.
+   *
+   * @throws IllegalArgumentException if an object is not a generated proxy, has no {@code @Tool} method, a
+   *     {@code @Tool} method lacks {@code @SideEffect}, or two tools share a name
+   */
+  public static ToolCallback[] from(Object... recoveringTools) {
+    List<ToolCallback> callbacks = new ArrayList<>();
+    Set<String> names = new HashSet<>();
+    for (Object proxy : recoveringTools) {
+      Class<?> userClass = userClassOf(proxy);
+      List<Method> methods = toolMethods(userClass);
+      if (methods.isEmpty()) {
+        throw new IllegalArgumentException(userClass.getName() + " has no @Tool method");
+      }
+      for (Method method : methods) {
+        SideEffect sideEffect = method.getAnnotation(SideEffect.class);
+        if (sideEffect == null) {
+          throw new IllegalArgumentException("@Tool method " + userClass.getSimpleName() + "." + method.getName()
+              + " has no @SideEffect: declare its risk (R0 for a read) so HFR knows whether it may retry it");
+        }
+        ToolCallback callback = callbackOf(proxy, userClass, method, sideEffect);
+        if (!names.add(callback.getToolDefinition().name())) {
+          throw new IllegalArgumentException("two tools are named '" + callback.getToolDefinition().name()
+              + "'; Spring AI needs unique tool names");
+        }
+        callbacks.add(callback);
+      }
+    }
+    return callbacks.toArray(ToolCallback[]::new);
+  }
+
+  /** {@link #from} as a provider, for {@code ChatClient.Builder.defaultToolCallbacks(provider)} or a bean. */
+  public static ToolCallbackProvider provider(Object... recoveringTools) {
+    return ToolCallbackProvider.from(from(recoveringTools));
+  }
+
+  private static ToolCallback callbackOf(Object proxy, Class<?> userClass, Method method, SideEffect sideEffect) {
+    ToolDefinition definition = ToolDefinitions.from(method);
+    String key = keyParameterName(method);
+    if (key != null) {
+      definition = ToolDefinition.builder()
+          .name(definition.name())
+          .description(definition.description())
+          .inputSchema(ToolArguments.withoutProperty(definition.inputSchema(), key))
+          .build();
+    }
+    MethodToolCallback invoker = MethodToolCallback.builder()
+        .toolDefinition(definition)
+        .toolMethod(method)
+        .toolObject(proxy)
+        .build();
+    return new HfrToolCallback(invoker, userClass.getSimpleName() + "." + method.getName(), sideEffect.value(), key);
+  }
+
+  /** The property name Spring AI gives the {@code @IdempotencyKey} parameter, or {@code null}. */
+  private static String keyParameterName(Method method) {
+    Parameter[] parameters = method.getParameters();
+    for (Parameter p : parameters) {
+      if (p.isAnnotationPresent(IdempotencyKey.class)) {
+        return p.getName();
+      }
+    }
+    return null;
+  }
+
+  /** The class the user wrote: the superclass of a generated proxy. */
+  private static Class<?> userClassOf(Object object) {
+    if (object == null) {
+      throw new IllegalArgumentException("a tool object is null");
+    }
+    if (object instanceof Class<?> c) {
+      throw new IllegalArgumentException("pass a tool object, not the class " + c.getName());
+    }
+    Class<?> type = object.getClass();
+    Class<?> parent = type.getSuperclass();
+    if (parent != null && type.getName().equals(parent.getName() + PROXY_SUFFIX)) {
+      return parent;
+    }
+    boolean annotated = toolMethods(type).stream().anyMatch(m -> m.isAnnotationPresent(SideEffect.class));
+    throw new IllegalArgumentException(type.getName() + (annotated
+        ? " carries HFR annotations but is not its generated proxy: pass the starter's bean or "
+            + type.getSimpleName() + PROXY_SUFFIX + ".create(hfr, ...) so each call runs through HFR"
+        : " is not HFR-protected: annotate its @Tool methods (@SideEffect, ...) and pass its generated "
+            + type.getSimpleName() + PROXY_SUFFIX + ", or give it to Spring AI directly to leave it unprotected"));
+  }
+
+  private static List<Method> toolMethods(Class<?> type) {
+    List<Method> methods = new ArrayList<>();
+    for (Method m : type.getDeclaredMethods()) {
+      if (m.isAnnotationPresent(Tool.class) && !m.isSynthetic() && !Modifier.isStatic(m.getModifiers())) {
+        methods.add(m);
+      }
+    }
+    methods.sort(java.util.Comparator.comparing(Method::getName));
+    return methods;
+  }
+}
