@@ -30,6 +30,7 @@ import dev.hfr.runtime.engine.CrashResume;
 import dev.hfr.runtime.engine.PolicySource;
 import dev.hfr.runtime.engine.ImplicitTasks;
 import dev.hfr.runtime.engine.Oversight;
+import dev.hfr.runtime.engine.TaskCheckpoints;
 import dev.hfr.runtime.engine.TaskState;
 import dev.hfr.runtime.engine.ToolRuntimes;
 import dev.hfr.runtime.engine.WriteLedger;
@@ -37,6 +38,8 @@ import dev.hfr.runtime.escalate.EscalationHandler;
 import dev.hfr.runtime.ledger.IdempotencyKeys;
 import dev.hfr.runtime.ledger.IdempotencyLedger;
 import dev.hfr.runtime.ledger.LedgerLockedException;
+import dev.hfr.runtime.ledger.LedgerRecord;
+import dev.hfr.runtime.ledger.TaskCheckpoint;
 import dev.hfr.runtime.ledger.LedgerOptions;
 import dev.hfr.runtime.ledger.Ledgers;
 import dev.hfr.runtime.retry.Backoff;
@@ -118,6 +121,10 @@ public final class Hfr implements RecoveryEngine, AutoCloseable {
   private final ImplicitTasks implicitTasks;
   private final CircuitBreakers breakers;
   private final TenantRetryBudgets tenantBudgets;
+  /** Task checkpoints (§5.4): start, escalation, close. */
+  private final TaskCheckpoints checkpoints;
+  /** The configuration's version and source, saved with each task's spec to see drift on resume. */
+  private final String configVersion;
   /** One Observation per call, or {@code null} without an ObservationRegistry: then the engine does none of it. */
   private final ToolCallObservations observations;
   private volatile HfrMode mode;
@@ -168,12 +175,14 @@ public final class Hfr implements RecoveryEngine, AutoCloseable {
         .register(b.meterRegistry);
     // idempotency.enabled: false leaves writes unkeyed (no ledger record); the processor's rules still hold.
     boolean keysWrites = b.config == null || b.config.idempotency().enabled();
+    this.configVersion = b.config == null ? "defaults" : b.config.version() + "@" + b.config.source();
+    this.checkpoints = keysWrites && features.idempotency() ? new TaskCheckpoints(ledger, owner, clock) : TaskCheckpoints.NONE;
     EngineParts parts = new EngineParts(clock, features,
         new ToolRuntimes(meters, breakers, bulkheads, policies, b.callTiming, clock),
         new FailureHandling(b.classifier, gate.build(), backoff, b.random, b.maxRetryAfter, b.compressor),
         new ResultVerification(b.hooks),
         new WriteLedger(ledger, b.leaseTtl, owner, clock, b.sleeper, keysWrites),
-        new Oversight(b.approvalGate, b.escalationHandler, b.stackTraces),
+        new Oversight(b.approvalGate, b.escalationHandler, b.stackTraces, checkpoints),
         new DecisionRecorder(meters, sink, clock, telemetry(b.config).sampleRate(),
             observations != null ? observations : CallListener.NONE),
         timeouts);
@@ -269,7 +278,15 @@ public final class Hfr implements RecoveryEngine, AutoCloseable {
     TaskLimitTracker tracker = features.budgets() ? new TaskLimitTracker(limits, clock) : null;
     Deadline deadline = spec.deadline() != null ? Deadline.after(clock, spec.deadline()) : Deadline.NONE;
     TaskState state = TaskState.explicit(spec.tenant(), spec.taskId(), spec.criticality(), spec.qualityFloor(), deadline, tracker);
+    if (mode == HfrMode.ENFORCE) {
+      checkpoints.started(state, SpecText.of(spec, configVersion));
+    }
     return new TaskScope(this, spec, state, compensator, bindHere);
+  }
+
+  /** The task's close checkpoint: a task closed is not resumed. */
+  void closed(TaskState state) {
+    checkpoints.closed(state);
   }
 
   /**
@@ -293,13 +310,53 @@ public final class Hfr implements RecoveryEngine, AutoCloseable {
   }
 
   /**
-   * Crash resume (§5.4): every PREPARED ledger record whose lease has expired — its writer vanished
-   * mid-call — becomes UNKNOWN, so the next call on that key (the task's re-run produces the same keys)
-   * reconciles before anything else. Run by {@link Builder#build()}.
+   * Crash resume (§5.4): the tasks other engines opened and never closed — cut off by a crash or a kill —
+   * with their specs and unfinished writes, oldest first. First, every PREPARED ledger record whose lease
+   * has lapsed or can be taken (its writer vanished mid-call) becomes UNKNOWN, so the next call on its key
+   * reconciles before anything else ({@link Builder#build()} does this part too).
    *
-   * @return how many records were marked UNKNOWN
+   * <p>Resume a task by opening it again with {@link PendingTask#spec()} and running its work; see {@link
+   * PendingTask} for what its writes then do. A task stays listed until it is closed. On a PostgreSQL
+   * ledger shared by several workers, a task another live worker is running is listed too (tasks hold no
+   * lease between calls): resuming it there is safe — each write has one owner at a time, and writes that
+   * differ from the other run's unfinished ones are reconciled first — but wasteful; call this when a
+   * worker restarts, for the tasks that worker ran (filter on {@link PendingTask#owner()} or the task ids).
+   *
+   * @return the interrupted tasks; empty when none was cut off (or idempotency is switched off)
    */
-  public int resumePending() {
+  public List<PendingTask> resumePending() {
+    markAbandonedWritesUnknown();
+    return pendingTasks();
+  }
+
+  /**
+   * The tasks {@link #resumePending()} would return, read without changing anything (abandoned PREPARED
+   * writes are listed as they are): for status views.
+   */
+  public List<PendingTask> pendingTasks() {
+    if (checkpoints == TaskCheckpoints.NONE) {
+      return List.of();
+    }
+    List<PendingTask> pending = new ArrayList<>();
+    for (TaskCheckpoint t : ledger.openTasks()) {
+      if (t.owner().equals(owner)) {
+        continue; // opened by this engine: still running here, not cut off
+      }
+      List<PendingTask.UnfinishedWrite> unfinished = new ArrayList<>();
+      for (LedgerRecord r : ledger.taskRecords(t.tenant(), t.taskId())) {
+        if (r.state().needsReconcile()) {
+          unfinished.add(new PendingTask.UnfinishedWrite(r.tool(), r.key(), r.state(), r.attempts(), r.createdAt()));
+        }
+      }
+      String savedConfig = SpecText.configVersion(t.spec());
+      pending.add(new PendingTask(t.tenant(), t.taskId(), SpecText.parse(t.tenant(), t.taskId(), t.spec()), t.phase(), t.evidence(),
+          savedConfig, !savedConfig.equals(configVersion), t.owner(), t.startedAt(), unfinished));
+    }
+    return pending;
+  }
+
+  /** Marks every abandoned PREPARED record UNKNOWN; returns how many. */
+  private int markAbandonedWritesUnknown() {
     return CrashResume.markAbandonedWritesUnknown(ledger, owner);
   }
 
@@ -319,7 +376,8 @@ public final class Hfr implements RecoveryEngine, AutoCloseable {
     Objects.requireNonNull(tool, "tool");
     Objects.requireNonNull(invocation, "invocation");
     String key = IdempotencyKeys.key(tenant, taskId, tool.name(), IdempotencyKeys.arguments(tool, invocation), occurrence);
-    return compensator.compensate(tenant, taskId, occurrence, tool, invocation, key);
+    // Outside its task the write is known by its occurrence, not by the call's step: the step is unknown (-1).
+    return compensator.compensate(tenant, taskId, Compensation.UNKNOWN_STEP, tool, invocation, key);
   }
 
   /** Switches the mode at run time: {@link HfrMode#OFF} is the global kill switch. */
@@ -675,7 +733,8 @@ public final class Hfr implements RecoveryEngine, AutoCloseable {
     }
 
     /**
-     * Builds the engine and runs {@link Hfr#resumePending()} on its ledger.
+     * Builds the engine and marks its ledger's abandoned writes UNKNOWN (the first part of {@link
+     * Hfr#resumePending()}, which lists the tasks to resume).
      *
      * @throws dev.hfr.runtime.ledger.LedgerStorageException if the default ledger cannot be opened (for
      *     example, another engine holds its directory)
@@ -712,7 +771,7 @@ public final class Hfr implements RecoveryEngine, AutoCloseable {
           }
         }
         Hfr hfr = new Hfr(this, ledgerToUse, sinkToUse, owned);
-        hfr.resumePending();
+        hfr.markAbandonedWritesUnknown();
         return hfr;
       } catch (RuntimeException e) {
         for (AutoCloseable c : owned) {

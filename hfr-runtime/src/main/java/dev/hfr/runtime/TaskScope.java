@@ -203,13 +203,17 @@ public final class TaskScope implements AutoCloseable {
     return () -> TaskContext.set(before);
   }
 
-  /** Ends the task on this thread: later calls no longer join it. Idempotent. */
+  /**
+   * Ends the task on this thread: later calls no longer join it, and its close is checkpointed in the
+   * ledger, so {@link Hfr#resumePending()} no longer lists it. Idempotent.
+   */
   @Override
   public void close() {
     if (closed) {
       return;
     }
     closed = true;
+    engine.closed(state);
     if (TaskContext.current() == state) {
       TaskContext.set(previous);
     }

@@ -35,9 +35,10 @@ public final class LiveMarkdown {
         p.concurrency(), p.clientTimeoutMillis(), p.seeds(), seedList(p.scheduleSeeds()), p.tasksPerCell(),
         num(p.verifierNoise().detectionSemantic(), 2), num(p.verifierNoise().detectionTool(), 2), num(p.verifierNoise().falseAlarm(), 2),
         num(p.escalationCost(), 2), num(p.escalationSeconds(), 1), num(r.wallSeconds(), 1)));
-    s.append("Not on the wire yet: Table 16's process crash of the client mid-task with resume — the runtime has no task "
-        + "checkpoints yet and `Hfr.resumePending()` only marks abandoned writes UNKNOWN, it returns no tasks to resume — and a "
-        + "prompt-injection-style tool output, which no verifier or classifier of the runtime looks for yet.\n\n");
+    s.append("Not on the wire yet: Table 16's process crash of the client mid-task with resume — the runtime checkpoints tasks "
+        + "and `Hfr.resumePending()` returns the cut-off ones (samples' `KillResumeTest` kills and resumes a worker JVM), but "
+        + "this bench does not kill its client — and a prompt-injection-style tool output, which no verifier or classifier of "
+        + "the runtime looks for yet.\n\n");
     s.append("Mean over seeds with its 95 % interval across seeds (Student's t, clipped to what the metric can be). With a few "
         + "seeds these intervals are wide; the paired comparisons below pool the seeds' tasks and are much tighter.\n\n");
     s.append("| scenario | strategy |");

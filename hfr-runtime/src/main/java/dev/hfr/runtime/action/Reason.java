@@ -71,6 +71,12 @@ public enum Reason {
   COMPENSATION_UNKNOWN,
   /** Compensation was refused: no compensate method, no such committed write, or not in a committed state. */
   NOT_COMPENSABLE,
+  /**
+   * A write of a task reopened after a crash, of a tool whose earlier run left a write unfinished under
+   * other arguments (or another occurrence): it may repeat that write, so it is reconciled before its first
+   * send (an R1 write is sent under the unfinished write's key instead, which the provider deduplicates).
+   */
+  RESUMED_WRITE,
   /** The ledger already holds this write as committed: it is not executed again. */
   ALREADY_COMMITTED,
   /** The context overflowed and was compressed. */

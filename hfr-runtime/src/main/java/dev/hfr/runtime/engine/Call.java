@@ -82,6 +82,11 @@ final class Call<R> {
 
   // Writes
   String key;
+  /**
+   * The key an R1 write sends to its provider when it is not {@link #key}: the key of the unfinished write
+   * of a cut-off run this write stands in for (a reopened task), so the provider deduplicates the two.
+   */
+  String wireKey;
   String argsHash;
   Lease lease;
   /** Renews {@link #lease} while the call runs; {@code null} without a lease. */
@@ -188,6 +193,11 @@ final class Call<R> {
   }
 
   /** The argument hash for records: the ledger's when there is one; never fails (hashes the type when it must). */
+  /** The idempotency key an R1 tool receives. */
+  String wireKey() {
+    return wireKey != null ? wireKey : key;
+  }
+
   String argsHash() {
     if (argsHash == null) {
       try {

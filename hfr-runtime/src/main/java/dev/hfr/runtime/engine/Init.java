@@ -9,6 +9,7 @@ import dev.hfr.runtime.action.Reason;
 import dev.hfr.runtime.budget.TaskLimit;
 import dev.hfr.runtime.classify.Classification;
 import dev.hfr.runtime.ledger.IdempotencyKeys;
+import dev.hfr.runtime.ledger.LedgerRecord;
 import dev.hfr.runtime.ledger.LedgerState;
 import dev.hfr.runtime.telemetry.ToolMeters;
 import java.util.List;
@@ -24,6 +25,7 @@ final class Init {
 
   private static final Classification APPROVAL_DENIED = new Classification(Fault.T8, 1.0, null, -1, "approval.denied");
   private static final Classification LEDGER_UNKNOWN = new Classification(Fault.T3, 1.0, null, -1, "ledger.unknown");
+  private static final Classification RESUMED_WRITE = new Classification(Fault.T3, 1.0, null, -1, "ledger.resumed_task");
 
   private final HfrFeatures features;
   private final Oversight oversight;
@@ -81,10 +83,19 @@ final class Init {
     c.key = writes.key(c.task, c.tool.name(), args, c.argsHash, c.step);
     WriteClaims.Claim claim = writes.claim(c);
     c.ledgerState = claim.record().state();
+    LedgerRecord standsFor = null;
+    ResumedWrites resumed = c.task.resumed();
+    if (resumed != null) {
+      if (claim.kind() == WriteClaims.Kind.CREATED) {
+        standsFor = resumed.takeUnmatched(c.tool.name());
+      } else {
+        resumed.matched(c.tool.name(), claim.key());
+      }
+    }
     switch (claim.kind()) {
       case CREATED:
         writes.hold(c, claim.lease());
-        return Next.to(ControllerState.RUN_STEP);
+        return standsFor == null ? Next.to(ControllerState.RUN_STEP) : resumedWrite(c, standsFor);
       case COMMITTED:
         return alreadyCommitted(c);
       case COMPENSATED:
@@ -115,6 +126,22 @@ final class Init {
         writes.transition(c, LedgerState.PREPARED, null);
         return Next.to(ControllerState.RUN_STEP);
     }
+  }
+
+  /**
+   * A new write of a reopened task that may repeat a write its cut-off run left unfinished ({@code
+   * unfinished}) under other arguments: an R1 write is sent under that write's key, so the provider
+   * deduplicates the two; any other is reconciled before its first send (Table 7), with this call's
+   * arguments, and sent only if the reconcile finds nothing.
+   */
+  private <R> Next resumedWrite(Call<R> c, LedgerRecord unfinished) {
+    if (c.risk == Risk.R1) {
+      c.wireKey = unfinished.key();
+      return Next.to(ControllerState.RUN_STEP);
+    }
+    c.classification = RESUMED_WRITE;
+    c.fault = Fault.T3;
+    return decide.settle(c, Action.RECONCILE, Reason.RESUMED_WRITE);
   }
 
   /** The ledger holds the write as committed: it is never executed again (§5.4). */

@@ -27,12 +27,19 @@ public final class Oversight {
   private final ApprovalGate approval;
   private final EscalationHandler escalation;
   private final boolean stackTraces;
+  private final TaskCheckpoints checkpoints;
 
   /** @param stackTraces whether a {@link ToolCallException} records where it was thrown (see {@code Hfr.Builder.stackTraces}) */
   public Oversight(ApprovalGate approval, EscalationHandler escalation, boolean stackTraces) {
+    this(approval, escalation, stackTraces, TaskCheckpoints.NONE);
+  }
+
+  /** @param checkpoints where an escalation's checkpoint is saved before the handler hears of it (§5.4) */
+  public Oversight(ApprovalGate approval, EscalationHandler escalation, boolean stackTraces, TaskCheckpoints checkpoints) {
     this.approval = Objects.requireNonNull(approval, "approval");
     this.escalation = Objects.requireNonNull(escalation, "escalation");
     this.stackTraces = stackTraces;
+    this.checkpoints = Objects.requireNonNull(checkpoints, "checkpoints");
   }
 
   /** The exception that tells the caller the call ended in {@code outcome}. */
@@ -85,7 +92,9 @@ public final class Oversight {
 
   /** Hands the call over with its evidence bundle. */
   void escalate(Call<?> c) throws Exception {
-    escalation.escalate(evidence(c));
+    EvidenceBundle evidence = evidence(c);
+    checkpoints.escalated(c.task, evidence);
+    escalation.escalate(evidence);
   }
 
   private static EvidenceBundle evidence(Call<?> c) {

@@ -50,7 +50,7 @@ final class RunStep {
     R r = null;
     Exception error = null;
     try {
-      r = c.rung < 0 ? c.invocation.proceed(c.tool.risk() == Risk.R1 ? c.key : null) : c.invocation.degrade(c.rung);
+      r = c.rung < 0 ? c.invocation.proceed(c.tool.risk() == Risk.R1 ? c.wireKey() : null) : c.invocation.degrade(c.rung);
     } catch (Exception e) {
       if (e instanceof InterruptedException) {
         Thread.currentThread().interrupt();
@@ -80,7 +80,7 @@ final class RunStep {
     long bound = boundNanos(c, t0);
     CompletionStage<R> attempt;
     try {
-      attempt = c.rung < 0 ? invocation.start(c.tool.risk() == Risk.R1 ? c.key : null) : invocation.startRung(c.rung);
+      attempt = c.rung < 0 ? invocation.start(c.tool.risk() == Risk.R1 ? c.wireKey() : null) : invocation.startRung(c.rung);
       if (attempt == null) {
         throw new NullPointerException(c.tool.name() + " returned null instead of a CompletionStage");
       }

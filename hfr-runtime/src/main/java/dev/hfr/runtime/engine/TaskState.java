@@ -9,6 +9,7 @@ import dev.hfr.runtime.ToolOutcome;
 import dev.hfr.runtime.budget.Deadline;
 import dev.hfr.runtime.budget.RetryBudget;
 import dev.hfr.runtime.budget.TaskLimitTracker;
+import dev.hfr.runtime.ledger.TaskCheckpoint;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -51,6 +52,10 @@ public final class TaskState {
   private volatile ToolOutcome lastOutcome;
   /** The scope that opened this task, for {@code Hfr.currentTask()}; {@code null} for implicit tasks. */
   private volatile TaskScope scope;
+  /** The task's last saved checkpoint (§5.4), or {@code null}: an implicit task, or none saved. */
+  private volatile TaskCheckpoint checkpoint;
+  /** What an earlier, cut-off run of this task left unfinished, or {@code null}. */
+  private volatile ResumedWrites resumed;
 
   /**
    * An explicit task (opened by {@code Hfr.openTask}).
@@ -154,6 +159,24 @@ public final class TaskState {
       }
     }
     return o.next(tool, argsHash);
+  }
+
+  /** The task's last saved checkpoint, or {@code null}. */
+  TaskCheckpoint checkpoint() {
+    return checkpoint;
+  }
+
+  void checkpointed(TaskCheckpoint saved) {
+    checkpoint = saved;
+  }
+
+  /** The unfinished writes of the cut-off run this one resumes, or {@code null}. */
+  ResumedWrites resumed() {
+    return resumed;
+  }
+
+  void resumeWith(ResumedWrites writes) {
+    resumed = writes;
   }
 
   /** The next logical step number (1, 2, ...): the call's place in the task, for evidence and approvals. */

@@ -99,10 +99,10 @@ final class WriteClaims {
     return key;
   }
 
-  /** Claims the write under {@code key}; waits at most until {@code deadline} for another holder. */
-  Claim claim(String tenant, String key, String tool, String argsHash, Deadline deadline) {
+  /** Claims the write of task {@code taskId} under {@code key}; waits at most until {@code deadline} for another holder. */
+  Claim claim(String tenant, String taskId, String key, String tool, String argsHash, Deadline deadline) {
     String callOwner = owner + "#" + calls.incrementAndGet();
-    Prepared p = ledger.prepareIfAbsent(tenant, key, tool, argsHash, callOwner, leaseTtl);
+    Prepared p = ledger.prepareIfAbsent(tenant, taskId, key, tool, argsHash, callOwner, leaseTtl);
     if (p.created()) {
       return new Claim(Kind.CREATED, key, p.record(), p.lease(), null);
     }

@@ -26,7 +26,8 @@ import java.util.function.Supplier;
  *
  * <h2>Storage</h2>
  *
- * <p>{@code <dir>/ledger.journal} is an append-only journal of frames, each holding a whole record, with
+ * <p>{@code <dir>/ledger.journal} is an append-only journal of frames, each holding a whole record (or a
+ * task's whole checkpoint, §5.4), with
  * a sequence number, a check of its own header and a CRC32C of its payload (format: {@code
  * JournalCodec}); an index of the latest frame per key lives in memory and is rebuilt by reading the
  * journal on open. An operation is acknowledged (its method returns) only after its frame was written,
@@ -54,7 +55,8 @@ import java.util.function.Supplier;
  * naming the file, every damaged region (record number, byte offset, length, reason) and the records
  * lost, and changes nothing; {@link #repair} moves the damaged file aside and keeps every intact record,
  * when an operator decides to. A brand-new ledger logs its absolute path once. A version-1 journal is
- * rewritten in the current format on open (the old file is kept beside it).
+ * rewritten in the current format (version 3) on open, and so is a version-2 one (the old file is kept
+ * beside it).
  *
  * <h2>Ownership</h2>
  *
@@ -97,7 +99,7 @@ public final class EmbeddedFileLedger implements IdempotencyLedger {
    * @param tornTailFramesDropped readable frames after the first unreadable one of the tail, dropped with it
    *     (written after the last force, and reached the device out of order before a power loss)
    * @param created whether the ledger was created by this open (its path is logged once, at INFO)
-   * @param upgraded whether a version-1 journal was rewritten in the current format
+   * @param upgraded whether a version-1 or version-2 journal was rewritten in the current format
    */
   public record OpenReport(
       Path journal, long framesRead, int liveRecords, long tornTailOffset, long tornTailBytes, String tornTailReason,
@@ -182,11 +184,7 @@ public final class EmbeddedFileLedger implements IdempotencyLedger {
         journal, options.forcePolicy(), checkpoint, opened.ledgerId(), opened.firstSeq(), opened.lastSeq());
     LedgerTable table = new LedgerTable(persisterFor(writer));
     for (JournalScanner.Located f : opened.frames()) {
-      if (f.frame().isRemove()) {
-        table.unload(f.frame().removeTenant(), f.frame().removeKey());
-      } else {
-        table.load(f.frame().put());
-      }
+      f.frame().applyTo(table);
     }
     // This process holds the directory's lock, so whoever held a lease in the journal is dead: its keys
     // are free to take over now rather than when the leases lapse.
@@ -196,7 +194,7 @@ public final class EmbeddedFileLedger implements IdempotencyLedger {
     try {
       expired = table.expire(sweep.cutoff(now));
       if (writer.framesInFile() > 2L * table.size() + 1000 || expired > 0) {
-        writer.rewrite(table.entries());
+        writer.rewrite(JournalCodec.payloadsOf(table));
         compacted = true;
       }
       writer.syncUntil(writer.required());
@@ -226,6 +224,17 @@ public final class EmbeddedFileLedger implements IdempotencyLedger {
       @Override
       public void remove(StoredEntry entry) {
         writer.append(JournalCodec.encodeRemove(entry.tenant(), entry.key()), false);
+      }
+
+      @Override
+      public void putTask(TaskCheckpoint checkpoint) {
+        // Only an escalation waits for the force; a start or a close is forced with the next write's batch.
+        writer.append(JournalCodec.encodeTask(checkpoint), checkpoint.phase() != TaskCheckpoint.Phase.ESCALATED);
+      }
+
+      @Override
+      public void removeTask(TaskCheckpoint checkpoint) {
+        writer.append(JournalCodec.encodeRemoveTask(checkpoint.tenant(), checkpoint.taskId()), false);
       }
     };
   }
@@ -283,15 +292,37 @@ public final class EmbeddedFileLedger implements IdempotencyLedger {
   }
 
   @Override
-  public Prepared prepareIfAbsent(String tenant, String key, String tool, String argsHash, String owner, Duration leaseTtl) {
+  public Prepared prepareIfAbsent(
+      String tenant, String taskId, String key, String tool, String argsHash, String owner, Duration leaseTtl) {
     return durably(() -> {
       long now = clock.epochMillis();
       long cutoff = sweep.dueCutoff(now);
       if (cutoff >= 0) {
         table.expire(cutoff);
       }
-      return table.prepareIfAbsent(tenant, key, tool, argsHash, owner, leaseTtl, now);
+      return table.prepareIfAbsent(tenant, taskId, key, tool, argsHash, owner, leaseTtl, now);
     });
+  }
+
+  @Override
+  public Optional<TaskCheckpoint> saveCheckpoint(TaskCheckpoint checkpoint) {
+    Objects.requireNonNull(checkpoint, "checkpoint");
+    return durably(() -> Optional.ofNullable(table.saveCheckpoint(checkpoint)));
+  }
+
+  @Override
+  public Optional<TaskCheckpoint> findCheckpoint(String tenant, String taskId) {
+    return durably(() -> table.findCheckpoint(tenant, taskId));
+  }
+
+  @Override
+  public List<TaskCheckpoint> openTasks() {
+    return durably(table::openTasks);
+  }
+
+  @Override
+  public List<LedgerRecord> taskRecords(String tenant, String taskId) {
+    return durably(() -> table.taskRecords(tenant, taskId));
   }
 
   @Override
@@ -344,7 +375,7 @@ public final class EmbeddedFileLedger implements IdempotencyLedger {
   /** Rewrites the journal with just the live records. Runs by itself when superseded frames pile up. */
   public synchronized void compact() {
     checkOpen();
-    writer.rewrite(table.entries());
+    writer.rewrite(JournalCodec.payloadsOf(table));
   }
 
   /** Number of live records (all tenants). */
@@ -371,7 +402,7 @@ public final class EmbeddedFileLedger implements IdempotencyLedger {
       }
       upTo = writer.required();
       if (refused == null && writer.framesInFile() > Math.max(MIN_FRAMES_BEFORE_COMPACTION, 4L * table.size())) {
-        writer.rewrite(table.entries());
+        writer.rewrite(JournalCodec.payloadsOf(table));
       }
     }
     writer.syncUntil(upTo);

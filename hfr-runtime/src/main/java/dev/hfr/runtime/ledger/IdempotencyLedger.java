@@ -30,7 +30,18 @@ public interface IdempotencyLedger extends AutoCloseable {
    *
    * @throws LedgerKeyConflictException if the existing record is of another tool or other arguments
    */
-  Prepared prepareIfAbsent(String tenant, String key, String tool, String argsHash, String owner, Duration leaseTtl);
+  default Prepared prepareIfAbsent(String tenant, String key, String tool, String argsHash, String owner, Duration leaseTtl) {
+    return prepareIfAbsent(tenant, null, key, tool, argsHash, owner, leaseTtl);
+  }
+
+  /**
+   * {@link #prepareIfAbsent(String, String, String, String, String, Duration)} for a write of task {@code
+   * taskId}: a created record carries the task id ({@link LedgerRecord#taskId}), so crash resume can list
+   * the task's unfinished writes ({@link #taskRecords}).
+   *
+   * @param taskId the task the write belongs to, or {@code null}
+   */
+  Prepared prepareIfAbsent(String tenant, String taskId, String key, String tool, String argsHash, String owner, Duration leaseTtl);
 
   /**
    * Moves a record from {@code expected} to {@code target}, recording the evidence.
@@ -68,7 +79,29 @@ public interface IdempotencyLedger extends AutoCloseable {
   /** Every record (of all tenants) that crash resume must reconcile: PREPARED or UNKNOWN. */
   List<LedgerRecord> pending();
 
-  /** Deletes records that reached a final state before {@code cutoff}; returns how many. */
+  /**
+   * Saves a task's checkpoint (§5.4), replacing the one saved before for its tenant and task. A checkpoint
+   * of phase {@link TaskCheckpoint.Phase#ESCALATED} is durable when this returns; a start or a close may be
+   * acknowledged once written and made durable with the next durable write (a power loss that takes it back
+   * loses no write: every write's record is durable, and everything written before it with it).
+   *
+   * @return the checkpoint it replaced, if any (a task opened again after a crash finds its earlier start)
+   */
+  Optional<TaskCheckpoint> saveCheckpoint(TaskCheckpoint checkpoint);
+
+  /** The latest checkpoint of task {@code taskId} in {@code tenant}, if any. */
+  Optional<TaskCheckpoint> findCheckpoint(String tenant, String taskId);
+
+  /** The latest checkpoint of every task (all tenants) that did not close: started or escalated, oldest first. */
+  List<TaskCheckpoint> openTasks();
+
+  /** Every record of task {@code taskId} in {@code tenant}, oldest first. */
+  List<LedgerRecord> taskRecords(String tenant, String taskId);
+
+  /**
+   * Deletes records that reached a final state before {@code cutoff}, and checkpoints of tasks that closed
+   * before it; returns how many records.
+   */
   int expire(Instant cutoff);
 
   @Override

@@ -58,14 +58,40 @@ public final class InMemoryLedger implements IdempotencyLedger {
   }
 
   @Override
-  public synchronized Prepared prepareIfAbsent(String tenant, String key, String tool, String argsHash, String owner, Duration leaseTtl) {
+  public synchronized Prepared prepareIfAbsent(
+      String tenant, String taskId, String key, String tool, String argsHash, String owner, Duration leaseTtl) {
     checkOpen();
     long now = clock.epochMillis();
     long cutoff = sweep.dueCutoff(now);
     if (cutoff >= 0) {
       table.expire(cutoff);
     }
-    return table.prepareIfAbsent(tenant, key, tool, argsHash, owner, leaseTtl, now);
+    return table.prepareIfAbsent(tenant, taskId, key, tool, argsHash, owner, leaseTtl, now);
+  }
+
+  @Override
+  public synchronized Optional<TaskCheckpoint> saveCheckpoint(TaskCheckpoint checkpoint) {
+    Objects.requireNonNull(checkpoint, "checkpoint");
+    checkOpen();
+    return Optional.ofNullable(table.saveCheckpoint(checkpoint));
+  }
+
+  @Override
+  public synchronized Optional<TaskCheckpoint> findCheckpoint(String tenant, String taskId) {
+    checkOpen();
+    return table.findCheckpoint(tenant, taskId);
+  }
+
+  @Override
+  public synchronized List<TaskCheckpoint> openTasks() {
+    checkOpen();
+    return table.openTasks();
+  }
+
+  @Override
+  public synchronized List<LedgerRecord> taskRecords(String tenant, String taskId) {
+    checkOpen();
+    return table.taskRecords(tenant, taskId);
   }
 
   @Override

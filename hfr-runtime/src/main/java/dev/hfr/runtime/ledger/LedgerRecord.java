@@ -16,6 +16,9 @@ import java.util.Objects;
  * @param fencingToken the token of the last lease granted on this key (0 when never leased)
  * @param createdAt when the intent was first recorded
  * @param updatedAt when the state last changed
+ * @param taskId the task whose write this is, or {@code null} for a record written without one (by an HFR
+ *     before task ids were recorded, or straight through the ledger API); crash resume lists a task's
+ *     unfinished writes by it
  */
 public record LedgerRecord(
     String tenant,
@@ -27,7 +30,15 @@ public record LedgerRecord(
     String resultHash,
     long fencingToken,
     Instant createdAt,
-    Instant updatedAt) {
+    Instant updatedAt,
+    String taskId) {
+
+  /** A record of no task (see {@link #taskId}). */
+  public LedgerRecord(
+      String tenant, String key, String tool, String argsHash, LedgerState state, int attempts, String resultHash,
+      long fencingToken, Instant createdAt, Instant updatedAt) {
+    this(tenant, key, tool, argsHash, state, attempts, resultHash, fencingToken, createdAt, updatedAt, null);
+  }
 
   public LedgerRecord {
     Objects.requireNonNull(tenant, "tenant");

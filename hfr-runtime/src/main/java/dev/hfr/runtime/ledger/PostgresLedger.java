@@ -21,8 +21,10 @@ import javax.sql.DataSource;
  * The ledger in PostgreSQL, for several JVMs sharing one ledger.
  *
  * <p><b>Schema.</b> {@link #create} creates or migrates the schema: the table {@code hfr_ledger} (one row
- * per tenant and key) and {@code hfr_ledger_schema} (the applied versions). Migrations run in one
- * transaction under an advisory lock, so JVMs starting together migrate once.
+ * per tenant and key), {@code hfr_task} (the latest checkpoint per tenant and task, §5.4) and {@code
+ * hfr_ledger_schema} (the applied versions). Migrations run in one transaction under an advisory lock, so
+ * JVMs starting together migrate once. Version 2 added {@code hfr_ledger.task_id} (rows written before it
+ * have none) and {@code hfr_task}.
  *
  * <p><b>Concurrency.</b> Every operation is one statement on one row, so the row lock is all the locking
  * there is: the primary key {@code (tenant, key)} makes the first {@code prepare} win
@@ -44,11 +46,13 @@ import javax.sql.DataSource;
 public final class PostgresLedger implements IdempotencyLedger {
 
   /** The schema version this code creates and expects. */
-  public static final int SCHEMA_VERSION = 1;
+  public static final int SCHEMA_VERSION = 2;
 
   private static final long MIGRATION_LOCK_ID = 0x4846524C45444752L; // "HFRLEDGR"
   private static final String COLUMNS =
-      "tenant, key, tool, args_hash, state, attempts, result_hash, fencing_token, lease_owner, lease_expires_at_ms, created_at_ms, updated_at_ms";
+      "tenant, key, tool, args_hash, state, attempts, result_hash, fencing_token, lease_owner, lease_expires_at_ms, created_at_ms, updated_at_ms, task_id";
+  private static final String TASK_COLUMNS = "tenant, task_id, phase, spec, evidence, owner, started_at_ms, updated_at_ms";
+  private static final String[] MIGRATION_NAMES = {"create hfr_ledger", "task ids on records; hfr_task checkpoints"};
   private static final String NEEDS_RECONCILE = "('PREPARED', 'UNKNOWN')";
 
   private static final String[] MIGRATIONS = {
@@ -72,6 +76,23 @@ public final class PostgresLedger implements IdempotencyLedger {
     );
     CREATE INDEX hfr_ledger_pending ON hfr_ledger (created_at_ms) WHERE state IN ('PREPARED', 'UNKNOWN');
     CREATE INDEX hfr_ledger_settled ON hfr_ledger (updated_at_ms) WHERE state NOT IN ('PREPARED', 'UNKNOWN');
+    """,
+    // 2: the task each write belongs to, and the tasks' checkpoints (crash resume lists a task's writes)
+    """
+    ALTER TABLE hfr_ledger ADD COLUMN task_id TEXT;
+    CREATE INDEX hfr_ledger_task ON hfr_ledger (tenant, task_id) WHERE task_id IS NOT NULL;
+    CREATE TABLE hfr_task (
+      tenant        TEXT   NOT NULL,
+      task_id       TEXT   NOT NULL,
+      phase         TEXT   NOT NULL CHECK (phase IN ('STARTED', 'ESCALATED', 'CLOSED')),
+      spec          TEXT   NOT NULL,
+      evidence      TEXT,
+      owner         TEXT   NOT NULL,
+      started_at_ms BIGINT NOT NULL,
+      updated_at_ms BIGINT NOT NULL,
+      PRIMARY KEY (tenant, task_id)
+    );
+    CREATE INDEX hfr_task_open ON hfr_task (started_at_ms) WHERE phase <> 'CLOSED';
     """,
   };
 
@@ -129,7 +150,7 @@ public final class PostgresLedger implements IdempotencyLedger {
           s.execute(MIGRATIONS[v - 1]);
           try (PreparedStatement ins = c.prepareStatement("INSERT INTO hfr_ledger_schema (version, description) VALUES (?, ?)")) {
             ins.setInt(1, v);
-            ins.setString(2, v == 1 ? "create hfr_ledger" : "migration " + v);
+            ins.setString(2, MIGRATION_NAMES[v - 1]);
             ins.executeUpdate();
           }
         }
@@ -164,7 +185,7 @@ public final class PostgresLedger implements IdempotencyLedger {
     return call("preparing key " + key, c -> {
       for (int round = 0; round < 3; round++) {
         try (PreparedStatement ps = c.prepareStatement(
-            "INSERT INTO hfr_ledger (" + COLUMNS + ") VALUES (?, ?, ?, ?, 'PREPARED', 0, NULL, 0, NULL, 0, ?, ?) "
+            "INSERT INTO hfr_ledger (" + COLUMNS + ") VALUES (?, ?, ?, ?, 'PREPARED', 0, NULL, 0, NULL, 0, ?, ?, NULL) "
                 + "ON CONFLICT (tenant, key) DO NOTHING")) {
           ps.setString(1, tenant);
           ps.setString(2, key);
@@ -188,9 +209,13 @@ public final class PostgresLedger implements IdempotencyLedger {
   }
 
   @Override
-  public Prepared prepareIfAbsent(String tenant, String key, String tool, String argsHash, String owner, Duration leaseTtl) {
+  public Prepared prepareIfAbsent(
+      String tenant, String taskId, String key, String tool, String argsHash, String owner, Duration leaseTtl) {
     LedgerRules.checkPrepare(tenant, key, tool, argsHash);
     LedgerRules.checkLease(tenant, key, owner, leaseTtl);
+    if (taskId != null) {
+      LedgerRules.checkId(taskId, "taskId", LedgerRules.MAX_NAME);
+    }
     checkOpen();
     long now = clock.epochMillis();
     long cutoff = sweep.dueCutoff(now);
@@ -201,7 +226,7 @@ public final class PostgresLedger implements IdempotencyLedger {
       for (int round = 0; round < 3; round++) {
         // The primary key decides: of racing inserts exactly one creates the row, with its creator's lease.
         try (PreparedStatement ps = c.prepareStatement(
-            "INSERT INTO hfr_ledger (" + COLUMNS + ") VALUES (?, ?, ?, ?, 'PREPARED', 0, NULL, 1, ?, ?, ?, ?) "
+            "INSERT INTO hfr_ledger (" + COLUMNS + ") VALUES (?, ?, ?, ?, 'PREPARED', 0, NULL, 1, ?, ?, ?, ?, ?) "
                 + "ON CONFLICT (tenant, key) DO NOTHING")) {
           ps.setString(1, tenant);
           ps.setString(2, key);
@@ -211,8 +236,9 @@ public final class PostgresLedger implements IdempotencyLedger {
           ps.setLong(6, now + leaseTtl.toMillis());
           ps.setLong(7, now);
           ps.setLong(8, now);
+          ps.setString(9, taskId);
           if (ps.executeUpdate() == 1) {
-            StoredEntry fresh = LedgerRules.newLeasedEntry(tenant, key, tool, argsHash, owner, leaseTtl, now);
+            StoredEntry fresh = LedgerRules.newLeasedEntry(tenant, taskId, key, tool, argsHash, owner, leaseTtl, now);
             return new Prepared(fresh.record(), true, LedgerRules.leaseOf(fresh));
           }
         }
@@ -364,10 +390,94 @@ public final class PostgresLedger implements IdempotencyLedger {
   }
 
   @Override
+  public Optional<TaskCheckpoint> saveCheckpoint(TaskCheckpoint t) {
+    LedgerRules.checkCheckpoint(t);
+    checkOpen();
+    return call("saving the checkpoint of task " + t.taskId(), c -> {
+      // One statement: "before" reads the row as it was before the upsert (which runs whether or not it is read).
+      try (PreparedStatement ps = c.prepareStatement(
+          "WITH before AS (SELECT " + TASK_COLUMNS + " FROM hfr_task WHERE tenant = ? AND task_id = ?), "
+              + "saved AS (INSERT INTO hfr_task (" + TASK_COLUMNS + ") VALUES (?, ?, ?, ?, ?, ?, ?, ?) "
+              + "ON CONFLICT (tenant, task_id) DO UPDATE SET phase = EXCLUDED.phase, spec = EXCLUDED.spec, evidence = EXCLUDED.evidence, "
+              + "owner = EXCLUDED.owner, started_at_ms = EXCLUDED.started_at_ms, updated_at_ms = EXCLUDED.updated_at_ms RETURNING 1) "
+              + "SELECT " + TASK_COLUMNS + " FROM before")) {
+        ps.setString(1, t.tenant());
+        ps.setString(2, t.taskId());
+        ps.setString(3, t.tenant());
+        ps.setString(4, t.taskId());
+        ps.setString(5, t.phase().name());
+        ps.setString(6, t.spec());
+        ps.setString(7, t.evidence());
+        ps.setString(8, t.owner());
+        ps.setLong(9, t.startedAt().toEpochMilli());
+        ps.setLong(10, t.updatedAt().toEpochMilli());
+        try (ResultSet rs = ps.executeQuery()) {
+          return rs.next() ? Optional.of(readTask(rs)) : Optional.<TaskCheckpoint>empty();
+        }
+      }
+    });
+  }
+
+  @Override
+  public Optional<TaskCheckpoint> findCheckpoint(String tenant, String taskId) {
+    LedgerRules.checkTenantTask(tenant, taskId);
+    checkOpen();
+    return call("reading the checkpoint of task " + taskId, c -> {
+      try (PreparedStatement ps = c.prepareStatement("SELECT " + TASK_COLUMNS + " FROM hfr_task WHERE tenant = ? AND task_id = ?")) {
+        ps.setString(1, tenant);
+        ps.setString(2, taskId);
+        try (ResultSet rs = ps.executeQuery()) {
+          return rs.next() ? Optional.of(readTask(rs)) : Optional.<TaskCheckpoint>empty();
+        }
+      }
+    });
+  }
+
+  @Override
+  public List<TaskCheckpoint> openTasks() {
+    checkOpen();
+    return call("listing open tasks", c -> {
+      List<TaskCheckpoint> out = new ArrayList<>();
+      try (PreparedStatement ps = c.prepareStatement(
+          "SELECT " + TASK_COLUMNS + " FROM hfr_task WHERE phase <> 'CLOSED' ORDER BY started_at_ms, tenant, task_id");
+          ResultSet rs = ps.executeQuery()) {
+        while (rs.next()) {
+          out.add(readTask(rs));
+        }
+      }
+      return out;
+    });
+  }
+
+  @Override
+  public List<LedgerRecord> taskRecords(String tenant, String taskId) {
+    LedgerRules.checkTenantTask(tenant, taskId);
+    checkOpen();
+    return call("listing the records of task " + taskId, c -> {
+      List<LedgerRecord> out = new ArrayList<>();
+      try (PreparedStatement ps = c.prepareStatement(
+          "SELECT " + COLUMNS + " FROM hfr_ledger WHERE tenant = ? AND task_id = ? ORDER BY created_at_ms, key")) {
+        ps.setString(1, tenant);
+        ps.setString(2, taskId);
+        try (ResultSet rs = ps.executeQuery()) {
+          while (rs.next()) {
+            out.add(read(rs).record());
+          }
+        }
+      }
+      return out;
+    });
+  }
+
+  @Override
   public int expire(Instant cutoff) {
     Objects.requireNonNull(cutoff, "cutoff");
     checkOpen();
     return call("expiring settled keys", c -> {
+      try (PreparedStatement tasks = c.prepareStatement("DELETE FROM hfr_task WHERE phase = 'CLOSED' AND updated_at_ms < ?")) {
+        tasks.setLong(1, cutoff.toEpochMilli());
+        tasks.executeUpdate();
+      }
       try (PreparedStatement ps = c.prepareStatement(
           "DELETE FROM hfr_ledger WHERE state NOT IN " + NEEDS_RECONCILE + " AND updated_at_ms < ?")) {
         ps.setLong(1, cutoff.toEpochMilli());
@@ -400,8 +510,13 @@ public final class PostgresLedger implements IdempotencyLedger {
   private static StoredEntry read(ResultSet rs) throws SQLException {
     LedgerRecord r = new LedgerRecord(
         rs.getString(1), rs.getString(2), rs.getString(3), rs.getString(4), LedgerState.valueOf(rs.getString(5)), rs.getInt(6),
-        rs.getString(7), rs.getLong(8), Instant.ofEpochMilli(rs.getLong(11)), Instant.ofEpochMilli(rs.getLong(12)));
+        rs.getString(7), rs.getLong(8), Instant.ofEpochMilli(rs.getLong(11)), Instant.ofEpochMilli(rs.getLong(12)), rs.getString(13));
     return new StoredEntry(r, rs.getString(9), rs.getLong(10));
+  }
+
+  private static TaskCheckpoint readTask(ResultSet rs) throws SQLException {
+    return new TaskCheckpoint(rs.getString(1), rs.getString(2), TaskCheckpoint.Phase.valueOf(rs.getString(3)), rs.getString(4),
+        rs.getString(5), rs.getString(6), Instant.ofEpochMilli(rs.getLong(7)), Instant.ofEpochMilli(rs.getLong(8)));
   }
 
   /** One unit of work on a borrowed connection. */

@@ -406,6 +406,7 @@ class CompensationTest {
         Compensation done = restarted.compensate("acme", "order-42", 0, ShopTools.CHARGE, sameCall);
 
         assertThat(done.ledgerKey()).isEqualTo(key);
+        assertThat(done.step()).as("outside its task the call's step is not known").isEqualTo(Compensation.UNKNOWN_STEP);
         assertThat(sameCall.refunds).hasValue(1);
         CompensationException wrongArgs = catchThrowableOfType(CompensationException.class,
             () -> restarted.compensate("acme", "order-42", 0, ShopTools.CHARGE, new ShopTools.Charge(shop, "pay-42", 9999)));

@@ -5,6 +5,7 @@ import dev.hfr.runtime.ledger.LedgerRecord;
 import dev.hfr.runtime.ledger.LedgerState;
 import dev.hfr.runtime.ledger.Lease;
 import dev.hfr.runtime.ledger.Prepared;
+import dev.hfr.runtime.ledger.TaskCheckpoint;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
@@ -25,8 +26,29 @@ class ForwardingLedger implements IdempotencyLedger {
   }
 
   @Override
-  public Prepared prepareIfAbsent(String tenant, String key, String tool, String argsHash, String owner, Duration leaseTtl) {
-    return delegate.prepareIfAbsent(tenant, key, tool, argsHash, owner, leaseTtl);
+  public Prepared prepareIfAbsent(
+      String tenant, String taskId, String key, String tool, String argsHash, String owner, Duration leaseTtl) {
+    return delegate.prepareIfAbsent(tenant, taskId, key, tool, argsHash, owner, leaseTtl);
+  }
+
+  @Override
+  public Optional<TaskCheckpoint> saveCheckpoint(TaskCheckpoint checkpoint) {
+    return delegate.saveCheckpoint(checkpoint);
+  }
+
+  @Override
+  public Optional<TaskCheckpoint> findCheckpoint(String tenant, String taskId) {
+    return delegate.findCheckpoint(tenant, taskId);
+  }
+
+  @Override
+  public List<TaskCheckpoint> openTasks() {
+    return delegate.openTasks();
+  }
+
+  @Override
+  public List<LedgerRecord> taskRecords(String tenant, String taskId) {
+    return delegate.taskRecords(tenant, taskId);
   }
 
   @Override

@@ -593,4 +593,99 @@ public abstract class IdempotencyLedgerContract {
     assertThatThrownBy(() -> ledger.prepare(TENANT, key(1), "Orders.create", args(1))).isInstanceOf(IllegalStateException.class);
     ledger = null;
   }
+
+  // Task ids on records and task checkpoints (§5.4): what crash resume lists a cut-off task by.
+
+  private TaskCheckpoint checkpoint(String tenant, String task, TaskCheckpoint.Phase phase) {
+    Instant now = Instant.ofEpochMilli(time.epochMillis());
+    return new TaskCheckpoint(tenant, task, phase, "spec-v1;config=defaults", null, "engine-a", now, now);
+  }
+
+  @Test
+  @DisplayName("a write prepared for a task carries the task id through every transition and lease, and is listed with its task")
+  void recordsCarryTheirTask() {
+    Prepared p = ledger.prepareIfAbsent(TENANT, "task-7", key(1), "Orders.create", args(1), "w1", Duration.ofSeconds(20));
+    ledger.prepareIfAbsent(TENANT, "task-8", key(2), "Orders.create", args(2), "w1", Duration.ofSeconds(20));
+    ledger.prepareIfAbsent(OTHER_TENANT, "task-7", key(3), "Orders.create", args(3), "w1", Duration.ofSeconds(20));
+    ledger.prepareIfAbsent(TENANT, key(4), "Orders.create", args(4), "w1", Duration.ofSeconds(20));
+
+    assertThat(p.record().taskId()).isEqualTo("task-7");
+    ledger.transition(TENANT, key(1), LedgerState.PREPARED, LedgerState.UNKNOWN, null, p.lease().fencingToken());
+    ledger.releaseLease(p.lease());
+    Lease again = ledger.acquireLease(TENANT, key(1), "w2", Duration.ofSeconds(20)).orElseThrow();
+    ledger.transition(TENANT, key(1), LedgerState.UNKNOWN, LedgerState.RECONCILED_COMMITTED, result("ok"), again.fencingToken());
+
+    assertThat(ledger.find(TENANT, key(1)).orElseThrow().taskId()).isEqualTo("task-7");
+    assertThat(ledger.find(TENANT, key(4)).orElseThrow().taskId()).as("prepared without a task").isNull();
+    assertThat(ledger.taskRecords(TENANT, "task-7")).extracting(LedgerRecord::key, LedgerRecord::state)
+        .containsExactly(org.assertj.core.groups.Tuple.tuple(key(1), LedgerState.RECONCILED_COMMITTED));
+    assertThat(ledger.taskRecords(OTHER_TENANT, "task-7")).extracting(LedgerRecord::key).containsExactly(key(3));
+    assertThat(ledger.taskRecords(TENANT, "task-9")).isEmpty();
+  }
+
+  @Test
+  @DisplayName("a task's checkpoint replaces the one before and returns it; open tasks are the started and escalated ones, per tenant")
+  void checkpointsKeepTheLatestPerTask() {
+    TaskCheckpoint start = checkpoint(TENANT, "t1", TaskCheckpoint.Phase.STARTED);
+    assertThat(ledger.saveCheckpoint(start)).isEmpty();
+    advance(Duration.ofSeconds(1));
+    ledger.saveCheckpoint(checkpoint(TENANT, "t2", TaskCheckpoint.Phase.STARTED));
+    ledger.saveCheckpoint(checkpoint(OTHER_TENANT, "t1", TaskCheckpoint.Phase.STARTED));
+    advance(Duration.ofSeconds(1));
+    TaskCheckpoint escalated = start
+        .next(TaskCheckpoint.Phase.ESCALATED, "step=2 tool=Orders.create reason=reconcile_unknown", Instant.ofEpochMilli(time.epochMillis()));
+
+    Optional<TaskCheckpoint> before = ledger.saveCheckpoint(escalated);
+    ledger.saveCheckpoint(checkpoint(TENANT, "t2", TaskCheckpoint.Phase.STARTED).next(TaskCheckpoint.Phase.CLOSED, null,
+        Instant.ofEpochMilli(time.epochMillis())));
+
+    assertThat(before).map(TaskCheckpoint::phase).contains(TaskCheckpoint.Phase.STARTED);
+    assertThat(ledger.findCheckpoint(TENANT, "t1")).contains(escalated);
+    assertThat(ledger.findCheckpoint(TENANT, "t2")).map(TaskCheckpoint::phase).contains(TaskCheckpoint.Phase.CLOSED);
+    assertThat(ledger.findCheckpoint(TENANT, "t3")).isEmpty();
+    assertThat(ledger.openTasks()).extracting(TaskCheckpoint::tenant, TaskCheckpoint::taskId, TaskCheckpoint::phase).containsExactly(
+        org.assertj.core.groups.Tuple.tuple(TENANT, "t1", TaskCheckpoint.Phase.ESCALATED),
+        org.assertj.core.groups.Tuple.tuple(OTHER_TENANT, "t1", TaskCheckpoint.Phase.STARTED));
+  }
+
+  @Test
+  @DisplayName("closed tasks' checkpoints expire with the settled records; open ones stay however old")
+  void closedCheckpointsExpire() {
+    ledger.saveCheckpoint(checkpoint(TENANT, "open", TaskCheckpoint.Phase.STARTED));
+    ledger.saveCheckpoint(checkpoint(TENANT, "closed", TaskCheckpoint.Phase.CLOSED));
+    advance(Duration.ofHours(2));
+
+    ledger.expire(Instant.ofEpochMilli(time.epochMillis()).minus(Duration.ofHours(1)));
+
+    assertThat(ledger.findCheckpoint(TENANT, "closed")).isEmpty();
+    assertThat(ledger.findCheckpoint(TENANT, "open")).isPresent();
+  }
+
+  @Test
+  @DisplayName("a checkpoint too big for one journal frame is refused, naming the task and the limit")
+  void oversizedCheckpointRefused() {
+    Instant now = Instant.ofEpochMilli(time.epochMillis());
+    TaskCheckpoint huge = new TaskCheckpoint(TENANT, "t1", TaskCheckpoint.Phase.STARTED, "x".repeat(5000), null, "engine-a", now, now);
+
+    assertThatThrownBy(() -> ledger.saveCheckpoint(huge))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("task t1").hasMessageContaining("4096");
+    assertThat(ledger.findCheckpoint(TENANT, "t1")).isEmpty();
+  }
+
+  @Test
+  @DisplayName("task ids and checkpoints survive a restart")
+  void tasksSurviveReopen() throws Exception {
+    assumeTrue(persistent(), "this backend keeps nothing across restarts");
+    ledger.prepareIfAbsent(TENANT, "task-7", key(1), "Orders.create", args(1), "w1", Duration.ofSeconds(20));
+    ledger.saveCheckpoint(checkpoint(TENANT, "task-7", TaskCheckpoint.Phase.STARTED));
+    ledger.saveCheckpoint(checkpoint(TENANT, "task-8", TaskCheckpoint.Phase.STARTED).next(TaskCheckpoint.Phase.ESCALATED, "evidence",
+        Instant.ofEpochMilli(time.epochMillis())));
+
+    ledger = reopen(ledger, options());
+
+    assertThat(ledger.taskRecords(TENANT, "task-7")).extracting(LedgerRecord::key).containsExactly(key(1));
+    assertThat(ledger.openTasks()).extracting(TaskCheckpoint::taskId, TaskCheckpoint::evidence)
+        .containsExactly(org.assertj.core.groups.Tuple.tuple("task-7", null), org.assertj.core.groups.Tuple.tuple("task-8", "evidence"));
+  }
 }

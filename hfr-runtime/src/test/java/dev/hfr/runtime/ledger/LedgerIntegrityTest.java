@@ -290,7 +290,7 @@ class LedgerIntegrityTest {
   }
 
   @Test
-  @DisplayName("a version-1 journal (no header check, no checkpoint) still opens: its records are kept and it is rewritten in version 2")
+  @DisplayName("a version-1 journal (no header check, no checkpoint) still opens: its records are kept and it is rewritten in version 3")
   void legacyJournalOpens() throws Exception {
     Path dir = tmp.resolve("old");
     Files.createDirectories(dir);

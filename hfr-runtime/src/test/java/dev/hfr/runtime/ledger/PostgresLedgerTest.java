@@ -55,7 +55,7 @@ class PostgresLedgerTest extends IdempotencyLedgerContract {
   protected IdempotencyLedger open(LedgerOptions options) throws Exception {
     PostgresLedger ledger = PostgresLedger.create(dataSource, options);
     try (Connection c = dataSource.getConnection(); Statement s = c.createStatement()) {
-      s.execute("TRUNCATE hfr_ledger");
+      s.execute("TRUNCATE hfr_ledger, hfr_task");
     }
     return ledger;
   }
@@ -89,10 +89,41 @@ class PostgresLedgerTest extends IdempotencyLedgerContract {
     }
     try (Connection c = dataSource.getConnection(); Statement s = c.createStatement();
         ResultSet rs = s.executeQuery("SELECT version, description FROM hfr_ledger_schema ORDER BY version")) {
-      assertThat(rs.next()).isTrue();
-      assertThat(rs.getInt(1)).isEqualTo(1);
+      for (int v = 1; v <= PostgresLedger.SCHEMA_VERSION; v++) {
+        assertThat(rs.next()).isTrue();
+        assertThat(rs.getInt(1)).isEqualTo(v);
+      }
       assertThat(rs.next()).as("one row per applied version").isFalse();
     }
+  }
+
+  @Test
+  @DisplayName("a version-1 database (no task ids, no checkpoints) is migrated to version 2: its records stay, without a task")
+  void version1SchemaMigrates() throws Exception {
+    try (Connection c = dataSource.getConnection(); Statement s = c.createStatement()) {
+      s.execute("DROP TABLE hfr_ledger, hfr_task, hfr_ledger_schema");
+      // The schema an HFR of schema version 1 created, with one of its records.
+      s.execute("""
+          CREATE TABLE hfr_ledger_schema (version INTEGER PRIMARY KEY, applied_at TIMESTAMPTZ NOT NULL DEFAULT now(), description TEXT NOT NULL);
+          INSERT INTO hfr_ledger_schema (version, description) VALUES (1, 'create hfr_ledger');
+          CREATE TABLE hfr_ledger (
+            tenant TEXT NOT NULL, key TEXT NOT NULL, tool TEXT NOT NULL, args_hash TEXT NOT NULL, state TEXT NOT NULL,
+            attempts INTEGER NOT NULL, result_hash TEXT, fencing_token BIGINT NOT NULL, lease_owner TEXT,
+            lease_expires_at_ms BIGINT NOT NULL, created_at_ms BIGINT NOT NULL, updated_at_ms BIGINT NOT NULL,
+            PRIMARY KEY (tenant, key));
+          INSERT INTO hfr_ledger VALUES ('acme', 'k-old', 'Orders.create', 'h1', 'UNKNOWN', 1, NULL, 3, NULL, 0, 1, 2);
+          """);
+    }
+
+    PostgresLedger migrated = PostgresLedger.create(dataSource, options());
+
+    assertThat(migrated.schemaVersion()).isEqualTo(2);
+    assertThat(migrated.find(TENANT, "k-old")).hasValueSatisfying(r -> {
+      assertThat(r.state()).isEqualTo(LedgerState.UNKNOWN);
+      assertThat(r.taskId()).isNull();
+    });
+    migrated.prepareIfAbsent(TENANT, "task-1", "k-new", "Orders.create", "h2", "w1", java.time.Duration.ofSeconds(20));
+    assertThat(migrated.taskRecords(TENANT, "task-1")).extracting(LedgerRecord::key).containsExactly("k-new");
   }
 
   @Test

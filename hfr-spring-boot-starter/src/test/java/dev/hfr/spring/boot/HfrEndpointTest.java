@@ -21,7 +21,7 @@ import org.springframework.boot.autoconfigure.AutoConfigurations;
 import org.springframework.boot.health.contributor.Status;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 
-/** The Actuator view: breakers, budgets, escalations and resumable writes; the mode switch; the health indicator. */
+/** The Actuator view: breakers, budgets, escalations, resumable writes and cut-off tasks; the mode switch; the health indicator. */
 class HfrEndpointTest {
 
   private final ApplicationContextRunner app = new ApplicationContextRunner()
@@ -47,6 +47,11 @@ class HfrEndpointTest {
         assertThatThrownBy(() -> reservations.reserve("sku-1", null)).isInstanceOf(ToolCallException.class);
       }
 
+      // Another engine on the same ledger opens a task and never closes it, as if its process died.
+      try (Hfr other = Hfr.builder().ledger(context.getBean(Hfr.class).ledger()).build()) {
+        other.newTask(TaskSpec.builder("acme", "order-8").build());
+      }
+
       HfrEndpoint.Report report = context.getBean(HfrEndpoint.class).report();
 
       assertThat(report.mode()).isEqualTo(HfrMode.ENFORCE);
@@ -66,6 +71,12 @@ class HfrEndpointTest {
       assertThat(report.resumable().oldest()).singleElement().satisfies(w -> {
         assertThat(w.tool()).isEqualTo("ReservationTools.reserve");
         assertThat(w.state()).isEqualTo("UNKNOWN");
+      });
+      assertThat(report.resumable().tasks()).as("order-7 closed; order-8 was cut off").isEqualTo(1);
+      assertThat(report.resumable().oldestTasks()).singleElement().satisfies(t -> {
+        assertThat(t.taskId()).isEqualTo("order-8");
+        assertThat(t.phase()).isEqualTo("STARTED");
+        assertThat(t.unfinishedWrites()).isZero();
       });
     });
   }

@@ -2,6 +2,7 @@ package dev.hfr.runtime.ledger.internal;
 
 import dev.hfr.runtime.ledger.LedgerRecord;
 import dev.hfr.runtime.ledger.LedgerState;
+import dev.hfr.runtime.ledger.TaskCheckpoint;
 import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
 import java.io.DataInputStream;
@@ -11,18 +12,22 @@ import java.io.UncheckedIOException;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.time.Instant;
+import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.List;
 import java.util.zip.CRC32C;
 
 /**
- * The embedded ledger's on-disk format (version 2; version 1 journals are still read, see below).
+ * The embedded ledger's on-disk format (version 3; version 1 and 2 journals are still read, see below).
  *
  * <pre>
  * file    = header frame*
- * header  = "HFR-LDG2" ledgerId:int64 firstSeq:int64 baseLength:int64 crc:int32          (36 bytes)
+ * header  = "HFR-LDG3" ledgerId:int64 firstSeq:int64 baseLength:int64 crc:int32          (36 bytes)
  * frame   = length:int32 seq:int64 payloadCrc:int32 headerCrc:int32 payload[length]     (20-byte header)
- * payload = PUT tenant key tool argsHash state attempts resultHash? fencingToken createdAt updatedAt leaseOwner? leaseExpiresAt
+ * payload = PUT tenant key tool argsHash state attempts resultHash? fencingToken createdAt updatedAt leaseOwner? leaseExpiresAt taskId?
  *         | REMOVE tenant key
+ *         | TASK tenant taskId phase spec evidence? owner startedAt updatedAt
+ *         | REMOVE_TASK tenant taskId
  * </pre>
  *
  * All integers are big-endian; every check is CRC32C. The file header's crc covers its first 32 bytes;
@@ -36,17 +41,23 @@ import java.util.zip.CRC32C;
  *
  * <p>Strings are Java's modified UTF-8 with a 2-byte length ({@code writeUTF}), which round-trips every
  * {@code String}, lone surrogates included; an optional string is a boolean presence flag followed by the
- * string; times are epoch milliseconds. A PUT holds the whole record, so replaying a journal is "last
- * frame per key wins" and any frame can be read without the ones before.
+ * string; times are epoch milliseconds. A PUT holds the whole record and a TASK the whole checkpoint of a
+ * task (§5.4), so replaying a journal is "last frame per key (or task) wins" and any frame can be read
+ * without the ones before.
  *
- * <p><b>Version 1</b> ({@code "HFR-LDG1"}, frames {@code length:int32 crc32c(length ‖ payload):int32
- * payload}, no header check, no sequence numbers) is read by {@link JournalScanner#scanLegacy} and
- * rewritten as version 2 on open.
+ * <p><b>Version 2</b> ({@code "HFR-LDG2"}) has the same file header and frames, PUT payloads end after
+ * {@code leaseExpiresAt} (no task id) and there are no TASK frames; it is read by the same decoder (a PUT
+ * without the trailing field is a record of no task) and rewritten as version 3 on open, so a version-2
+ * HFR refuses the new file by its magic instead of misreading its frames. <b>Version 1</b> ({@code
+ * "HFR-LDG1"}, frames {@code length:int32 crc32c(length ‖ payload):int32 payload}, no header check, no
+ * sequence numbers) is read by {@link JournalScanner#scanLegacy} and rewritten as version 3 on open.
  */
 public final class JournalCodec {
 
-  /** The first 8 bytes of every version-2 journal. */
-  public static final byte[] MAGIC = "HFR-LDG2".getBytes(StandardCharsets.US_ASCII);
+  /** The first 8 bytes of every version-3 journal: what this code writes. */
+  public static final byte[] MAGIC = "HFR-LDG3".getBytes(StandardCharsets.US_ASCII);
+  /** The first 8 bytes of a version-2 journal (same frames, no task ids; read, then rewritten as version 3). */
+  public static final byte[] V2_MAGIC = "HFR-LDG2".getBytes(StandardCharsets.US_ASCII);
   /** The first 8 bytes of a version-1 journal (read, then rewritten as version 2). */
   public static final byte[] LEGACY_MAGIC = "HFR-LDG1".getBytes(StandardCharsets.US_ASCII);
   /** Bytes of the file header. */
@@ -62,13 +73,55 @@ public final class JournalCodec {
 
   private static final byte PUT = 1;
   private static final byte REMOVE = 2;
+  private static final byte TASK = 3;
+  private static final byte REMOVE_TASK = 4;
 
   private JournalCodec() {}
 
-  /** One decoded frame: an entry to store, or a (tenant, key) to remove. */
-  public record Frame(StoredEntry put, String removeTenant, String removeKey) {
+  /**
+   * One decoded frame: an entry to store ({@code put}), a task checkpoint to store ({@code task}), or the
+   * removal of a record ({@code removeKey}) or of a task's checkpoint ({@code removeTaskId}) of {@code
+   * removeTenant}.
+   */
+  public record Frame(StoredEntry put, TaskCheckpoint task, String removeTenant, String removeKey, String removeTaskId) {
+
+    Frame(StoredEntry put, String removeTenant, String removeKey) {
+      this(put, null, removeTenant, removeKey, null);
+    }
+
+    /** Whether this frame removes a record. */
     public boolean isRemove() {
-      return put == null;
+      return removeKey != null;
+    }
+
+    /** Whether this frame stores or removes a task checkpoint rather than a record. */
+    public boolean isTask() {
+      return task != null || removeTaskId != null;
+    }
+
+    /** Replays the frame into {@code table}: last frame per key (or task) wins. */
+    public void applyTo(LedgerTable table) {
+      if (put != null) {
+        table.load(put);
+      } else if (task != null) {
+        table.loadTask(task);
+      } else if (removeKey != null) {
+        table.unload(removeTenant, removeKey);
+      } else {
+        table.unloadTask(removeTenant, removeTaskId);
+      }
+    }
+
+    /** What the frame holds, for damage reports. */
+    public String describe() {
+      if (put != null) {
+        return "tenant " + put.tenant() + " key " + put.key() + " state " + put.record().state();
+      }
+      if (task != null) {
+        return "checkpoint of task " + task.taskId() + " of tenant " + task.tenant() + " (" + task.phase() + ")";
+      }
+      return removeKey != null ? "removal of tenant " + removeTenant + " key " + removeKey
+          : "removal of the checkpoint of task " + removeTaskId + " of tenant " + removeTenant;
     }
   }
 
@@ -93,6 +146,7 @@ public final class JournalCodec {
       out.writeLong(r.updatedAt().toEpochMilli());
       optional(out, e.leaseOwner());
       out.writeLong(e.leaseExpiresAtMillis());
+      optional(out, r.taskId());
     } catch (IOException impossible) {
       throw new UncheckedIOException(impossible);
     }
@@ -110,6 +164,50 @@ public final class JournalCodec {
       throw new UncheckedIOException(impossible);
     }
     return bytes.toByteArray();
+  }
+
+  /** The payload of a TASK frame. */
+  public static byte[] encodeTask(TaskCheckpoint t) {
+    ByteArrayOutputStream bytes = new ByteArrayOutputStream(256);
+    try (DataOutputStream out = new DataOutputStream(bytes)) {
+      out.writeByte(TASK);
+      out.writeUTF(t.tenant());
+      out.writeUTF(t.taskId());
+      out.writeUTF(t.phase().name());
+      out.writeUTF(t.spec());
+      optional(out, t.evidence());
+      out.writeUTF(t.owner());
+      out.writeLong(t.startedAt().toEpochMilli());
+      out.writeLong(t.updatedAt().toEpochMilli());
+    } catch (IOException impossible) {
+      throw new UncheckedIOException(impossible);
+    }
+    return bytes.toByteArray();
+  }
+
+  /** The payload of a REMOVE_TASK frame. */
+  public static byte[] encodeRemoveTask(String tenant, String taskId) {
+    ByteArrayOutputStream bytes = new ByteArrayOutputStream(160);
+    try (DataOutputStream out = new DataOutputStream(bytes)) {
+      out.writeByte(REMOVE_TASK);
+      out.writeUTF(tenant);
+      out.writeUTF(taskId);
+    } catch (IOException impossible) {
+      throw new UncheckedIOException(impossible);
+    }
+    return bytes.toByteArray();
+  }
+
+  /** The payloads that hold everything in {@code table}: its records, then its task checkpoints (for a compacted journal). */
+  public static List<byte[]> payloadsOf(LedgerTable table) {
+    List<byte[]> out = new ArrayList<>(table.size() + table.checkpoints().size());
+    for (StoredEntry e : table.entries()) {
+      out.add(encodePut(e));
+    }
+    for (TaskCheckpoint t : table.checkpoints()) {
+      out.add(encodeTask(t));
+    }
+    return out;
   }
 
   /** A whole frame: header (with its own check) and payload. */
@@ -133,7 +231,7 @@ public final class JournalCodec {
 
   /** The file header at the start of {@code data}, or {@code null} when it is missing or its check fails. */
   public static FileHeader readFileHeader(byte[] data) {
-    if (data.length < FILE_HEADER || !startsWith(data, MAGIC)) {
+    if (data.length < FILE_HEADER || !startsWith(data, MAGIC) && !startsWith(data, V2_MAGIC)) {
       return null;
     }
     ByteBuffer b = ByteBuffer.wrap(data);
@@ -185,11 +283,26 @@ public final class JournalCodec {
         Instant updated = Instant.ofEpochMilli(in.readLong());
         String leaseOwner = readOptional(in);
         long leaseExpires = in.readLong();
+        String taskId = in.available() > 0 ? readOptional(in) : null; // absent in version-2 frames
         frame = new Frame(
-            new StoredEntry(new LedgerRecord(tenant, key, tool, argsHash, state, attempts, resultHash, token, created, updated), leaseOwner, leaseExpires),
+            new StoredEntry(new LedgerRecord(tenant, key, tool, argsHash, state, attempts, resultHash, token, created, updated, taskId),
+                leaseOwner, leaseExpires),
             null, null);
       } else if (type == REMOVE) {
         frame = new Frame(null, in.readUTF(), in.readUTF());
+      } else if (type == TASK) {
+        String tenant = in.readUTF();
+        String taskId = in.readUTF();
+        TaskCheckpoint.Phase phase = TaskCheckpoint.Phase.valueOf(in.readUTF());
+        String spec = in.readUTF();
+        String evidence = readOptional(in);
+        String owner = in.readUTF();
+        Instant started = Instant.ofEpochMilli(in.readLong());
+        Instant updated = Instant.ofEpochMilli(in.readLong());
+        frame = new Frame(null, new TaskCheckpoint(tenant, taskId, phase, spec, evidence, owner, started, updated), null, null, null);
+      } else if (type == REMOVE_TASK) {
+        String tenant = in.readUTF();
+        frame = new Frame(null, null, tenant, null, in.readUTF());
       } else {
         throw new IllegalArgumentException("unknown frame type " + type);
       }

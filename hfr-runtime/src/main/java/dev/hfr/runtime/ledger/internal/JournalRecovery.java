@@ -24,8 +24,10 @@ import java.util.List;
  *   <li>A journal that is missing, empty, shorter than forced, or older than the checkpoint says, while
  *       the checkpoint says it held records: damage, never a new ledger — the message says which records
  *       are lost and how to go on (restore, or {@code repair}).
- *   <li>A version-2 journal without its checkpoint, or with another ledger's: damage.
- *   <li>A version-1 journal: read with the version-1 rules, rewritten as version 2.
+ *   <li>A version-2 or version-3 journal without its checkpoint, or with another ledger's: damage.
+ *   <li>A version-1 journal: read with the version-1 rules, rewritten as version 3.
+ *   <li>A version-2 journal: read and checked like a version-3 one (same frames, no task ids), then
+ *       rewritten as version 3.
  * </ul>
  */
 public final class JournalRecovery {
@@ -43,7 +45,7 @@ public final class JournalRecovery {
    * @param torn the crash tail that was cut off, or {@code null}
    * @param tornSavedTo where its bytes were saved, or {@code null}
    * @param created whether the ledger was created now
-   * @param upgraded whether a version-1 journal was rewritten as version 2
+   * @param upgraded whether a version-1 or version-2 journal was rewritten as version 3
    */
   public record Opened(
       List<JournalScanner.Located> frames, long ledgerId, long firstSeq, long lastSeq, JournalScanner.TornTail torn, Path tornSavedTo,
@@ -75,7 +77,8 @@ public final class JournalRecovery {
     if (JournalCodec.startsWith(data, JournalCodec.LEGACY_MAGIC)) {
       return upgrade(journal, data, checkpoint);
     }
-    if (!JournalCodec.startsWith(data, JournalCodec.MAGIC)) {
+    boolean v2 = JournalCodec.startsWith(data, JournalCodec.V2_MAGIC);
+    if (!v2 && !JournalCodec.startsWith(data, JournalCodec.MAGIC)) {
       throw new LedgerCorruptedException(journal, List.of(notAJournal(data.length)), 0);
     }
     JournalCodec.FileHeader header = JournalCodec.readFileHeader(data);
@@ -98,6 +101,9 @@ public final class JournalRecovery {
     Path saved = null;
     if (scan.tornTail() != null) {
       saved = cutTail(journal, data, scan.tornTail());
+    }
+    if (v2) {
+      return rewriteAsCurrent(journal, scan, saved, checkpoint, "2");
     }
     return new Opened(scan.frames(), header.ledgerId(), header.firstSeq(), scan.lastSeq(), scan.tornTail(), saved, false, false);
   }
@@ -125,17 +131,26 @@ public final class JournalRecovery {
     if (scan.tornTail() != null) {
       saved = cutTail(journal, data, scan.tornTail());
     }
-    List<StoredEntry> live = new ArrayList<>(replay(scan.frames()).entries());
-    Path legacyCopy = journal.resolveSibling(journal.getFileName() + ".v1-" + System.currentTimeMillis());
-    Files.copy(journal, legacyCopy);
+    return rewriteAsCurrent(journal, scan, saved, checkpoint, "1");
+  }
+
+  /**
+   * Rewrites an older journal's live records in the current format (the old file is kept beside it as
+   * {@code ledger.journal.v<version>-<millis>}), with a new ledger id and a checkpoint vouching for it.
+   */
+  private static Opened rewriteAsCurrent(Path journal, JournalScanner.Result scan, Path tornSavedTo, CheckpointFile checkpoint,
+      String version) throws IOException {
+    List<byte[]> live = JournalCodec.payloadsOf(replay(scan.frames()));
+    Path oldCopy = journal.resolveSibling(journal.getFileName() + ".v" + version + "-" + System.currentTimeMillis());
+    Files.copy(journal, oldCopy);
     long id = IDS.nextLong();
     JournalWriter.writeFresh(journal, id, 1, live, checkpoint);
-    LOG.log(System.Logger.Level.INFO, "ledger journal {0}: rewrote a version-1 journal ({1} frames, {2} live records) in format "
-        + "version 2; the old file is kept as {3}", journal, scan.frames().size(), live.size(), legacyCopy);
+    LOG.log(System.Logger.Level.INFO, "ledger journal {0}: rewrote a version-{1} journal ({2} frames, {3} live records) in format "
+        + "version 3; the old file is kept as {4}", journal, version, scan.frames().size(), live.size(), oldCopy);
     byte[] rewritten = Files.readAllBytes(journal);
     JournalCodec.FileHeader header = JournalCodec.readFileHeader(rewritten);
     JournalScanner.Result again = JournalScanner.scan(rewritten, header, rewritten.length, live.size());
-    return new Opened(again.frames(), id, 1, live.size(), scan.tornTail(), saved, false, true);
+    return new Opened(again.frames(), id, 1, live.size(), scan.tornTail(), tornSavedTo, false, true);
   }
 
   /** Cuts the crash tail off the journal, after saving its bytes beside it. Returns where they were saved. */
@@ -187,7 +202,7 @@ public final class JournalRecovery {
     } else {
       JournalCodec.FileHeader header = JournalCodec.readFileHeader(data);
       if (header == null) {
-        damages.add(JournalCodec.startsWith(data, JournalCodec.MAGIC)
+        damages.add(JournalCodec.startsWith(data, JournalCodec.MAGIC) || JournalCodec.startsWith(data, JournalCodec.V2_MAGIC)
             ? new Damage(1, 0, data.length, "the journal's file header fails its check", null) : notAJournal(data.length));
       } else {
         boolean vouched = cp != null && header.ledgerId() == cp.ledgerId() && header.firstSeq() >= cp.firstSeq();
@@ -214,7 +229,7 @@ public final class JournalRecovery {
       Files.move(journal, aside, StandardCopyOption.ATOMIC_MOVE);
     }
     LedgerTable table = replay(frames);
-    JournalWriter.writeFresh(journal, ledgerId, lastSeen + 1, new ArrayList<>(table.entries()), checkpoint);
+    JournalWriter.writeFresh(journal, ledgerId, lastSeen + 1, JournalCodec.payloadsOf(table), checkpoint);
     LOG.log(System.Logger.Level.WARNING, "ledger journal {0} repaired: damaged file moved to {1}; kept {2} records; lost regions: {3}",
         journal, aside, table.size(), damages);
     return new Repaired(aside, table.size(), damages);
@@ -224,11 +239,7 @@ public final class JournalRecovery {
   public static LedgerTable replay(List<JournalScanner.Located> frames) {
     LedgerTable table = new LedgerTable(null);
     for (JournalScanner.Located f : frames) {
-      if (f.frame().isRemove()) {
-        table.unload(f.frame().removeTenant(), f.frame().removeKey());
-      } else {
-        table.load(f.frame().put());
-      }
+      f.frame().applyTo(table);
     }
     return table;
   }
@@ -254,7 +265,8 @@ public final class JournalRecovery {
 
   private static Damage notAJournal(long size) {
     return new Damage(1, 0, size, "the file does not start with "
-        + new String(JournalCodec.MAGIC, StandardCharsets.US_ASCII) + " (or " + new String(JournalCodec.LEGACY_MAGIC, StandardCharsets.US_ASCII)
+        + new String(JournalCodec.MAGIC, StandardCharsets.US_ASCII) + " (or " + new String(JournalCodec.V2_MAGIC, StandardCharsets.US_ASCII)
+        + ", " + new String(JournalCodec.LEGACY_MAGIC, StandardCharsets.US_ASCII)
         + "): it is not an HFR ledger journal, or its header is damaged", null);
   }
 }

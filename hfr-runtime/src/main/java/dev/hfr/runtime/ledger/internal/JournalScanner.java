@@ -200,10 +200,7 @@ public final class JournalScanner {
 
   private static String describe(byte[] data, int offset, int len) {
     try {
-      JournalCodec.Frame f = JournalCodec.decode(data, offset, len);
-      return f.isRemove()
-          ? "removal of tenant " + f.removeTenant() + " key " + f.removeKey()
-          : "tenant " + f.put().tenant() + " key " + f.put().key() + " state " + f.put().record().state();
+      return JournalCodec.decode(data, offset, len).describe();
     } catch (RuntimeException e) {
       return null;
     }

@@ -10,7 +10,6 @@ import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.nio.file.StandardOpenOption;
 import java.util.ArrayList;
-import java.util.Collection;
 import java.util.List;
 import java.util.concurrent.locks.Condition;
 import java.util.concurrent.locks.ReentrantLock;
@@ -171,22 +170,22 @@ public final class JournalWriter implements AutoCloseable {
   }
 
   /**
-   * Replaces the journal by one holding just {@code entries} (see {@link #writeFresh}), numbered on from
+   * Replaces the journal by one holding just {@code payloads} (see {@link #writeFresh}), numbered on from
    * the last sequence number, and checkpoints it. A crash at any point leaves either the old or the new
    * journal, complete, and a checkpoint the open-time check accepts with either.
    */
-  public void rewrite(Collection<StoredEntry> entries) {
+  public void rewrite(List<byte[]> payloads) {
     checkHealthy();
     synchronized (forceLock) {
       try {
         long first = nextSeq;
-        long length = writeFresh(journal, ledgerId, first, entries, null);
+        long length = writeFresh(journal, ledgerId, first, payloads, null);
         FileChannel old = channel;
         channel = FileChannel.open(journal, StandardOpenOption.READ, StandardOpenOption.WRITE);
         old.close();
         position = channel.size();
-        nextSeq = first + entries.size();
-        framesInFile = entries.size();
+        nextSeq = first + payloads.size();
+        framesInFile = payloads.size();
         forced = appended;
         mark = new Mark(appended, length, first, nextSeq - 1);
         checkpoint.writeAndForce(checkpointOf(mark));
@@ -198,20 +197,20 @@ public final class JournalWriter implements AutoCloseable {
   }
 
   /**
-   * Writes a complete journal holding {@code entries} (sequence numbers from {@code firstSeq}) to a
+   * Writes a complete journal holding {@code payloads} (frame payloads, sequence numbers from {@code firstSeq}) to a
    * temporary file, forces it, and renames it over {@code journal} atomically, then forces the directory.
    * When {@code checkpoint} is given it is written and forced <em>before</em> the rename (used when the
    * journal being replaced is not one the checkpoint could vouch for: a new ledger, an upgrade, a repair
    * of a damaged checkpoint). Returns the new journal's length.
    */
-  public static long writeFresh(Path journal, long ledgerId, long firstSeq, Collection<StoredEntry> entries, CheckpointFile checkpoint)
+  public static long writeFresh(Path journal, long ledgerId, long firstSeq, List<byte[]> payloads, CheckpointFile checkpoint)
       throws IOException {
     Path tmp = journal.resolveSibling(journal.getFileName() + ".compact");
-    List<ByteBuffer> frames = new ArrayList<>(entries.size());
+    List<ByteBuffer> frames = new ArrayList<>(payloads.size());
     long length = JournalCodec.FILE_HEADER;
     long seq = firstSeq;
-    for (StoredEntry e : entries) {
-      ByteBuffer f = JournalCodec.frame(seq++, JournalCodec.encodePut(e));
+    for (byte[] payload : payloads) {
+      ByteBuffer f = JournalCodec.frame(seq++, payload);
       length += f.remaining();
       frames.add(f);
     }

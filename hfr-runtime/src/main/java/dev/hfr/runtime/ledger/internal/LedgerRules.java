@@ -6,6 +6,7 @@ import dev.hfr.runtime.ledger.LedgerKeyConflictException;
 import dev.hfr.runtime.ledger.LedgerRecord;
 import dev.hfr.runtime.ledger.LedgerState;
 import dev.hfr.runtime.ledger.StaleFencingTokenException;
+import dev.hfr.runtime.ledger.TaskCheckpoint;
 import dev.hfr.runtime.ledger.UnknownLedgerKeyException;
 import java.time.Duration;
 import java.time.Instant;
@@ -39,6 +40,30 @@ public final class LedgerRules {
     text(argsHash, "argsHash", MAX_HASH);
   }
 
+  public static void checkTenantTask(String tenant, String taskId) {
+    text(tenant, "tenant", MAX_NAME);
+    text(taskId, "taskId", MAX_NAME);
+  }
+
+  /** The longest task spec a checkpoint holds, in characters. */
+  public static final int MAX_SPEC = 4096;
+  /** The longest escalation evidence a checkpoint holds, in characters (the engine shortens longer ones). */
+  public static final int MAX_EVIDENCE = 12_000;
+
+  /** Checks a task checkpoint: its ids, and a spec and evidence short enough for one journal frame. */
+  public static void checkCheckpoint(TaskCheckpoint t) {
+    Objects.requireNonNull(t, "checkpoint");
+    checkTenantTask(t.tenant(), t.taskId());
+    text(t.owner(), "owner", MAX_NAME);
+    if (t.spec().length() > MAX_SPEC) {
+      throw new IllegalArgumentException("the spec of task " + t.taskId() + " is " + t.spec().length() + " characters; at most " + MAX_SPEC);
+    }
+    if (t.evidence() != null && t.evidence().length() > MAX_EVIDENCE) {
+      throw new IllegalArgumentException(
+          "the evidence of task " + t.taskId() + " is " + t.evidence().length() + " characters; at most " + MAX_EVIDENCE);
+    }
+  }
+
   public static void checkTransition(String tenant, String key, LedgerState expected, LedgerState target, String resultHash) {
     checkTenantKey(tenant, key);
     Objects.requireNonNull(expected, "expected");
@@ -68,12 +93,18 @@ public final class LedgerRules {
     return new StoredEntry(new LedgerRecord(tenant, key, tool, argsHash, LedgerState.PREPARED, 0, null, 0L, now, now), null, 0L);
   }
 
+  /** A fresh PREPARED record of task {@code taskId} (may be null) leased to its creator: the first lease on the key, token 1. */
+  public static StoredEntry newLeasedEntry(
+      String tenant, String taskId, String key, String tool, String argsHash, String owner, Duration ttl, long nowMillis) {
+    Instant now = Instant.ofEpochMilli(nowMillis);
+    return new StoredEntry(new LedgerRecord(tenant, key, tool, argsHash, LedgerState.PREPARED, 0, null, 1L, now, now, taskId),
+        owner, nowMillis + ttl.toMillis());
+  }
+
   /** A fresh PREPARED record leased to its creator: the first lease on the key, token 1. */
   public static StoredEntry newLeasedEntry(
       String tenant, String key, String tool, String argsHash, String owner, Duration ttl, long nowMillis) {
-    Instant now = Instant.ofEpochMilli(nowMillis);
-    return new StoredEntry(
-        new LedgerRecord(tenant, key, tool, argsHash, LedgerState.PREPARED, 0, null, 1L, now, now), owner, nowMillis + ttl.toMillis());
+    return newLeasedEntry(tenant, null, key, tool, argsHash, owner, ttl, nowMillis);
   }
 
   /** Refuses a prepare that reuses a key for another tool or other arguments. */
@@ -99,7 +130,7 @@ public final class LedgerRules {
     int attempts = expected == LedgerState.PREPARED ? r.attempts() + 1 : r.attempts();
     LedgerRecord next = new LedgerRecord(
         r.tenant(), r.key(), r.tool(), r.argsHash(), target, attempts, resultHash != null ? resultHash : r.resultHash(),
-        r.fencingToken(), r.createdAt(), Instant.ofEpochMilli(nowMillis));
+        r.fencingToken(), r.createdAt(), Instant.ofEpochMilli(nowMillis), r.taskId());
     return new StoredEntry(next, current.leaseOwner(), current.leaseExpiresAtMillis());
   }
 
@@ -122,7 +153,7 @@ public final class LedgerRules {
     long expiresAt = nowMillis + ttl.toMillis();
     LedgerRecord next = new LedgerRecord(
         r.tenant(), r.key(), r.tool(), r.argsHash(), r.state(), r.attempts(), r.resultHash(), r.fencingToken() + 1,
-        r.createdAt(), r.updatedAt());
+        r.createdAt(), r.updatedAt(), r.taskId());
     return new StoredEntry(next, owner, expiresAt);
   }
 

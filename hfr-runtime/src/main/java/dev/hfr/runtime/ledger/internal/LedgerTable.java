@@ -4,15 +4,19 @@ import dev.hfr.runtime.ledger.Lease;
 import dev.hfr.runtime.ledger.LedgerRecord;
 import dev.hfr.runtime.ledger.LedgerState;
 import dev.hfr.runtime.ledger.Prepared;
+import dev.hfr.runtime.ledger.TaskCheckpoint;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.Comparator;
 import java.util.HashMap;
 import java.util.Iterator;
+import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 
 /**
  * The ledger's records in memory, keyed by (tenant, key), applying {@link LedgerRules}. Every change is
@@ -35,11 +39,24 @@ public final class LedgerTable {
     }
 
     void remove(StoredEntry entry);
+
+    /**
+     * Persists a task's checkpoint; only an escalation's must be durable before it is acknowledged (see
+     * {@link dev.hfr.runtime.ledger.IdempotencyLedger#saveCheckpoint}).
+     */
+    default void putTask(TaskCheckpoint checkpoint) {}
+
+    /** Persists the deletion of a closed task's checkpoint. */
+    default void removeTask(TaskCheckpoint checkpoint) {}
   }
 
   private record TenantKey(String tenant, String key) {}
 
   private final Map<TenantKey, StoredEntry> entries = new HashMap<>();
+  /** The latest checkpoint per (tenant, task id), in the order tasks were first checkpointed. */
+  private final Map<TenantKey, TaskCheckpoint> tasks = new LinkedHashMap<>();
+  /** The keys of each task's records, in creation order: a task's unfinished writes without a full scan. */
+  private final Map<TenantKey, Set<String>> keysByTask = new HashMap<>();
   private final Persister persister;
 
   public LedgerTable(Persister persister) {
@@ -59,14 +76,22 @@ public final class LedgerTable {
   }
 
   public Prepared prepareIfAbsent(String tenant, String key, String tool, String argsHash, String owner, Duration ttl, long nowMillis) {
+    return prepareIfAbsent(tenant, null, key, tool, argsHash, owner, ttl, nowMillis);
+  }
+
+  public Prepared prepareIfAbsent(
+      String tenant, String taskId, String key, String tool, String argsHash, String owner, Duration ttl, long nowMillis) {
     LedgerRules.checkPrepare(tenant, key, tool, argsHash);
     LedgerRules.checkLease(tenant, key, owner, ttl);
+    if (taskId != null) {
+      LedgerRules.checkId(taskId, "taskId", LedgerRules.MAX_NAME);
+    }
     StoredEntry existing = entries.get(new TenantKey(tenant, key));
     if (existing != null) {
       LedgerRules.checkSameIntent(existing.record(), tool, argsHash);
       return new Prepared(existing.record(), false, null);
     }
-    StoredEntry fresh = LedgerRules.newLeasedEntry(tenant, key, tool, argsHash, owner, ttl, nowMillis);
+    StoredEntry fresh = LedgerRules.newLeasedEntry(tenant, taskId, key, tool, argsHash, owner, ttl, nowMillis);
     store(fresh);
     return new Prepared(fresh.record(), true, LedgerRules.leaseOf(fresh));
   }
@@ -150,20 +175,106 @@ public final class LedgerTable {
       if (LedgerRules.expiredBy(e, cutoffMillis)) {
         persister.remove(e);
         it.remove();
+        unindex(e);
         removed++;
+      }
+    }
+    for (Iterator<TaskCheckpoint> it = tasks.values().iterator(); it.hasNext(); ) {
+      TaskCheckpoint t = it.next();
+      if (!t.phase().open() && t.updatedAt().toEpochMilli() < cutoffMillis) {
+        persister.removeTask(t);
+        it.remove();
       }
     }
     return removed;
   }
 
+  /** Saves a task's checkpoint; returns the one it replaces, or {@code null}. */
+  public TaskCheckpoint saveCheckpoint(TaskCheckpoint checkpoint) {
+    LedgerRules.checkCheckpoint(checkpoint);
+    persister.putTask(checkpoint);
+    return tasks.put(new TenantKey(checkpoint.tenant(), checkpoint.taskId()), checkpoint);
+  }
+
+  public Optional<TaskCheckpoint> findCheckpoint(String tenant, String taskId) {
+    LedgerRules.checkTenantTask(tenant, taskId);
+    return Optional.ofNullable(tasks.get(new TenantKey(tenant, taskId)));
+  }
+
+  /** The latest checkpoint of every task that did not close, oldest start first. */
+  public List<TaskCheckpoint> openTasks() {
+    List<TaskCheckpoint> out = new ArrayList<>();
+    for (TaskCheckpoint t : tasks.values()) {
+      if (t.phase().open()) {
+        out.add(t);
+      }
+    }
+    out.sort(Comparator.comparing(TaskCheckpoint::startedAt).thenComparing(TaskCheckpoint::tenant).thenComparing(TaskCheckpoint::taskId));
+    return out;
+  }
+
+  /** The records of one task, oldest first. */
+  public List<LedgerRecord> taskRecords(String tenant, String taskId) {
+    LedgerRules.checkTenantTask(tenant, taskId);
+    Set<String> keys = keysByTask.get(new TenantKey(tenant, taskId));
+    List<LedgerRecord> out = new ArrayList<>();
+    if (keys != null) {
+      for (String key : keys) {
+        StoredEntry e = entries.get(new TenantKey(tenant, key));
+        if (e != null) {
+          out.add(e.record());
+        }
+      }
+    }
+    out.sort(Comparator.comparing(LedgerRecord::createdAt).thenComparing(LedgerRecord::key));
+    return out;
+  }
+
+  /** Every task checkpoint held (for compaction). */
+  public Collection<TaskCheckpoint> checkpoints() {
+    return tasks.values();
+  }
+
   /** Loads an entry read back from storage, without persisting it again. */
   public void load(StoredEntry e) {
     entries.put(new TenantKey(e.tenant(), e.key()), e);
+    index(e);
   }
 
   /** Drops an entry whose deletion was read back from storage. */
   public void unload(String tenant, String key) {
-    entries.remove(new TenantKey(tenant, key));
+    StoredEntry gone = entries.remove(new TenantKey(tenant, key));
+    if (gone != null) {
+      unindex(gone);
+    }
+  }
+
+  /** Loads a task checkpoint read back from storage, without persisting it again. */
+  public void loadTask(TaskCheckpoint checkpoint) {
+    tasks.put(new TenantKey(checkpoint.tenant(), checkpoint.taskId()), checkpoint);
+  }
+
+  /** Drops a task checkpoint whose deletion was read back from storage. */
+  public void unloadTask(String tenant, String taskId) {
+    tasks.remove(new TenantKey(tenant, taskId));
+  }
+
+  private void index(StoredEntry e) {
+    String taskId = e.record().taskId();
+    if (taskId != null) {
+      keysByTask.computeIfAbsent(new TenantKey(e.tenant(), taskId), t -> new LinkedHashSet<>(4)).add(e.key());
+    }
+  }
+
+  private void unindex(StoredEntry e) {
+    String taskId = e.record().taskId();
+    if (taskId != null) {
+      TenantKey task = new TenantKey(e.tenant(), taskId);
+      Set<String> keys = keysByTask.get(task);
+      if (keys != null && keys.remove(e.key()) && keys.isEmpty()) {
+        keysByTask.remove(task);
+      }
+    }
   }
 
   public Collection<StoredEntry> entries() {
@@ -176,6 +287,8 @@ public final class LedgerTable {
 
   private void store(StoredEntry e) {
     persister.put(e);
-    entries.put(new TenantKey(e.tenant(), e.key()), e);
+    if (entries.put(new TenantKey(e.tenant(), e.key()), e) == null) {
+      index(e);
+    }
   }
 }

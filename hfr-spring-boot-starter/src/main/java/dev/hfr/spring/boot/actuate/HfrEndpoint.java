@@ -2,6 +2,7 @@ package dev.hfr.spring.boot.actuate;
 
 import dev.hfr.runtime.Hfr;
 import dev.hfr.runtime.HfrMode;
+import dev.hfr.runtime.PendingTask;
 import dev.hfr.runtime.breaker.CircuitBreaker;
 import dev.hfr.runtime.budget.TenantRetryBudgets;
 import dev.hfr.runtime.escalate.EscalationQueue;
@@ -45,6 +46,7 @@ public class HfrEndpoint {
   @ReadOperation
   public Report report() {
     List<LedgerRecord> pending = hfr.ledger().pending();
+    List<PendingTask> tasks = hfr.pendingTasks();
     return new Report(
         hfr.mode(),
         breakers(),
@@ -55,7 +57,8 @@ public class HfrEndpoint {
             .sorted(Comparator.comparing(LedgerRecord::updatedAt))
             .limit(LISTED)
             .map(PendingWrite::of)
-            .toList()));
+            .toList(),
+            tasks.size(), tasks.stream().limit(LISTED).map(CutOffTask::of).toList()));
   }
 
   /** Switches the mode: {@code {"mode": "SHADOW"}}; OFF is the kill switch. Answers with the new report. */
@@ -113,8 +116,21 @@ public class HfrEndpoint {
     }
   }
 
-  /** The writes a crash left PREPARED or UNKNOWN: what resuming must reconcile. */
-  public record Resumable(int pending, List<PendingWrite> oldest) {}
+  /**
+   * What a crash left to resume: the writes left PREPARED or UNKNOWN (what resuming must reconcile), and
+   * the tasks other engines opened and never closed ({@link Hfr#pendingTasks()}), all counted, the oldest
+   * listed.
+   */
+  public record Resumable(int pending, List<PendingWrite> oldest, int tasks, List<CutOffTask> oldestTasks) {}
+
+  /** One task cut off mid-way: what {@link Hfr#resumePending()} returns for it. */
+  public record CutOffTask(String tenant, String taskId, String phase, Instant startedAt, String owner, int unfinishedWrites,
+      boolean configChanged) {
+    static CutOffTask of(PendingTask t) {
+      return new CutOffTask(t.tenant(), t.taskId(), t.phase().name(), t.startedAt(), t.owner(), t.unfinishedWrites().size(),
+          t.configChanged());
+    }
+  }
 
   /** One such write. */
   public record PendingWrite(String tenant, String tool, String state, int attempts, Instant updatedAt, String key) {
