@@ -93,7 +93,9 @@ public final class Oversight {
   /** Hands the call over with its evidence bundle. */
   void escalate(Call<?> c) throws Exception {
     EvidenceBundle evidence = evidence(c);
-    checkpoints.escalated(c.task, evidence);
+    if (c.task instanceof TaskState task) {
+      checkpoints.escalated(task, evidence); // a call outside any scope has no task to checkpoint
+    }
     escalation.escalate(evidence);
   }
 
