@@ -18,7 +18,7 @@ import java.util.Objects;
  * The tools of MCP servers for a LangChain4j AI service, every call through HFR:
  *
  * <pre>{@code
- * HfrMcpClient tracker = HfrMcpClient.builder(hfr, "tracker", McpClient.sync(transport)).config(mcp).build();
+ * HfrMcpClient tracker = HfrMcpClient.builder(hfr, "tracker", McpClient.sync(transport)).config(config).build();
  * Assistant assistant = AiServices.builder(Assistant.class)
  *     .chatModel(model)
  *     .toolProvider(HfrMcpToolProvider.of(tracker))

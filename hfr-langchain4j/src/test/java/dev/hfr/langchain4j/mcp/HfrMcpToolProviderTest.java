@@ -1,5 +1,6 @@
 package dev.hfr.langchain4j.mcp;
 
+import dev.hfr.mcp.testing.McpConfigs;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
@@ -7,7 +8,6 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.hfr.junit.openai.Reply;
 import dev.hfr.junit.openai.ScriptedOpenAiServer;
 import dev.hfr.mcp.client.HfrMcpClient;
-import dev.hfr.mcp.client.McpConfigLoader;
 import dev.hfr.mcp.client.McpHttpTransports;
 import dev.hfr.mcp.testing.FaultPlan;
 import dev.hfr.mcp.testing.FaultyMcpServer;
@@ -68,7 +68,7 @@ class HfrMcpToolProviderTest {
     client = HfrMcpClient.builder(hfr, "tracker", McpClient.sync(
             McpHttpTransports.streamableHttp(mcpServer.url()).endpoint(FaultyMcpServer.ENDPOINT).build())
             .requestTimeout(Duration.ofSeconds(30)).initializationTimeout(Duration.ofSeconds(60)))
-        .config(McpConfigLoader.parse(CONFIG, "mcp.yaml"))
+        .config(McpConfigs.parse(CONFIG))
         .build();
   }
 

@@ -14,7 +14,7 @@ import org.springframework.ai.tool.definition.ToolDefinition;
  * The tools of MCP servers as Spring AI tool callbacks, every call through HFR:
  *
  * <pre>{@code
- * HfrMcpClient tracker = HfrMcpClient.builder(hfr, "tracker", McpClient.sync(transport)).config(mcp).build();
+ * HfrMcpClient tracker = HfrMcpClient.builder(hfr, "tracker", McpClient.sync(transport)).config(config).build();
  * ChatClient chat = ChatClient.builder(chatModel)
  *     .defaultToolCallbacks(HfrMcpToolCallbacks.of(tracker))
  *     .build();

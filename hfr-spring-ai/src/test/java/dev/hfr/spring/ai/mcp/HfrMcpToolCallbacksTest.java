@@ -1,11 +1,11 @@
 package dev.hfr.spring.ai.mcp;
 
+import dev.hfr.mcp.testing.McpConfigs;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.hfr.mcp.client.HfrMcpClient;
-import dev.hfr.mcp.client.McpConfigLoader;
 import dev.hfr.mcp.client.McpHttpTransports;
 import dev.hfr.mcp.testing.FaultPlan;
 import dev.hfr.mcp.testing.FaultyMcpServer;
@@ -62,7 +62,7 @@ class HfrMcpToolCallbacksTest {
     client = HfrMcpClient.builder(hfr, "tracker", McpClient.sync(
             McpHttpTransports.streamableHttp(mcpServer.url()).endpoint(FaultyMcpServer.ENDPOINT).build())
             .requestTimeout(Duration.ofSeconds(30)).initializationTimeout(Duration.ofSeconds(60)))
-        .config(McpConfigLoader.parse(CONFIG, "mcp.yaml"))
+        .config(McpConfigs.parse(CONFIG))
         .build();
     callbacks = Arrays.stream(HfrMcpToolCallbacks.of(client).getToolCallbacks())
         .collect(Collectors.toMap(c -> c.getToolDefinition().name(), Function.identity()));
