@@ -13,9 +13,10 @@ import java.util.function.LongSupplier;
  * starting and stopping it are a few volatile writes and one compare-and-set. The timer thread sleeps
  * until the earliest deadline of all watches and is woken only when a new deadline is earlier than that.
  *
- * <p>A call that ignores the interrupt cannot be taken back from its own thread without a thread hop; it
- * is counted ({@link #ignoredInterrupts()}) once it is still running a grace period after the interrupt,
- * so the tool can be fixed. Thread-safe.
+ * <p>A call that ignores the interrupt cannot be taken back from its own thread; once it is still running a
+ * grace period after the interrupt it is counted ({@link #ignoredInterrupts()}) and the {@code onIgnored}
+ * hook given at its start runs (on the timer thread), so the engine can run that tool's later attempts where
+ * they can be abandoned. Thread-safe.
  */
 public final class AttemptTimer implements AutoCloseable {
 
@@ -27,6 +28,13 @@ public final class AttemptTimer implements AutoCloseable {
   private static final long FIRED = 3;
   private static final long PHASE = 3;
   private static final long NEVER = Long.MAX_VALUE;
+  /**
+   * With nothing armed the timer still wakes this often, for {@link #IDLE_ROUNDS} rounds, before it parks for
+   * good: a start whose deadline is later than the next wake-up then needs no unpark (a system call), so a
+   * steady stream of short bounded calls does not wake the timer once per call.
+   */
+  private static final long IDLE_WAKE_NANOS = 100_000_000L;
+  private static final int IDLE_ROUNDS = 50;
 
   private final LongSupplier nanoTime;
   private final long graceNanos;
@@ -59,6 +67,14 @@ public final class AttemptTimer implements AutoCloseable {
    * @return the thread's watch, to stop
    */
   public Watch start(long deadlineNanos) {
+    return start(deadlineNanos, null);
+  }
+
+  /**
+   * As {@link #start(long)}; {@code onIgnored} (made once, not per call) runs on the timer thread if the call
+   * is still running the grace period after its interrupt.
+   */
+  public Watch start(long deadlineNanos, Runnable onIgnored) {
     Watch w = mine.get();
     long s = w.state;
     if ((s & PHASE) != IDLE) {
@@ -66,6 +82,7 @@ public final class AttemptTimer implements AutoCloseable {
       return w;
     }
     w.deadline = deadlineNanos;
+    w.onIgnored = onIgnored;
     w.state = (s & ~PHASE) + 4 + ARMED;
     if (parked && deadlineNanos - wakeAt < 0) {
       LockSupport.unpark(thread);
@@ -92,8 +109,15 @@ public final class AttemptTimer implements AutoCloseable {
   }
 
   private void run() {
+    int idleRounds = 0;
     while (!closed) {
       long earliest = scan();
+      if (earliest == NEVER && idleRounds < IDLE_ROUNDS) {
+        idleRounds++;
+        earliest = nanoTime.getAsLong() + IDLE_WAKE_NANOS;
+      } else if (earliest != NEVER) {
+        idleRounds = 0;
+      }
       wakeAt = earliest;
       parked = true;
       // A start that raced the scan either sees parked and unparks, or is seen by this second look.
@@ -132,6 +156,10 @@ public final class AttemptTimer implements AutoCloseable {
         if (now - graceEnd >= 0) {
           w.interruptedAt = 0L;
           ignoredInterrupts.incrementAndGet();
+          Runnable hook = w.onIgnored;
+          if (hook != null) {
+            hook.run();
+          }
         } else {
           earliest = earliestOf(earliest, graceEnd);
         }
@@ -171,6 +199,7 @@ public final class AttemptTimer implements AutoCloseable {
     private volatile long state;
     private volatile long deadline;
     private volatile long interruptedAt;
+    private volatile Runnable onIgnored;
     private int nested;
 
     private Watch(Thread owner) {
