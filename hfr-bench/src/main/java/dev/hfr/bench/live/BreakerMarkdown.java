@@ -44,6 +44,8 @@ public final class BreakerMarkdown {
           .append(t.succeeded()).append(" / ").append(t.tasks()).append(" | ").append(t.duplicates()).append(" | ")
           .append(t.requests()).append(" | ").append(t.breakerStops()).append(" |\n");
     }
+    s.append("\nRequests include HFR's lookups: a 500 answering a `POST` leaves an R2 write's outcome unknown, so HFR looks the "
+        + "order up before it sends it again; the blind retry resends at once (safe here only because these 500s commit nothing).\n");
     s.append("\n**Outage**: every request answers 503 for ").append(r.outageSeconds()).append(" s while ")
         .append(r.outageThreads()).append(" callers keep placing orders (").append(BreakerScenarios.OUTAGE_PAUSE_MILLIS)
         .append(" ms between orders). Issue 12 asks that the breaker stop attempts within 2 s and that calls then end fast.\n\n");
@@ -55,7 +57,8 @@ public final class BreakerMarkdown {
           .append(fmt(o.lastRequestSeconds(), 2)).append(" | ").append(fmt(o.p50CallMillis(), 2)).append(" | ")
           .append(fmt(o.p95CallMillis(), 2)).append(" | ").append(o.breakerStops()).append(" |\n");
     }
-    s.append("\nRequests after the first 2 s, for HFR, are the breaker's half-open probes after its cooldown.\n");
+    s.append("\nRequests after the first 2 s, for HFR, are the breaker's half-open probes after its cooldown. An order counted as "
+        + "placed began in the outage's last moments and was answered after it ended.\n");
     s.append(END).append('\n');
     return s.toString();
   }

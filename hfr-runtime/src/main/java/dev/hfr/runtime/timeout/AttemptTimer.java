@@ -197,9 +197,11 @@ public final class AttemptTimer implements AutoCloseable {
 
     private final Thread owner;
     private volatile long state;
-    private volatile long deadline;
+    // Plain fields: written before the volatile write of state that arms the watch, read by the timer only
+    // after its volatile read of state, so that write publishes them (and saves two fences per call).
+    private long deadline;
+    private Runnable onIgnored;
     private volatile long interruptedAt;
-    private volatile Runnable onIgnored;
     private int nested;
 
     private Watch(Thread owner) {
