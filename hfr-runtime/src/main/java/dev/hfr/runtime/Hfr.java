@@ -165,7 +165,7 @@ public final class Hfr implements RecoveryEngine, AutoCloseable {
     AttemptTimeout timeouts = new AttemptTimeout(clock, AttemptTimeout.DEFAULT_GRACE_NANOS);
     owned.add(timeouts);
     FunctionCounter.builder("harness.attempt.interrupts.ignored", timeouts, AttemptTimeout::ignoredInterrupts)
-        .description("Timed-out calls still running 100 ms after their interrupt: tools that ignore interruption")
+        .description("Timed-out calls still running 500 ms after their interrupt: tools that ignore interruption")
         .baseUnit("calls")
         .register(b.meterRegistry);
     FunctionCounter.builder("harness.attempt.abandoned", timeouts, AttemptTimeout::abandoned)

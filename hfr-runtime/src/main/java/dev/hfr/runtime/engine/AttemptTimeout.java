@@ -37,7 +37,9 @@ import java.util.concurrent.atomic.AtomicLong;
 public final class AttemptTimeout implements AutoCloseable {
 
   /** How long an interrupted call may still run before it counts as ignoring its interrupt. */
-  public static final long DEFAULT_GRACE_NANOS = 100_000_000L;
+  // Long enough that a tool which does answer its interrupt is not mistaken for one that does not on a machine
+  // so loaded that the interrupted thread waits a while for a core (100 ms did, at a load average of 60).
+  public static final long DEFAULT_GRACE_NANOS = 500_000_000L;
 
   private final Clock clock;
   private final long graceNanos;

@@ -45,6 +45,8 @@ public final class AttemptTimer implements AutoCloseable {
   /** Whether the timer thread is parked until {@link #wakeAt}; starts with an earlier deadline unpark it. */
   private volatile boolean parked;
   private volatile long wakeAt = NEVER;
+  /** Whether the last scan saw any watch started since the scan before (timer thread only). */
+  private boolean active;
   private volatile boolean closed;
 
   /**
@@ -112,8 +114,9 @@ public final class AttemptTimer implements AutoCloseable {
     int idleRounds = 0;
     while (!closed) {
       long earliest = scan();
-      if (earliest == NEVER && idleRounds < IDLE_ROUNDS) {
-        idleRounds++;
+      if (earliest == NEVER && (active || idleRounds < IDLE_ROUNDS)) {
+        // Nothing due, but calls are being bounded (or were lately): look again soon rather than park for good.
+        idleRounds = active ? 0 : idleRounds + 1;
         earliest = nanoTime.getAsLong() + IDLE_WAKE_NANOS;
       } else if (earliest != NEVER) {
         idleRounds = 0;
@@ -138,14 +141,24 @@ public final class AttemptTimer implements AutoCloseable {
   private long scan() {
     long now = nanoTime.getAsLong();
     long earliest = NEVER;
+    active = false;
     for (Watch w : watches) {
       long s = w.state;
       long phase = s & PHASE;
+      long generation = s & ~PHASE;
+      if (generation != w.seenGeneration) {
+        w.seenGeneration = generation;
+        active = true;
+      }
       if (phase == ARMED) {
         long d = w.deadline;
         if (w.state != s) {
-          earliest = now; // it changed under us: look again at once
-        } else if (now - d >= 0) {
+          // It changed under us: a call ended and maybe another began. Not looked at again at once (a thread
+          // that arms and disarms millions of times a second would keep the timer spinning): a start after
+          // parked was set unparks the timer itself when its deadline is earlier than the wake-up.
+          continue;
+        }
+        if (now - d >= 0) {
           fire(w, s, now);
           earliest = earliestOf(earliest, now + graceNanos);
         } else {
@@ -202,6 +215,8 @@ public final class AttemptTimer implements AutoCloseable {
     private long deadline;
     private Runnable onIgnored;
     private volatile long interruptedAt;
+    /** The generation the timer saw at its last scan (timer thread only). */
+    private long seenGeneration;
     private int nested;
 
     private Watch(Thread owner) {

@@ -145,7 +145,7 @@ class AbandonedAttemptTest {
   @DisplayName("a read: the first hang is waited out and counted; the next one is abandoned at 200 ms and retried")
   void readIsAbandonedAndRetried() throws Exception {
     http.route("/quote", (n, body, q) -> switch (n) {
-      case 1 -> Answer.hang(800, "late-1");
+      case 1 -> Answer.hang(1_500, "late-1");
       case 2 -> Answer.hang(3_000, "late-2");
       default -> Answer.ok("fresh-" + n);
     });
@@ -175,7 +175,7 @@ class AbandonedAttemptTest {
     Map<String, String> orders = new ConcurrentHashMap<>();
     http.route("/orders", (n, sku, q) -> {
       orders.put(sku, "{\"id\":\"o-" + n + "\"}"); // committed at once, answered late
-      return Answer.hang(n == 1 ? 800 : 3_000, orders.get(sku));
+      return Answer.hang(n == 1 ? 1_500 : 3_000, orders.get(sku));
     });
     http.route("/orders/find", (n, body, q) -> Answer.ok(orders.getOrDefault(q.substring("sku=".length()), "")));
     try (Hfr hfr = engine(); TaskScope task = hfr.openTask(TaskSpec.builder("acme", "orders").build())) {

@@ -145,7 +145,7 @@ class AttemptTimeoutTest {
       assertThat(thrown).isInstanceOf(OutcomeUnknownException.class);
       assertThat(((ToolCallException) thrown).outcome().reason()).isEqualTo("reconcile_unknown");
       assertThat(millisSince(start)).isLessThan(2_500);
-      assertThat(http.hits("/orders")).isEqualTo(1);
+      assertThat(http.hits("/orders")).as("never resent").isLessThanOrEqualTo(1);
     }
   }
 
@@ -181,7 +181,7 @@ class AttemptTimeoutTest {
       @Override
       public String proceed(String key) {
         long start = System.nanoTime();
-        while (System.nanoTime() - start < TimeUnit.MILLISECONDS.toNanos(400)) {
+        while (System.nanoTime() - start < TimeUnit.MILLISECONDS.toNanos(1_000)) {
           Thread.onSpinWait();
         }
         return "done";
