@@ -225,7 +225,7 @@ public final class Hfr implements RecoveryEngine, AutoCloseable {
 
   private <R> R run(HfrMode m, ToolDescriptor tool, ToolInvocation<R> invocation, TaskState task) {
     if (m == HfrMode.SHADOW) {
-      return controller.shadow(tool, invocation, task != null ? task : implicitTasks.next());
+      return controller.shadow(tool, invocation, task, implicitTasks);
     }
     // Outside a scope the engine creates the one-call task itself, and only if the call needs it.
     return task != null ? controller.execute(tool, invocation, task) : controller.executeOutsideTask(tool, invocation, implicitTasks);
@@ -245,7 +245,7 @@ public final class Hfr implements RecoveryEngine, AutoCloseable {
     }
     TaskState task = currentState();
     if (m == HfrMode.SHADOW) {
-      return controller.shadowAsync(tool, invocation, task != null ? task : implicitTasks.next());
+      return controller.shadowAsync(tool, invocation, task, implicitTasks);
     }
     return controller.executeAsync(tool, invocation, task, implicitTasks);
   }
