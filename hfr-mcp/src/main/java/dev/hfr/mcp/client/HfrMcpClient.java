@@ -86,6 +86,11 @@ public final class HfrMcpClient implements AutoCloseable {
     return server;
   }
 
+  /** The engine the calls run through. */
+  public RecoveryEngine engine() {
+    return engine;
+  }
+
   /** The SDK client underneath, for everything but tool calls. */
   public McpSyncClient delegate() {
     return client;

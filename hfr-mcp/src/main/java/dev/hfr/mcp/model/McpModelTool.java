@@ -8,12 +8,15 @@ import dev.hfr.annotations.Fault;
 import dev.hfr.annotations.Risk;
 import dev.hfr.mcp.client.HfrMcpClient;
 import dev.hfr.mcp.client.McpToolRisk;
+import dev.hfr.runtime.Hfr;
+import dev.hfr.runtime.TaskScope;
 import dev.hfr.runtime.ToolCallException;
 import dev.hfr.runtime.ToolOutcome;
 import dev.hfr.runtime.contract.ToolExecutionContract;
 import io.modelcontextprotocol.spec.McpSchema;
 import java.util.LinkedHashMap;
 import java.util.Map;
+import java.util.Optional;
 
 /**
  * One MCP tool as a model sees it. The schema is the server's: HFR's own idempotency key never appears in it
@@ -22,7 +25,9 @@ import java.util.Map;
  * comes back is text for the model:
  *
  * <ul>
- *   <li>the result: its structured content as JSON, otherwise its text contents;
+ *   <li>the result: its structured content as JSON, otherwise its text contents; a result from a rung of
+ *       the ladder ({@code degrade_to}) inside a task comes as the contract with the result embedded
+ *       ({@code "degraded":true} and its level), so the model knows it reads a fallback;
  *   <li>a failure: the execution contract ({@link ToolExecutionContract}) — status, F2D-9 class, whether it
  *       may be retried, whether a side effect may have happened — never a stack trace;
  *   <li>arguments that are not a JSON object: the contract of an unsent call ({@code invalid_arguments}).
@@ -97,8 +102,16 @@ public final class McpModelTool {
       return new Answer(ToolExecutionContract.renderUnmanaged(qualifiedName(), risk(), "invalid_arguments", Fault.T5,
           true, false), true, null);
     }
+    Optional<TaskScope> task = client.engine() instanceof Hfr hfr ? hfr.currentTask() : Optional.empty();
+    ToolOutcome before = task.map(TaskScope::lastOutcome).orElse(null);
     try {
-      return new Answer(textOf(client.callTool(tool.name(), arguments)), false, null);
+      String text = textOf(client.callTool(tool.name(), arguments));
+      ToolOutcome after = task.map(TaskScope::lastOutcome).orElse(null);
+      if (after != null && after != before && after.degraded() && after.status() == ToolOutcome.Status.SUCCESS
+          && qualifiedName().equals(after.tool())) {
+        return new Answer(ToolExecutionContract.renderSuccess(after, text), false, after);
+      }
+      return new Answer(text, false, null);
     } catch (ToolCallException e) {
       return new Answer(ToolExecutionContract.render(e.outcome()), true, e.outcome());
     }

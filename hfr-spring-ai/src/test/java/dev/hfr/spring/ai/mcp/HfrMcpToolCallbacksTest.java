@@ -12,6 +12,8 @@ import dev.hfr.mcp.testing.FaultyMcpServer;
 import dev.hfr.mcp.testing.IssueTracker;
 import dev.hfr.mcp.testing.McpFault;
 import dev.hfr.runtime.Hfr;
+import dev.hfr.runtime.TaskScope;
+import dev.hfr.runtime.TaskSpec;
 import dev.hfr.runtime.ledger.EmbeddedFileLedger;
 import io.modelcontextprotocol.client.McpClient;
 import java.nio.file.Path;
@@ -42,6 +44,8 @@ class HfrMcpToolCallbacksTest {
                 reconcile: {tool: search_issues, arguments: {query: title}, found_at: /items}
               search_issues:
                 risk: R0
+                degrade_to:
+                  - {tool: search_issues, level: L2, arguments: {query: fallback_query}}
       """;
   static final ObjectMapper JSON = new ObjectMapper();
 
@@ -103,6 +107,20 @@ class HfrMcpToolCallbacksTest {
     assertThat(contract.get("retryable").asBoolean()).isFalse();
     assertThat(contract.get("verification_required").asBoolean()).isTrue();
     assertThat(tracker.closeCalls()).isEqualTo(1);
+  }
+
+  @Test
+  void aResultFromARungReachesTheModelMarkedAsDegraded() throws Exception {
+    faults.next("search_issues", new McpFault.ErrorResult("input validation failed: the full-text index is rebuilding"));
+    JsonNode answer;
+    try (TaskScope task = hfr.openTask(TaskSpec.builder("acme", "triage-1").build())) {
+      answer = JSON.readTree(callbacks.get("search_issues").call("{\"query\":\"disk\",\"fallback_query\":\"Disk\"}"));
+    }
+    assertThat(answer.get("status").asText()).isEqualTo("success");
+    assertThat(answer.get("degraded").asBoolean()).isTrue();
+    assertThat(answer.get("degrade_level").asText()).isEqualTo("L2");
+    assertThat(answer.get("tool").asText()).isEqualTo("tracker.search_issues");
+    assertThat(JSON.readTree(answer.get("result").asText()).has("items")).isTrue();
   }
 
   @Test
