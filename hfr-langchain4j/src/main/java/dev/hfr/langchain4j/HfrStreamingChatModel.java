@@ -33,7 +33,7 @@ import java.util.concurrent.atomic.AtomicInteger;
  * {@code FAIL}. Before the first partial, a failure is handled exactly as the synchronous model does.
  *
  * <p>Threading: the underlying model reports on its own threads (for the OpenAI client, the HTTP client's).
- * A retry's wait is spent on the thread that reported the failure, through the injected {@link Sleeper},
+ * A retry's wait is spent on the thread that reported the failure, through the injected {@link dev.hfr.runtime.time.Sleeper},
  * and the next attempt is started from there. The caller's handler receives exactly one of
  * {@code onCompleteResponse} or {@code onError}.
  */

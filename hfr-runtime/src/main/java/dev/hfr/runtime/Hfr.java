@@ -4,61 +4,62 @@ import dev.hfr.annotations.VerifyLevel;
 import dev.hfr.runtime.approval.ApprovalGate;
 import dev.hfr.runtime.breaker.Bulkheads;
 import dev.hfr.runtime.breaker.CircuitBreakers;
-import dev.hfr.runtime.fleet.PostgresFleet;
 import dev.hfr.runtime.budget.Deadline;
 import dev.hfr.runtime.budget.TaskLimitTracker;
 import dev.hfr.runtime.budget.TaskLimits;
 import dev.hfr.runtime.budget.TenantRetryBudgets;
 import dev.hfr.runtime.classify.DefaultFailureClassifier;
 import dev.hfr.runtime.classify.FailureClassifier;
-import dev.hfr.runtime.degrade.ContextCompressor;
+import dev.hfr.runtime.config.FleetSettings;
 import dev.hfr.runtime.config.HfrConfig;
 import dev.hfr.runtime.config.IdempotencySettings;
 import dev.hfr.runtime.config.TelemetrySettings;
 import dev.hfr.runtime.context.TaskContext;
+import dev.hfr.runtime.degrade.ContextCompressor;
 import dev.hfr.runtime.engine.AttemptTimeout;
 import dev.hfr.runtime.engine.BackoffScheduler;
+import dev.hfr.runtime.engine.CallListener;
 import dev.hfr.runtime.engine.Compensator;
 import dev.hfr.runtime.engine.ConfigPolicies;
-import dev.hfr.runtime.engine.CallListener;
 import dev.hfr.runtime.engine.Controller;
+import dev.hfr.runtime.engine.CrashResume;
 import dev.hfr.runtime.engine.DecisionRecorder;
+import dev.hfr.runtime.engine.DefaultPolicies;
 import dev.hfr.runtime.engine.EngineParts;
 import dev.hfr.runtime.engine.FailureHandling;
-import dev.hfr.runtime.engine.DefaultPolicies;
-import dev.hfr.runtime.engine.CrashResume;
-import dev.hfr.runtime.engine.PolicySource;
 import dev.hfr.runtime.engine.ImplicitTasks;
 import dev.hfr.runtime.engine.Oversight;
+import dev.hfr.runtime.engine.PolicySource;
 import dev.hfr.runtime.engine.TaskState;
 import dev.hfr.runtime.engine.ToolRuntimes;
 import dev.hfr.runtime.engine.WriteLedger;
 import dev.hfr.runtime.escalate.EscalationHandler;
+import dev.hfr.runtime.fleet.PostgresFleet;
 import dev.hfr.runtime.ledger.IdempotencyKeys;
 import dev.hfr.runtime.ledger.IdempotencyLedger;
 import dev.hfr.runtime.ledger.LedgerLockedException;
 import dev.hfr.runtime.ledger.LedgerOptions;
 import dev.hfr.runtime.ledger.Ledgers;
+import dev.hfr.runtime.observation.ToolCallObservationConvention;
+import dev.hfr.runtime.observation.ToolCallObservations;
 import dev.hfr.runtime.retry.Backoff;
 import dev.hfr.runtime.retry.FixedDelayBackoff;
 import dev.hfr.runtime.retry.FullJitterBackoff;
 import dev.hfr.runtime.retry.RetryGate;
 import dev.hfr.runtime.telemetry.CallTiming;
 import dev.hfr.runtime.telemetry.CompensationMeters;
+import dev.hfr.runtime.telemetry.DecisionLog;
 import dev.hfr.runtime.telemetry.DecisionSink;
 import dev.hfr.runtime.telemetry.HfrMeters;
-import dev.hfr.runtime.telemetry.DecisionLog;
 import dev.hfr.runtime.telemetry.RedactingDecisionSink;
 import dev.hfr.runtime.time.Clock;
 import dev.hfr.runtime.time.Sleeper;
 import dev.hfr.runtime.verify.ResultVerification;
 import dev.hfr.runtime.verify.VerificationHook;
-import dev.hfr.runtime.observation.ToolCallObservationConvention;
-import dev.hfr.runtime.observation.ToolCallObservations;
 import io.micrometer.core.instrument.FunctionCounter;
 import io.micrometer.core.instrument.MeterRegistry;
-import io.micrometer.observation.ObservationRegistry;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import io.micrometer.observation.ObservationRegistry;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -122,7 +123,7 @@ public final class Hfr implements RecoveryEngine, AutoCloseable {
   private final ToolCallObservations observations;
   private volatile HfrMode mode;
 
-  private Hfr(Builder b, IdempotencyLedger ledger, DecisionSink sink, List<AutoCloseable> owned) {
+  private Hfr(Builder b, IdempotencyLedger ledger, DecisionSink sink, PostgresFleet fleet, List<AutoCloseable> owned) {
     this.owned = owned;
     this.features = b.features;
     this.clock = b.clock;
@@ -137,9 +138,9 @@ public final class Hfr implements RecoveryEngine, AutoCloseable {
     this.implicitTasks = new ImplicitTasks(DEFAULT_TENANT, owner, implicitMaxRetries);
     TenantRetryBudgets.Builder budgets = TenantRetryBudgets.builder(clock);
     CircuitBreakers.Builder breakerRegistry = CircuitBreakers.builder(clock).seed(b.seed);
-    if (b.fleet != null) {
-      budgets.supply(b.fleet.retryTokens());
-      breakerRegistry.listener(b.fleet.breakerListener());
+    if (fleet != null) {
+      budgets.supply(fleet.retryTokens());
+      breakerRegistry.listener(fleet.breakerListener());
     }
     TenantRetryBudgets tenantBudgets = b.tenantBudgets != null ? b.tenantBudgets
         : configured != null ? configured.tenantBudgets(budgets) : budgets.build();
@@ -151,8 +152,8 @@ public final class Hfr implements RecoveryEngine, AutoCloseable {
         : b.circuitBreakers != null ? b.circuitBreakers
         : configured != null ? breakerRegistry.defaults(configured.breakerDefaults()).build()
         : breakerRegistry.build();
-    if (b.fleet != null && breakers != null) {
-      owned.add(b.fleet.watch(breakers));
+    if (fleet != null && breakers != null) {
+      owned.add(fleet.watch(breakers));
     }
     this.breakers = breakers;
     this.tenantBudgets = tenantBudgets;
@@ -215,7 +216,7 @@ public final class Hfr implements RecoveryEngine, AutoCloseable {
 
   private <R> R run(HfrMode m, ToolDescriptor tool, ToolInvocation<R> invocation, TaskState task) {
     if (m == HfrMode.SHADOW) {
-      return controller.shadow(tool, invocation, task != null ? task : implicitTasks.next());
+      return controller.shadow(tool, invocation, task, implicitTasks);
     }
     // Outside a scope the engine creates the one-call task itself, and only if the call needs it.
     return task != null ? controller.execute(tool, invocation, task) : controller.executeOutsideTask(tool, invocation, implicitTasks);
@@ -235,7 +236,7 @@ public final class Hfr implements RecoveryEngine, AutoCloseable {
     }
     TaskState task = currentState();
     if (m == HfrMode.SHADOW) {
-      return controller.shadowAsync(tool, invocation, task != null ? task : implicitTasks.next());
+      return controller.shadowAsync(tool, invocation, task, implicitTasks);
     }
     return controller.executeAsync(tool, invocation, task, implicitTasks);
   }
@@ -595,9 +596,10 @@ public final class Hfr implements RecoveryEngine, AutoCloseable {
     /** The circuit breakers (default: one per tool and rung target with the default thresholds). */
     /**
      * Shares each tenant's retry budget and each target's breaker with the other workers of a fleet, through
-     * PostgreSQL (docs/FLEET.md). Applies to the budgets and breakers the engine builds; ones given with
-     * {@link #tenantBudgets} or {@link #circuitBreakers} are used as given (wire the fleet into them
-     * yourself). The engine does not close the fleet.
+     * PostgreSQL (docs/FLEET.md); overrides {@code fleet.*} of the configuration. It applies to the budgets and
+     * breakers the engine builds, so it cannot be combined with {@link #tenantBudgets} or {@link
+     * #circuitBreakers} ({@link #build()} refuses; wire the fleet into your own instead). The engine does not
+     * close a fleet given here.
      */
     public Builder fleet(PostgresFleet fleet) {
       this.fleet = Objects.requireNonNull(fleet, "fleet");
@@ -711,7 +713,20 @@ public final class Hfr implements RecoveryEngine, AutoCloseable {
             sinkToUse = new RedactingDecisionSink(sinkToUse);
           }
         }
-        Hfr hfr = new Hfr(this, ledgerToUse, sinkToUse, owned);
+        PostgresFleet fleetToUse = fleet;
+        if (fleetToUse == null && config != null && config.fleet().enabled()) {
+          fleetToUse = openFleet();
+          owned.add(fleetToUse);
+        }
+        if (fleetToUse != null && (tenantBudgets != null || circuitBreakers != null)) {
+          throw new IllegalStateException((fleet != null ? "Hfr.builder().fleet(...)" : config + ": fleet.enabled: true")
+              + " shares the retry budgets and breakers the engine builds, but "
+              + (tenantBudgets != null ? "tenantBudgets(...)" : "circuitBreakers(...)") + " gave ones of your own."
+              + " Next step: leave yours out, or build them on the fleet yourself (TenantRetryBudgets.builder(clock)"
+              + ".supply(fleet.retryTokens()), CircuitBreakers.builder(clock).listener(fleet.breakerListener()) and"
+              + " fleet.watch(breakers)) and leave the fleet out of the engine");
+        }
+        Hfr hfr = new Hfr(this, ledgerToUse, sinkToUse, fleetToUse, owned);
         hfr.resumePending();
         return hfr;
       } catch (RuntimeException e) {
@@ -724,6 +739,28 @@ public final class Hfr implements RecoveryEngine, AutoCloseable {
         }
         throw e;
       }
+    }
+
+    /**
+     * The fleet {@code fleet.enabled} asks for, on {@code fleet.jdbc_url} or else the PostgreSQL ledger's own
+     * database; the engine closes it.
+     */
+    private PostgresFleet openFleet() {
+      FleetSettings settings = config.fleet();
+      PostgresFleet.Builder fleetBuilder;
+      if (settings.jdbcUrl() != null) {
+        fleetBuilder = PostgresFleet.builder(settings.jdbcUrl());
+      } else if (ledgerDataSource != null) {
+        fleetBuilder = PostgresFleet.builder(ledgerDataSource);
+      } else if (ledger == null && ledgerPath == null && config.idempotency().ledger().equals("postgres")
+          && config.idempotency().jdbcUrl() != null) {
+        fleetBuilder = PostgresFleet.builder(config.idempotency().jdbcUrl());
+      } else {
+        throw new IllegalStateException(config + ": fleet.enabled is true but names no database: set fleet.jdbc_url,"
+            + " or keep the ledger on PostgreSQL (idempotency.ledger: postgres with idempotency.jdbc_url, or"
+            + " Hfr.builder().ledgerDataSource(...)) and the fleet shares it, or pass Hfr.builder().fleet(...)");
+      }
+      return fleetBuilder.expectedWorkers(settings.expectedWorkers()).clock(clock).meterRegistry(meterRegistry).build();
     }
 
     /** The ledger the engine owns: a supplied data source, a path, else what {@code idempotency.ledger} says. */

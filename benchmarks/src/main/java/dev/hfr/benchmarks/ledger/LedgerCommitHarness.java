@@ -1,15 +1,19 @@
 package dev.hfr.benchmarks.ledger;
 
+import com.sun.management.OperatingSystemMXBean;
 import com.zaxxer.hikari.HikariConfig;
 import com.zaxxer.hikari.HikariDataSource;
 import dev.hfr.runtime.ledger.EmbeddedFileLedger;
 import dev.hfr.runtime.ledger.ForcePolicy;
 import dev.hfr.runtime.ledger.IdempotencyKeys;
 import dev.hfr.runtime.ledger.IdempotencyLedger;
+import dev.hfr.runtime.ledger.InMemoryLedger;
+import dev.hfr.runtime.ledger.Lease;
 import dev.hfr.runtime.ledger.LedgerOptions;
 import dev.hfr.runtime.ledger.LedgerState;
 import dev.hfr.runtime.ledger.PostgresLedger;
 import io.zonky.test.db.postgres.embedded.EmbeddedPostgres;
+import java.lang.management.ManagementFactory;
 import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
 import java.nio.file.Files;
@@ -18,6 +22,7 @@ import java.nio.file.StandardOpenOption;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.Statement;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
@@ -38,9 +43,18 @@ import java.util.concurrent.atomic.AtomicLong;
  * {@code synchronous_commit} on) beside a raw JDBC INSERT + UPDATE on an equivalent table. Cases that are
  * compared run in alternating one-second rounds (the disk is shared, and its speed drifts).
  *
+ * <p>Cases (third argument, comma-separated): {@code one} (floor and one thread), {@code many} (32
+ * threads), {@code engine} (the calls the engine makes for an R1 write — {@code prepareIfAbsent} with a
+ * lease, commit, release — on 1 and 32 threads), {@code ceiling} (32 threads, no fsync), {@code pg} (PostgreSQL against raw JDBC), and {@code
+ * backends}: every backend and policy with 1 and 4 threads, key derivation alone, and PostgreSQL with
+ * {@code synchronous_commit} on and off, each against raw JDBC.
+ *
+ * The last column is the process's CPU time (all threads, user and kernel) per call: what the machine's
+ * cores allow, whatever else runs on them.
+ *
  * <pre>
  * mvn -B -q -pl benchmarks -am package -DskipTests
- * java -cp benchmarks/target/benchmarks.jar dev.hfr.benchmarks.ledger.LedgerCommitHarness [rounds, default 5] [dir on the disk to measure] [cases: one,many,ceiling,pg]
+ * java -cp benchmarks/target/benchmarks.jar dev.hfr.benchmarks.ledger.LedgerCommitHarness [rounds, default 5] [dir on the disk to measure] [cases, default one,many,ceiling,pg]
  * </pre>
  */
 public final class LedgerCommitHarness {
@@ -50,17 +64,28 @@ public final class LedgerCommitHarness {
     void run(int thread, long seq) throws Exception;
   }
 
-  record Result(String name, int threads, long calls, double seconds, long[] sortedNanos) {
+  /**
+   * One case's samples.
+   *
+   * @param cpuNanos CPU time of the whole process (all threads, user and kernel) while the case ran
+   */
+  record Result(String name, int threads, long calls, double seconds, long[] sortedNanos, long cpuNanos) {
     double p(double q) {
       return sortedNanos.length == 0 ? 0 : sortedNanos[(int) Math.min(sortedNanos.length - 1, Math.floor(q * sortedNanos.length))] / 1e6;
     }
 
     String row() {
-      return String.format(Locale.ROOT, "| %s | %d | %,.0f | %.2f | %.2f |", name, threads, calls / seconds, p(0.50), p(0.99));
+      return String.format(Locale.ROOT, "| %s | %d | %,.0f | %.3f | %.3f | %.3f | %.1f |",
+          name, threads, calls / seconds, p(0.50), p(0.99), mean(), calls == 0 ? 0 : cpuNanos / 1e3 / calls);
+    }
+
+    double mean() {
+      return sortedNanos.length == 0 ? 0 : Arrays.stream(sortedNanos).average().orElse(0) / 1e6;
     }
   }
 
   private static final AtomicLong RUN = new AtomicLong(System.nanoTime());
+  private static final OperatingSystemMXBean OS = (OperatingSystemMXBean) ManagementFactory.getOperatingSystemMXBean();
 
   private LedgerCommitHarness() {}
 
@@ -83,6 +108,12 @@ public final class LedgerCommitHarness {
         rows.addAll(interleaved(rounds, 32, new Case("EmbeddedFileLedger defaults, R1 call (prepare + commit)", ledgerCall(l))));
       }
     }
+    if (parts.contains("engine")) { // the calls the engine makes for an R1 write: with a lease, released at the end
+      try (EmbeddedFileLedger l = EmbeddedFileLedger.open(dir.resolve("engine"))) {
+        rows.addAll(interleaved(rounds, 1, new Case("EmbeddedFileLedger defaults, engine's R1 call (prepareIfAbsent + commit + release)", engineCall(l))));
+        rows.addAll(interleaved(rounds, 32, new Case("EmbeddedFileLedger defaults, engine's R1 call (prepareIfAbsent + commit + release)", engineCall(l))));
+      }
+    }
     if (parts.contains("ceiling")) { // the same calls with no fsync at all: what the CPU allows
       try (EmbeddedFileLedger l = EmbeddedFileLedger.open(dir.resolve("buffered"), LedgerOptions.defaults().withForcePolicy(ForcePolicy.OS_BUFFERED))) {
         rows.addAll(interleaved(rounds, 32, new Case("EmbeddedFileLedger OS_BUFFERED (no fsync: the CPU's ceiling)", ledgerCall(l))));
@@ -93,9 +124,12 @@ public final class LedgerCommitHarness {
       rows.addAll(pair);
       ratios.add(String.format(Locale.ROOT, "PostgresLedger p50 / raw JDBC p50 = %.2f", pair.get(0).p(0.5) / pair.get(1).p(0.5)));
     }
+    if (parts.contains("backends")) {
+      rows.addAll(backends(rounds, dir));
+    }
     System.out.println();
-    System.out.println("| case | threads | calls/s | p50 ms | p99 ms |");
-    System.out.println("|---|---:|---:|---:|---:|");
+    System.out.println("| case | threads | calls/s | p50 ms | p99 ms | mean ms | CPU µs/call |");
+    System.out.println("|---|---:|---:|---:|---:|---:|---:|");
     rows.forEach(r -> System.out.println(r.row()));
     System.out.println();
     ratios.forEach(System.out::println);
@@ -118,13 +152,50 @@ public final class LedgerCommitHarness {
   /** PostgresLedger and the raw JDBC baseline on one server and pool, alternating. */
   private static List<Result> postgres(int rounds) throws Exception {
     try (EmbeddedPostgres pg = EmbeddedPostgres.builder().setServerConfig("fsync", "on").start();
-        HikariDataSource pool = pool(pg);
+        HikariDataSource pool = pool(pg, "on");
         PostgresLedger l = PostgresLedger.create(pool)) {
       createRawTable(pool);
       return interleaved(rounds, 1,
           new Case("PostgresLedger, R1 call (prepare + commit)", ledgerCall(l)),
           new Case("raw JDBC INSERT + UPDATE (two autocommit statements)", rawJdbcCall(pool)));
     }
+  }
+
+  /**
+   * Every backend and force policy with 1 and 4 threads, beside key derivation alone and raw JDBC; PostgreSQL
+   * with {@code synchronous_commit} on (durable at acknowledgement, like {@code EVERY_WRITE}) and off (a
+   * commit may be lost if the server's machine fails, not if the client dies).
+   */
+  private static List<Result> backends(int rounds, Path dir) throws Exception {
+    List<Result> rows = new ArrayList<>();
+    try (EmbeddedPostgres pg = EmbeddedPostgres.builder().setServerConfig("fsync", "on").start();
+        HikariDataSource durable = pool(pg, "on");
+        HikariDataSource async = pool(pg, "off")) {
+      createRawTable(durable);
+      for (int threads : new int[] {1, 4}) {
+        rows.addAll(interleaved(rounds, threads, new Case("IdempotencyKeys.key (derivation only)",
+            (t, seq) -> IdempotencyKeys.key("bench", "task-" + t, "Orders.create", List.of("sku-1", seq, 2), 0))));
+        try (InMemoryLedger l = new InMemoryLedger()) {
+          rows.addAll(interleaved(rounds, threads, new Case("InMemoryLedger", ledgerCall(l))));
+        }
+        try (EmbeddedFileLedger l = EmbeddedFileLedger.open(
+            dir.resolve("buffered-" + threads), LedgerOptions.defaults().withForcePolicy(ForcePolicy.OS_BUFFERED))) {
+          rows.addAll(interleaved(rounds, threads, new Case("EmbeddedFileLedger, OS_BUFFERED (survives SIGKILL)", ledgerCall(l))));
+        }
+        try (EmbeddedFileLedger l = EmbeddedFileLedger.open(dir.resolve("forced-" + threads))) {
+          rows.addAll(interleaved(rounds, threads, new Case("EmbeddedFileLedger, EVERY_WRITE (fsync; survives power loss)", ledgerCall(l))));
+        }
+        for (HikariDataSource ds : List.of(durable, async)) {
+          String sync = ds == durable ? "on" : "off";
+          try (PostgresLedger l = PostgresLedger.create(ds)) {
+            rows.addAll(interleaved(rounds, threads,
+                new Case("PostgresLedger, synchronous_commit=" + sync, ledgerCall(l)),
+                new Case("raw JDBC INSERT+UPDATE, synchronous_commit=" + sync, rawJdbcCall(ds))));
+          }
+        }
+      }
+    }
+    return rows;
   }
 
   /** Warms each case up for a second, then runs them in turn, {@code rounds} seconds each, and merges their samples. */
@@ -147,16 +218,18 @@ public final class LedgerCommitHarness {
     for (int i = 0; i < cases.length; i++) {
       long calls = 0;
       double seconds = 0;
+      long cpu = 0;
       long[] all = new long[0];
       for (Result p : parts.get(i)) {
         calls += p.calls();
         seconds += p.seconds();
+        cpu += p.cpuNanos();
         int old = all.length;
         all = Arrays.copyOf(all, old + p.sortedNanos().length);
         System.arraycopy(p.sortedNanos(), 0, all, old, p.sortedNanos().length);
       }
       Arrays.sort(all);
-      Result m = new Result(cases[i].name(), threads, calls, seconds, all);
+      Result m = new Result(cases[i].name(), threads, calls, seconds, all, cpu);
       System.err.println(m.row());
       merged.add(m);
     }
@@ -187,12 +260,24 @@ public final class LedgerCommitHarness {
     };
   }
 
-  private static HikariDataSource pool(EmbeddedPostgres pg) {
+  private static Call engineCall(IdempotencyLedger ledger) {
+    String argsHash = IdempotencyKeys.argsHash(List.of("sku-1", 2));
+    String resultHash = IdempotencyKeys.resultHash("order-1");
+    Duration ttl = Duration.ofSeconds(20);
+    return (t, seq) -> {
+      String key = uniqueKey(t, seq);
+      Lease lease = ledger.prepareIfAbsent("bench", key, "Orders.create", argsHash, "worker-" + t, ttl).lease();
+      ledger.transition("bench", key, LedgerState.PREPARED, LedgerState.COMMITTED, resultHash, lease.fencingToken());
+      ledger.releaseLease(lease);
+    };
+  }
+
+  private static HikariDataSource pool(EmbeddedPostgres pg, String synchronousCommit) {
     HikariConfig c = new HikariConfig();
     c.setJdbcUrl(pg.getJdbcUrl("postgres", "postgres"));
     c.setUsername("postgres");
     c.setMaximumPoolSize(8);
-    c.setConnectionInitSql("SET synchronous_commit = on");
+    c.setConnectionInitSql("SET synchronous_commit = " + synchronousCommit);
     return new HikariDataSource(c);
   }
 
@@ -259,6 +344,7 @@ public final class LedgerCommitHarness {
           return Arrays.copyOf(samples, n);
         }));
       }
+      long cpu0 = OS.getProcessCpuTime();
       long t0 = System.nanoTime();
       start.countDown();
       long[] all = new long[0];
@@ -269,8 +355,9 @@ public final class LedgerCommitHarness {
         System.arraycopy(s, 0, all, old, s.length);
       }
       double elapsed = (System.nanoTime() - t0) / 1e9;
+      long cpu = OS.getProcessCpuTime() - cpu0;
       Arrays.sort(all);
-      return new Result(name, threads, all.length, elapsed, all);
+      return new Result(name, threads, all.length, elapsed, all, cpu);
     } finally {
       pool.shutdownNow();
     }

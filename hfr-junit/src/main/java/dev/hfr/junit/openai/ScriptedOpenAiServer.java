@@ -16,15 +16,18 @@ import java.util.Deque;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
+import java.util.function.Function;
 
 /**
  * An OpenAI-compatible chat-completions server on 127.0.0.1 that answers from a script, so an agent built
  * on a real client can be run offline and deterministically — tool calls and provider faults included.
  * Replies are scripted per requested model and consumed in order; a model whose script ran out answers
- * 500 with {@code script_exhausted}, so an unexpected call is visible.
+ * 500 with {@code script_exhausted}, so an unexpected call is visible — unless it was given a policy
+ * ({@link #answerEveryRequest}), which then answers every further request of that model.
  *
  * <pre>{@code
  * try (ScriptedOpenAiServer server = ScriptedOpenAiServer.start()) {
@@ -42,6 +45,7 @@ public final class ScriptedOpenAiServer implements AutoCloseable {
   private final HttpServer server;
   private final ExecutorService executor;
   private final Map<String, Deque<Reply>> scripts = new HashMap<>();
+  private final Map<String, Function<RecordedRequest, Reply>> policies = new HashMap<>();
   private final List<RecordedRequest> requests = new ArrayList<>();
 
   private ScriptedOpenAiServer(HttpServer server, ExecutorService executor) {
@@ -79,6 +83,16 @@ public final class ScriptedOpenAiServer implements AutoCloseable {
     for (Reply r : replies) {
       q.add(r);
     }
+    return this;
+  }
+
+  /**
+   * Lets {@code policy} answer every request of {@code model} once its scripted replies are used up: a model
+   * whose behaviour is a rule over the conversation (for example, call the next tool after each successful
+   * result), for runs of any length such as a sample application that serves conversations on demand.
+   */
+  public synchronized ScriptedOpenAiServer answerEveryRequest(String model, Function<RecordedRequest, Reply> policy) {
+    policies.put(model, Objects.requireNonNull(policy, "policy"));
     return this;
   }
 
@@ -125,6 +139,9 @@ public final class ScriptedOpenAiServer implements AutoCloseable {
       synchronized (this) {
         Deque<Reply> q = scripts.get(model);
         reply = q == null ? null : q.poll();
+        if (reply == null && policies.containsKey(model)) {
+          reply = Reply.from(policies.get(model));
+        }
       }
       if (reply == null) {
         record(new RecordedRequest(model, body, "script_exhausted"));

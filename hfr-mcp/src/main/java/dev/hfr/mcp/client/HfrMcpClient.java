@@ -1,9 +1,7 @@
 package dev.hfr.mcp.client;
 
-import dev.hfr.annotations.Risk;
 import dev.hfr.mcp.internal.HttpFailureCapture;
 import dev.hfr.runtime.RecoveryEngine;
-import dev.hfr.runtime.RetrySpec;
 import dev.hfr.runtime.ToolCallException;
 import dev.hfr.runtime.ToolDescriptor;
 import io.modelcontextprotocol.client.McpClient;
@@ -11,11 +9,10 @@ import io.modelcontextprotocol.client.McpSyncClient;
 import io.modelcontextprotocol.common.McpTransportContext;
 import io.modelcontextprotocol.spec.McpSchema;
 import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
-import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CompletableFuture;
 
 /**
  * An MCP client whose every {@code tools/call} runs through HFR: classified (F2D-9), retried, reconciled or
@@ -37,28 +34,27 @@ import java.util.concurrent.ConcurrentHashMap;
  * <p>A call that ends without an accepted result throws {@link ToolCallException}, whose outcome is the
  * article's execution contract. An expired session (the server answered 404 for it) is re-initialized by
  * the SDK and the request sent once more within the same attempt: the server ran nothing for it.
+ *
+ * <p>A tool may degrade to a tool of another server ({@code degrade_to} in the configuration): give that
+ * server's client to the builder with {@link Builder#peer(HfrMcpClient)}. {@link HfrMcpAsyncClient} is the
+ * same over the SDK's asynchronous client.
  */
 public final class HfrMcpClient implements AutoCloseable {
 
   private final RecoveryEngine engine;
   private final String server;
   private final McpSyncClient client;
-  private final McpServerSettings settings;
   private final ThreadLocal<HttpFailureCapture> capture;
-  private volatile Map<String, Entry> tools = Map.of();
-  /** Descriptors by tool name and risk: the engine keeps its per-tool state by descriptor. */
-  private final Map<String, ToolDescriptor> descriptors = new ConcurrentHashMap<>();
-
-  /** What HFR knows about one tool of the server. */
-  private record Entry(McpSchema.Tool tool, McpToolRisk risk, ToolDescriptor descriptor) {}
+  private final Wire wire = new Wire();
+  private final McpToolMapping mapping;
 
   private HfrMcpClient(RecoveryEngine engine, String server, McpSyncClient client, McpServerSettings settings,
       ThreadLocal<HttpFailureCapture> capture) {
     this.engine = engine;
     this.server = server;
     this.client = client;
-    this.settings = settings;
     this.capture = capture;
+    this.mapping = new McpToolMapping(wire, settings);
   }
 
   /**
@@ -73,8 +69,10 @@ public final class HfrMcpClient implements AutoCloseable {
   /**
    * Wraps a client the application built itself. Tool list changes then reach HFR only through
    * {@link #refreshTools()}, and failed HTTP responses are read from the SDK's exceptions (no Retry-After).
+   * Its tools cannot degrade to other servers (use the builder for that).
    */
   public static HfrMcpClient wrap(RecoveryEngine engine, String server, McpSyncClient client, McpClientConfig config) {
+    McpToolMapping.checkRungs(server, config.server(server), List.of());
     HfrMcpClient c = new HfrMcpClient(engine, server, client, config.server(server), new ThreadLocal<>());
     if (!client.isInitialized()) {
       client.initialize();
@@ -106,34 +104,27 @@ public final class HfrMcpClient implements AutoCloseable {
    */
   public McpSchema.CallToolResult callTool(McpSchema.CallToolRequest request) {
     Objects.requireNonNull(request, "request");
-    Entry e = tools.get(request.name());
-    if (e == null) {
+    if (mapping.entry(request.name()) == null) {
       // unknown here: the list may have changed without a notification; the server decides otherwise
       refreshTools();
-      e = tools.get(request.name());
     }
-    ToolDescriptor descriptor = e != null ? e.descriptor() : unlisted(request.name());
-    McpReconcile reconcile = e != null ? e.risk().reconcile() : null;
-    return engine.execute(descriptor, new McpToolCall(this, request.name(), request.arguments(), request.meta(), reconcile));
+    McpCallSpec call = mapping.call(request);
+    return engine.execute(call.descriptor(), new McpToolCall(call));
   }
 
   /** The risk HFR recovers {@code tool} at, or {@code null} when the server does not list it. */
   public McpToolRisk risk(String tool) {
-    Entry e = tools.get(tool);
-    return e == null ? null : e.risk();
+    return mapping.risk(tool);
   }
 
   /** The HFR descriptor of {@code tool}, or {@code null} when the server does not list it. */
   public ToolDescriptor descriptor(String tool) {
-    Entry e = tools.get(tool);
-    return e == null ? null : e.descriptor();
+    return mapping.descriptor(tool);
   }
 
   /** The tools as last listed, with their hints. */
   public List<McpSchema.Tool> tools() {
-    List<McpSchema.Tool> out = new ArrayList<>();
-    tools.values().forEach(e -> out.add(e.tool()));
-    return out;
+    return mapping.tools();
   }
 
   /** Lists the server's tools again and rebuilds the mapping (all pages). */
@@ -145,56 +136,19 @@ public final class HfrMcpClient implements AutoCloseable {
       all.addAll(page.tools());
       cursor = page.nextCursor();
     } while (cursor != null);
-    onToolsChanged(all);
+    mapping.onToolsChanged(all);
   }
 
-  /** Rebuilds the mapping from a tool list (the SDK calls this on {@code tools/list_changed}). */
-  void onToolsChanged(List<McpSchema.Tool> list) {
-    Map<String, Entry> next = new LinkedHashMap<>();
-    for (McpSchema.Tool t : list) {
-      McpToolRisk risk = McpToolRisk.resolve(t, settings);
-      next.put(t.name(), new Entry(t, risk, descriptor(t.name(), risk)));
-    }
-    tools = java.util.Collections.unmodifiableMap(next);  // in the server's listing order
-  }
-
-  private ToolDescriptor unlisted(String tool) {
-    return descriptor(tool, new McpToolRisk(Risk.R3, Risk.R3, null, "not listed by the server: R3"));
-  }
-
-  private ToolDescriptor descriptor(String tool, McpToolRisk risk) {
-    McpToolSettings s = settings.tool(tool);
-    String cacheKey = tool + '\u0000' + risk.effective() + '\u0000' + (risk.reconcile() != null);
-    return descriptors.computeIfAbsent(cacheKey, k -> {
-      ToolDescriptor.Builder b = ToolDescriptor.builder("mcp." + server, tool, risk.effective())
-          .parameters("arguments")
-          .resultType(McpSchema.CallToolResult.class);
-      if (risk.effective() == Risk.R3) {
-        b.retry(RetrySpec.NONE);
-      }
-      if (risk.reconcile() != null) {
-        b.reconcile(risk.reconcile().tool());
-      }
-      if (s.approval() != null) {
-        b.requiresApproval(s.approval());
-      }
-      if (s.criticality() != null) {
-        b.criticality(s.criticality());
-      }
-      return b.build();
-    });
-  }
-
-  /** {@code server.tool}, the name HFR gives the tool. */
-  String qualified(String tool) {
-    return server + "." + tool;
+  /** This client as a rung's or a reconcile's way to its server. */
+  McpWire wire() {
+    return wire;
   }
 
   /**
    * Sends one request; an expired session is sent once more (the SDK re-initializes, the server ran
    * nothing); other failures are translated for the classifier.
    */
-  McpSchema.CallToolResult send(McpSchema.CallToolRequest request) {
+  private McpSchema.CallToolResult send(McpSchema.CallToolRequest request) {
     try {
       return sendOnce(request, true);
     } catch (SessionExpired expired) {
@@ -211,7 +165,7 @@ public final class HfrMcpClient implements AutoCloseable {
       if (mayReconnect && McpFailures.sessionExpired(e, c)) {
         throw new SessionExpired();
       }
-      throw McpFailures.translate(qualified(request.name()), "mcp:" + server + "/" + request.name(), e, c);
+      throw McpFailures.translate(server + "." + request.name(), "mcp:" + server + "/" + request.name(), e, c);
     } finally {
       capture.remove();
       c.close();
@@ -219,11 +173,37 @@ public final class HfrMcpClient implements AutoCloseable {
   }
 
   /** The server did not know the session: nothing ran, the SDK re-initializes, the request goes again. */
-  private static final class SessionExpired extends RuntimeException {
+  static final class SessionExpired extends RuntimeException {
     private static final long serialVersionUID = 1L;
 
     SessionExpired() {
       super(null, null, false, false);
+    }
+  }
+
+  private final class Wire implements McpWire {
+    @Override
+    public String server() {
+      return server;
+    }
+
+    @Override
+    public McpToolRisk risk(String tool) {
+      return mapping.risk(tool);
+    }
+
+    @Override
+    public McpSchema.CallToolResult send(McpSchema.CallToolRequest request) {
+      return HfrMcpClient.this.send(request);
+    }
+
+    @Override
+    public CompletableFuture<McpSchema.CallToolResult> sendAsync(McpSchema.CallToolRequest request) {
+      try {
+        return CompletableFuture.completedFuture(HfrMcpClient.this.send(request));
+      } catch (RuntimeException e) {
+        return CompletableFuture.failedFuture(e);
+      }
     }
   }
 
@@ -238,15 +218,12 @@ public final class HfrMcpClient implements AutoCloseable {
     private final String server;
     private final McpClient.SyncSpec spec;
     private McpClientConfig config = McpClientConfig.EMPTY;
+    private final List<McpWire> peers = new ArrayList<>();
 
     private Builder(RecoveryEngine engine, String server, McpClient.SyncSpec spec) {
       this.engine = Objects.requireNonNull(engine, "engine");
-      this.server = Objects.requireNonNull(server, "server");
+      this.server = McpServerNames.check(server);
       this.spec = Objects.requireNonNull(spec, "spec");
-      if (!server.matches("[A-Za-z0-9_-]+")) {
-        throw new IllegalArgumentException("server must hold only letters, digits, '_' and '-' (it names the tools"
-            + " <server>.<tool>), was \"" + server + "\"");
-      }
     }
 
     /** The {@code mcp} configuration; its {@code servers.<server>} entry applies. */
@@ -255,8 +232,26 @@ public final class HfrMcpClient implements AutoCloseable {
       return this;
     }
 
-    /** Registers HFR's hooks on the spec, builds and initializes the client, lists the tools. */
+    /** The client of another server whose tools this server's tools degrade to ({@code degrade_to}). */
+    public Builder peer(HfrMcpClient other) {
+      peers.add(other.wire());
+      return this;
+    }
+
+    /** The client of another server whose tools this server's tools degrade to ({@code degrade_to}). */
+    public Builder peer(HfrMcpAsyncClient other) {
+      peers.add(other.wire());
+      return this;
+    }
+
+    /**
+     * Registers HFR's hooks on the spec, builds and initializes the client, lists the tools.
+     *
+     * @throws IllegalStateException when a rung names a server that is neither this one nor a peer
+     */
     public HfrMcpClient build() {
+      McpServerSettings settings = config.server(server);
+      McpToolMapping.checkRungs(server, settings, peers);
       ThreadLocal<HttpFailureCapture> capture = new ThreadLocal<>();
       HfrMcpClient[] self = new HfrMcpClient[1];
       spec.transportContextProvider(() -> {
@@ -265,11 +260,12 @@ public final class HfrMcpClient implements AutoCloseable {
       });
       spec.toolsChangeConsumer(list -> {
         if (self[0] != null) {
-          self[0].onToolsChanged(list);
+          self[0].mapping.onToolsChanged(list);
         }
       });
       McpSyncClient client = spec.build();
-      HfrMcpClient c = new HfrMcpClient(engine, server, client, config.server(server), capture);
+      HfrMcpClient c = new HfrMcpClient(engine, server, client, settings, capture);
+      peers.forEach(c.mapping::addPeer);
       self[0] = c;
       client.initialize();
       c.refreshTools();

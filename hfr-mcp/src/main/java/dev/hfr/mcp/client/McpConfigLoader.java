@@ -3,6 +3,7 @@ package dev.hfr.mcp.client;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.core.JsonToken;
 import dev.hfr.annotations.Criticality;
+import dev.hfr.annotations.DegradeLevel;
 import dev.hfr.annotations.Risk;
 import dev.hfr.mcp.internal.YamlTree;
 import dev.hfr.runtime.config.HfrConfigException;
@@ -35,7 +36,9 @@ public final class McpConfigLoader {
   static final List<String> ROOT_KEYS = List.of("mcp");
   static final List<String> MCP_KEYS = List.of("servers");
   static final List<String> SERVER_KEYS = List.of("trusted", "default_risk", "tools");
-  static final List<String> TOOL_KEYS = List.of("risk", "reconcile", "approval", "criticality", "trusted");
+  static final List<String> TOOL_KEYS = List.of("risk", "reconcile", "approval", "criticality", "trusted", "degrade_to");
+  static final List<String> RUNG_KEYS = List.of("tool", "level", "arguments");
+  private static final List<String> LEVELS = List.of("L0", "L1", "L2", "L3", "L4");
   static final List<String> RECONCILE_KEYS = List.of("tool", "arguments", "found_at");
   private static final List<String> RISKS = List.of("R0", "R1", "R2", "R3");
   private static final List<String> CRITICALITIES = List.of("low", "medium", "high");
@@ -43,6 +46,8 @@ public final class McpConfigLoader {
   private static final Pattern SERVER_NAME = Pattern.compile("[A-Za-z0-9_-]+");
 
   private final String source;
+  /** The server whose section is being read: a rung without a server part names a tool of this one. */
+  private String serverName;
   private final List<HfrConfigException.Problem> problems = new ArrayList<>();
 
   private McpConfigLoader(String source) {
@@ -107,6 +112,7 @@ public final class McpConfigLoader {
     Map<String, McpServerSettings> out = new LinkedHashMap<>();
     if (servers != null) {
       for (Map.Entry<String, YamlTree> e : servers.entries().entrySet()) {
+        serverName = e.getKey();
         if (!SERVER_NAME.matcher(e.getKey()).matches()) {
           keyProblem(e.getValue(), "a server name may hold only letters, digits, '_' and '-' (it names the server's"
               + " tools as <server>.<tool> in meters and events), was \"" + e.getKey() + "\"");
@@ -164,7 +170,60 @@ public final class McpConfigLoader {
       problem(node.get("risk"), "R2 needs a reconcile tool to ask the server whether a lost write committed; without"
           + " one the tool is recovered as R3 anyway: add reconcile: {tool: ..., arguments: {...}} or say R3");
     }
-    return new McpToolSettings(risk, reconcile, approval, criticality, trusted);
+    List<McpRung> degradeTo = rungs(node.get("degrade_to"));
+    if (!degradeTo.isEmpty() && risk == Risk.R3) {
+      problem(node.get("degrade_to"), "an R3 tool is never degraded (no substitute for an irreversible write):"
+          + " remove degrade_to or lower the risk");
+    }
+    return new McpToolSettings(risk, reconcile, approval, criticality, trusted, degradeTo);
+  }
+
+  /** {@code degrade_to}: a list of rungs, each {@code {tool: <server>.<tool>, level: L0..L4, arguments: {...}}}. */
+  private List<McpRung> rungs(YamlTree node) {
+    if (node == null || node.kind == YamlTree.Kind.NULL) {
+      return List.of();
+    }
+    if (node.kind != YamlTree.Kind.LIST) {
+      problem(node, "must be a list of rungs ({tool: <server>.<tool>, level: L2}), was " + node.describe());
+      return List.of();
+    }
+    List<McpRung> out = new ArrayList<>();
+    for (YamlTree item : node.items()) {
+      if (!isMap(item)) {
+        continue;
+      }
+      checkKeys(item, RUNG_KEYS);
+      YamlTree toolNode = item.get("tool");
+      YamlTree levelNode = item.get("level");
+      if (toolNode == null || levelNode == null) {
+        problem(item, "a rung needs `tool` (<server>.<tool>, or a tool of the same server) and `level` (L0..L4)");
+        continue;
+      }
+      String target = text(toolNode);
+      String level = choice(levelNode, LEVELS);
+      Map<String, String> arguments = new LinkedHashMap<>();
+      YamlTree args = section(item, "arguments");
+      if (args != null) {
+        for (Map.Entry<String, YamlTree> e : args.entries().entrySet()) {
+          String from = text(e.getValue());
+          if (from != null) {
+            arguments.put(e.getKey(), from);
+          }
+        }
+      }
+      if (target == null || level == null) {
+        continue;
+      }
+      int dot = target.indexOf('.');
+      String server = dot < 0 ? serverName : target.substring(0, dot);
+      String tool = target.substring(dot + 1);
+      if (!SERVER_NAME.matcher(server).matches() || tool.isEmpty()) {
+        problem(toolNode, "must name a tool as <server>.<tool> (or a tool of this server), was " + toolNode.describe());
+        continue;
+      }
+      out.add(new McpRung(server, tool, DegradeLevel.valueOf(level), arguments));
+    }
+    return out;
   }
 
   private McpReconcile reconcile(YamlTree node) {

@@ -2,6 +2,7 @@ package dev.hfr.mcp.client;
 
 import dev.hfr.annotations.Criticality;
 import dev.hfr.annotations.Risk;
+import java.util.List;
 import java.util.Optional;
 
 /**
@@ -14,12 +15,23 @@ import java.util.Optional;
  * @param approval whether each call waits for the approval gate, or {@code null}
  * @param criticality the tool's criticality, or {@code null} (MEDIUM)
  * @param trusted whether this tool's hints are believed, or {@code null} (the server's setting)
+ * @param degradeTo the tool's degradation ladder, in order (empty: none)
  */
-public record McpToolSettings(
-    Risk risk, McpReconcile reconcile, Boolean approval, Criticality.Level criticality, Boolean trusted) {
+public record McpToolSettings(Risk risk, McpReconcile reconcile, Boolean approval, Criticality.Level criticality,
+    Boolean trusted, List<McpRung> degradeTo) {
 
   /** A tool nobody configured. */
   public static final McpToolSettings NONE = new McpToolSettings(null, null, null, null, null);
+
+  public McpToolSettings {
+    degradeTo = degradeTo == null ? List.of() : List.copyOf(degradeTo);
+  }
+
+  /** Settings without a degradation ladder. */
+  public McpToolSettings(Risk risk, McpReconcile reconcile, Boolean approval, Criticality.Level criticality,
+      Boolean trusted) {
+    this(risk, reconcile, approval, criticality, trusted, List.of());
+  }
 
   public Optional<McpReconcile> reconcileTool() {
     return Optional.ofNullable(reconcile);

@@ -40,10 +40,15 @@ final class McpClientHarness implements AutoCloseable {
   final SimpleMeterRegistry meters = new SimpleMeterRegistry();
   final Hfr hfr;
   final HfrMcpClient client;
+  private final String config;
+  private final Duration requestTimeout;
+  private HfrMcpAsyncClient async;
 
   McpClientHarness(Path dir, McpSchema.ToolAnnotations createHints, String config, Duration requestTimeout) {
     Warmup.once();
     server = FaultyMcpServer.start(faults, tracker.tools(createHints));
+    this.config = config;
+    this.requestTimeout = requestTimeout;
     ledger = EmbeddedFileLedger.open(dir.resolve("ledger"));
     hfr = Hfr.builder().ledger(ledger).decisionSink(events::add).meterRegistry(meters).seed(7).build();
     client = HfrMcpClient.builder(hfr, "tracker", McpClient.sync(
@@ -57,6 +62,18 @@ final class McpClientHarness implements AutoCloseable {
     this(dir, IssueTracker.HONEST_CREATE, TRACKER_CONFIG, Duration.ofSeconds(10));
   }
 
+  /** An asynchronous HFR client of the same server and engine, built on first use. */
+  HfrMcpAsyncClient async() {
+    if (async == null) {
+      async = HfrMcpAsyncClient.builder(hfr, "tracker", McpClient.async(
+              McpHttpTransports.streamableHttp(server.url()).endpoint(FaultyMcpServer.ENDPOINT).build())
+              .requestTimeout(requestTimeout).initializationTimeout(Duration.ofSeconds(30)))
+          .config(McpConfigLoader.parse(config, "mcp.yaml"))
+          .build();
+    }
+    return async;
+  }
+
   List<DecisionEvent> eventsOf(String tool) {
     return events.stream().filter(e -> e.tool().equals(tool)).toList();
   }
@@ -64,6 +81,9 @@ final class McpClientHarness implements AutoCloseable {
   @Override
   public void close() throws java.io.IOException {
     client.close();
+    if (async != null) {
+      async.close();
+    }
     hfr.close();
     ledger.close();
     server.close();

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.hfr.annotations.Criticality;
+import dev.hfr.annotations.DegradeLevel;
 import dev.hfr.annotations.Risk;
 import dev.hfr.runtime.config.HfrConfigException;
 import java.nio.file.Files;
@@ -43,6 +44,50 @@ class McpConfigLoaderTest {
     assertThat(t.approval()).isTrue();
     assertThat(t.criticality()).isEqualTo(Criticality.Level.HIGH);
     assertThat(t.trusted()).isFalse();
+  }
+
+  @Test
+  void readsTheRungsOfAToolOnThisAndOtherServers() {
+    McpClientConfig c = McpConfigLoader.parse("""
+        mcp:
+          servers:
+            tracker:
+              tools:
+                search_issues:
+                  risk: R0
+                  degrade_to:
+                    - {tool: archive.search_archive, level: L2, arguments: {text: query}}
+                    - {tool: list_issues, level: L3}
+        """, "mcp.yaml");
+    assertThat(c.server("tracker").tool("search_issues").degradeTo()).containsExactly(
+        new McpRung("archive", "search_archive", DegradeLevel.L2, Map.of("text", "query")),
+        new McpRung("tracker", "list_issues", DegradeLevel.L3, Map.of()));
+  }
+
+  @Test
+  void badRungsAreNamedByLineAndKey() {
+    assertThatThrownBy(() -> McpConfigLoader.parse("""
+        mcp:
+          servers:
+            tracker:
+              tools:
+                close_all:
+                  risk: R3
+                  degrade_to: [{tool: archive.noop, level: L2}]
+                search_issues:
+                  degrade_to:
+                    - {tool: archive.search_archive, level: L9}
+                    - {tool: archive.search_archive}
+                    - {tool: archive.search_archive, level: L2, colour: red}
+                label_issue:
+                  degrade_to: archive.search_archive
+        """, "mcp.yaml"))
+        .isInstanceOf(HfrConfigException.class)
+        .hasMessageContaining("mcp.yaml:7:23 mcp.servers.tracker.tools.close_all.degrade_to: an R3 tool is never degraded")
+        .hasMessageContaining("mcp.servers.tracker.tools.search_issues.degrade_to[0].level: must be one of L0, L1, L2, L3, L4, was \"L9\"")
+        .hasMessageContaining("mcp.servers.tracker.tools.search_issues.degrade_to[1]: a rung needs `tool`")
+        .hasMessageContaining("mcp.servers.tracker.tools.search_issues.degrade_to[2].colour: unknown key")
+        .hasMessageContaining("mcp.servers.tracker.tools.label_issue.degrade_to: must be a list of rungs");
   }
 
   @Test

@@ -21,7 +21,7 @@ final class ConfigReader {
 
   static final List<String> ROOT_KEYS = List.of("hfr");
   static final List<String> HFR_KEYS = List.of("version", "retry", "degradation", "idempotency", "verification",
-      "circuit_breaker", "telemetry", "limits", "tools", "tenants");
+      "circuit_breaker", "telemetry", "limits", "tools", "tenants", "fleet");
   static final List<String> RETRY_KEYS = List.of("base_delay_ms", "max_delay_ms", "jitter", "max_attempts_per_step",
       "max_retries_per_task", "max_retries_per_tenant_per_min", "respect_retry_after", "retry_on", "never_retry_on");
   static final List<String> TOOL_RETRY_KEYS = List.of("base_delay_ms", "max_delay_ms", "jitter", "max_attempts_per_step",
@@ -36,6 +36,7 @@ final class ConfigReader {
   static final List<String> TOOL_VERIFICATION_KEYS = List.of("level", "human_spot_check_rate");
   static final List<String> BREAKER_KEYS = List.of("error_rate_threshold", "rate_limit_threshold", "p95_latency_ms",
       "consecutive_failures", "cooldown_ms", "half_open_probes", "window_ms", "min_calls");
+  static final List<String> FLEET_KEYS = List.of("enabled", "jdbc_url", "expected_workers");
   static final List<String> TELEMETRY_KEYS = List.of("sample_rate", "redact_pii", "emit_decision_events");
   static final List<String> LIMITS_KEYS = List.of("max_turns", "max_tool_calls", "max_same_tool_calls", "max_wall_time_ms",
       "max_cost", "max_write_actions");
@@ -560,6 +561,15 @@ final class ConfigReader {
     Boolean emit = bool(s, "emit_decision_events");
     return new TelemetrySettings(rate != null ? rate : base.sampleRate(), redact != null ? redact : base.redactPii(),
         emit != null ? emit : base.emitDecisionEvents());
+  }
+
+  FleetSettings readFleet(YamlNode s, FleetSettings base) {
+    checkKeys(s, FLEET_KEYS);
+    Boolean enabled = bool(s, "enabled");
+    String url = text(s, "jdbc_url", "the fleet's JDBC URL");
+    Long workers = integer(s, "expected_workers", 1, 100_000, "workers sharing a budget; each takes this share when the database is unreachable");
+    return new FleetSettings(enabled != null ? enabled : base.enabled(), url != null ? url : base.jdbcUrl(),
+        workers != null ? workers.intValue() : base.expectedWorkers());
   }
 
   TaskLimitSettings readLimits(YamlNode s, TaskLimitSettings base) {

@@ -40,7 +40,7 @@ public final class HfrConfig {
 
   private static final HfrConfig DEFAULTS = new HfrConfig("defaults", "1.0", RetrySettings.DEFAULTS,
       DegradationSettings.DEFAULTS, IdempotencySettings.DEFAULTS, VerificationSettings.DEFAULTS, BreakerSettings.DEFAULTS,
-      TelemetrySettings.DEFAULTS, TaskLimitSettings.DEFAULTS, Map.of(), Map.of());
+      TelemetrySettings.DEFAULTS, TaskLimitSettings.DEFAULTS, FleetSettings.DEFAULTS, Map.of(), Map.of());
 
   private final String source;
   private final String version;
@@ -51,6 +51,7 @@ public final class HfrConfig {
   private final BreakerSettings circuitBreaker;
   private final TelemetrySettings telemetry;
   private final TaskLimitSettings limits;
+  private final FleetSettings fleet;
   private final Map<String, YamlNode> tools;
   private final Map<String, YamlNode> tenants;
   private final ConcurrentHashMap<ToolDescriptor, ToolPolicy> defaultTenantPolicies = new ConcurrentHashMap<>();
@@ -61,7 +62,8 @@ public final class HfrConfig {
 
   HfrConfig(String source, String version, RetrySettings retry, DegradationSettings degradation,
       IdempotencySettings idempotency, VerificationSettings verification, BreakerSettings circuitBreaker,
-      TelemetrySettings telemetry, TaskLimitSettings limits, Map<String, YamlNode> tools, Map<String, YamlNode> tenants) {
+      TelemetrySettings telemetry, TaskLimitSettings limits, FleetSettings fleet, Map<String, YamlNode> tools,
+      Map<String, YamlNode> tenants) {
     this.source = Objects.requireNonNull(source, "source");
     this.version = Objects.requireNonNull(version, "version");
     this.retry = Objects.requireNonNull(retry, "retry");
@@ -71,6 +73,7 @@ public final class HfrConfig {
     this.circuitBreaker = Objects.requireNonNull(circuitBreaker, "circuitBreaker");
     this.telemetry = Objects.requireNonNull(telemetry, "telemetry");
     this.limits = Objects.requireNonNull(limits, "limits");
+    this.fleet = Objects.requireNonNull(fleet, "fleet");
     this.tools = Collections.unmodifiableMap(new LinkedHashMap<>(tools));
     this.tenants = Collections.unmodifiableMap(new LinkedHashMap<>(tenants));
     this.defaultTenant = new TenantPolicy(DEFAULT_TENANT, retry.maxRetriesPerTask(), retry.maxRetriesPerTenantPerMinute(),
@@ -99,6 +102,9 @@ public final class HfrConfig {
 
   public TelemetrySettings telemetry() { return telemetry; }
 
+  /** Whether, and through which database, this engine shares budgets and breakers with a fleet. */
+  public FleetSettings fleet() { return fleet; }
+
   /** The global task limits. */
   public TaskLimitSettings limits() { return limits; }
 
@@ -115,31 +121,31 @@ public final class HfrConfig {
   /** A copy with other global retry settings. */
   public HfrConfig withRetry(RetrySettings retry) {
     return new HfrConfig(source, version, retry, degradation, idempotency, verification, circuitBreaker, telemetry, limits,
-        tools, tenants);
+        fleet, tools, tenants);
   }
 
   /** A copy with other circuit breaker settings. */
   public HfrConfig withCircuitBreaker(BreakerSettings breaker) {
     return new HfrConfig(source, version, retry, degradation, idempotency, verification, breaker, telemetry, limits,
-        tools, tenants);
+        fleet, tools, tenants);
   }
 
   /** A copy with other global task limits. */
   public HfrConfig withLimits(TaskLimitSettings limits) {
     return new HfrConfig(source, version, retry, degradation, idempotency, verification, circuitBreaker, telemetry, limits,
-        tools, tenants);
+        fleet, tools, tenants);
   }
 
   /** A copy with other idempotency settings. */
   public HfrConfig withIdempotency(IdempotencySettings idempotency) {
     return new HfrConfig(source, version, retry, degradation, idempotency, verification, circuitBreaker, telemetry, limits,
-        tools, tenants);
+        fleet, tools, tenants);
   }
 
   /** A copy with other telemetry settings. */
   public HfrConfig withTelemetry(TelemetrySettings telemetry) {
     return new HfrConfig(source, version, retry, degradation, idempotency, verification, circuitBreaker, telemetry, limits,
-        tools, tenants);
+        fleet, tools, tenants);
   }
 
   // ---- tenants -------------------------------------------------------------------------------------

@@ -111,6 +111,8 @@ public final class HfrConfigLoader {
     BreakerSettings breaker = s != null ? r.readBreaker(s, defaults.circuitBreaker()) : defaults.circuitBreaker();
     s = r.section(hfr, "telemetry");
     TelemetrySettings telemetry = s != null ? r.readTelemetry(s, defaults.telemetry()) : defaults.telemetry();
+    s = r.section(hfr, "fleet");
+    FleetSettings fleet = s != null ? r.readFleet(s, defaults.fleet()) : defaults.fleet();
     s = r.section(hfr, "limits");
     TaskLimitSettings limits = s != null ? r.readLimits(s, defaults.limits()) : defaults.limits();
 
@@ -160,7 +162,7 @@ public final class HfrConfigLoader {
       throw new HfrConfigException(problems);
     }
     return new HfrConfig(source, version, retry.settingsUnchecked(), degradation, idempotency, verification, breaker,
-        telemetry, limits, tools, tenants);
+        telemetry, limits, fleet, tools, tenants);
   }
 
   private static void readTools(ConfigReader r, YamlNode section, RetryDraft base, Map<String, YamlNode> into) {

@@ -45,9 +45,10 @@ final class AsyncDriver {
   /** Runs steps from {@code next} until the call ends, waits or starts an attempt. */
   private <R> void resume(Call<R> c, AsyncToolInvocation<R> invocation, Next next, CompletableFuture<R> out) {
     TaskState previous = TaskContext.current();
-    boolean bind = !c.task.implicit() && previous != c.task;
+    TaskState explicit = c.task instanceof TaskState t ? t : null;
+    boolean bind = explicit != null && previous != explicit;
     if (bind) {
-      TaskContext.set(c.task);
+      TaskContext.set(explicit);
     }
     try {
       Next n = next;

@@ -39,7 +39,7 @@ public final class AttemptTimeout implements AutoCloseable {
    * The bound of an attempt that starts at {@code startNanos}, in nanoseconds: the policy's timeout, or less
    * when the task's deadline comes sooner; 0 when nothing bounds it.
    */
-  long attemptBoundNanos(CallPolicy policy, TaskState task, long startNanos) {
+  long attemptBoundNanos(CallPolicy policy, CallTask task, long startNanos) {
     long bound = policy.timeoutMs() > 0 ? policy.timeoutMs() * 1_000_000L : Long.MAX_VALUE;
     Deadline deadline = task == null ? Deadline.NONE : task.deadline();
     if (deadline.bounded()) {
@@ -49,7 +49,7 @@ public final class AttemptTimeout implements AutoCloseable {
   }
 
   /** Whether an attempt of this policy in this task is bounded at all (two field reads). */
-  static boolean bounded(CallPolicy policy, TaskState task) {
+  static boolean bounded(CallPolicy policy, CallTask task) {
     return policy.timeoutMs() > 0 || (task != null && task.deadline().bounded());
   }
 

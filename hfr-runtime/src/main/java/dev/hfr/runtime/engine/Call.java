@@ -30,7 +30,7 @@ final class Call<R> {
   final ToolRuntime rt;
   final ToolDescriptor tool;
   final ToolInvocation<R> invocation;
-  final TaskState task;
+  final CallTask task;
   final CallPolicy policy;
   /** The tenant's breakers of the method and each rung, or {@code null} when breakers are off. */
   final dev.hfr.runtime.breaker.CircuitBreaker[] breakers;
@@ -105,7 +105,7 @@ final class Call<R> {
   /** How many of the last decisions await the end of the call to be published or sampled out. */
   int unpublished;
 
-  Call(ToolRuntime rt, ToolInvocation<R> invocation, TaskState task, ToolRuntime.TenantView view, CallPolicy policy,
+  Call(ToolRuntime rt, ToolInvocation<R> invocation, CallTask task, ToolRuntime.TenantView view, CallPolicy policy,
       long step, long startNanos) {
     this.rt = rt;
     this.breakers = view.breakers;

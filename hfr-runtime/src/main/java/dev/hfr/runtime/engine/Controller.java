@@ -75,6 +75,11 @@ public final class Controller {
     if (tool.risk() == Risk.R0 && !tool.requiresApproval()) {
       return inlineRead.run(tool, invocation, task, null);
     }
+    return runBlocking(tool, invocation, task);
+  }
+
+  /** The state machine from INIT on the calling thread. */
+  private <R> R runBlocking(ToolDescriptor tool, ToolInvocation<R> invocation, CallTask task) {
     Call<R> c;
     try {
       c = newCall(tool, invocation, task);
@@ -101,8 +106,9 @@ public final class Controller {
   }
 
   /** Shadow mode for an asynchronous tool (see {@link #shadow}). */
-  public <R> CompletableFuture<R> shadowAsync(ToolDescriptor tool, AsyncToolInvocation<R> invocation, TaskState task) {
-    return shadow.runAsync(tool, invocation, task);
+  public <R> CompletableFuture<R> shadowAsync(ToolDescriptor tool, AsyncToolInvocation<R> invocation, TaskState task,
+      ImplicitTasks tasks) {
+    return shadow.runAsync(tool, invocation, task != null ? task : tasks.next());
   }
 
   /** An asynchronous tool's call as if HFR were absent (mode OFF). */
@@ -110,7 +116,7 @@ public final class Controller {
     return AsyncDriver.direct(invocation);
   }
 
-  private <R> Call<R> newCall(ToolDescriptor tool, ToolInvocation<R> invocation, TaskState task) {
+  private <R> Call<R> newCall(ToolDescriptor tool, ToolInvocation<R> invocation, CallTask task) {
     ToolRuntime rt = parts.tools.of(tool);
     Criticality.Level criticality = effectiveCriticality(task.criticality(), tool.criticality());
     ToolRuntime.TenantView view = rt.tenant(task.tenant());
@@ -126,7 +132,7 @@ public final class Controller {
    */
   public <R> R executeOutsideTask(ToolDescriptor tool, ToolInvocation<R> invocation, ImplicitTasks tasks) {
     if (tool.risk() != Risk.R0 || tool.requiresApproval()) {
-      return execute(tool, invocation, tasks.next());
+      return runBlocking(tool, invocation, tasks.next());
     }
     return inlineRead.run(tool, invocation, null, tasks);
   }
@@ -134,10 +140,11 @@ public final class Controller {
   /**
    * Shadow mode: calls the tool once exactly as without HFR, classifies and decides what HFR would do,
    * records it (decision event with mode {@code shadow}, meters), and returns the result or rethrows
-   * the exception unchanged. Budgets, breakers and the ledger are left untouched.
+   * the exception unchanged. Budgets, breakers and the ledger are left untouched. Outside a scope
+   * ({@code task == null}) the call runs in a one-call task from {@code tasks}.
    */
-  public <R> R shadow(ToolDescriptor tool, ToolInvocation<R> invocation, TaskState task) {
-    return shadow.run(tool, invocation, task);
+  public <R> R shadow(ToolDescriptor tool, ToolInvocation<R> invocation, TaskState task, ImplicitTasks tasks) {
+    return shadow.run(tool, invocation, task != null ? task : tasks.next());
   }
 
   /** The stricter of the task's criticality (if any) and the tool's. */

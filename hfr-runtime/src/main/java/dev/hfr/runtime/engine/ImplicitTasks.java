@@ -30,8 +30,13 @@ public final class ImplicitTasks {
   }
 
   /** A new one-call task; its id ({@link #nextId()}) is taken when it is first asked for. */
-  public TaskState next() {
-    return TaskState.implicit(tenant, this, maxRetries);
+  OneCallTask next() {
+    return new OneCallTask(this);
+  }
+
+  /** B_t of each one-call task, or -1 for unlimited. */
+  int maxRetries() {
+    return maxRetries;
   }
 
   /** The next unique task id, {@code prefix-seq}. */

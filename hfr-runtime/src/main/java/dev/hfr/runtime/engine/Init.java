@@ -66,7 +66,7 @@ final class Init {
    * The admission of a call into its task: counts it, and checks the task's limits at {@code nowNanos}
    * (the call's start). Returns the limit that refuses the call, or {@code null}.
    */
-  TaskLimit admit(TaskState task, ToolDescriptor tool, boolean write, boolean highRisk, long nowNanos) {
+  TaskLimit admit(CallTask task, ToolDescriptor tool, boolean write, boolean highRisk, long nowNanos) {
     task.onCallStart(highRisk);
     return features.budgets() && task.limits() != null ? task.limits().beforeToolCall(tool.name(), write, nowNanos) : null;
   }

@@ -215,7 +215,7 @@ final class InlineRead {
   /** Builds the call (only now: one was sampled) that the spot check's evidence describes. */
   private <R> void spotCheck(ToolRuntime rt, ToolInvocation<R> invocation, TaskState task, ImplicitTasks tasks,
       ToolRuntime.TenantView view, CallPolicy policy, long step, long start, R result) {
-    TaskState in = task != null ? task : tasks.next();
+    CallTask in = task != null ? task : tasks.next();
     Call<R> c = new Call<>(rt, invocation, in, view, policy, task != null ? step : in.nextStep(), start);
     c.result = result;
     c.hasResult = true;
@@ -232,7 +232,7 @@ final class InlineRead {
     if (task != null) {
       return new Call<>(rt, invocation, task, view, policy, step, start);
     }
-    TaskState implicit = tasks.next();
+    OneCallTask implicit = tasks.next();
     implicit.onCallStart(false);
     return new Call<>(rt, invocation, implicit, view, policy, implicit.nextStep(), start);
   }

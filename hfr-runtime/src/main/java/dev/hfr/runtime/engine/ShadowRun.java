@@ -41,7 +41,7 @@ final class ShadowRun {
    * records it (decision event with mode {@code shadow}, meters), and returns the result or rethrows
    * the exception unchanged. Budgets, breakers and the ledger are left untouched.
    */
-  <R> R run(ToolDescriptor tool, ToolInvocation<R> invocation, TaskState task) {
+  <R> R run(ToolDescriptor tool, ToolInvocation<R> invocation, CallTask task) {
     R result = null;
     Exception error = null;
     long t0 = clock.nanoTime();
@@ -58,7 +58,7 @@ final class ShadowRun {
   }
 
   /** The same for an asynchronous tool: the caller gets the tool's own outcome once HFR has looked at it. */
-  <R> CompletableFuture<R> runAsync(ToolDescriptor tool, AsyncToolInvocation<R> invocation, TaskState task) {
+  <R> CompletableFuture<R> runAsync(ToolDescriptor tool, AsyncToolInvocation<R> invocation, CallTask task) {
     long t0 = clock.nanoTime();
     return AsyncDriver.direct(invocation).whenComplete((result, failure) -> {
       Throwable cause = failure == null ? null : RunStep.unwrap(failure);
@@ -66,7 +66,7 @@ final class ShadowRun {
     });
   }
 
-  private <R> void decideQuietly(ToolDescriptor tool, ToolInvocation<R> invocation, TaskState task, R result,
+  private <R> void decideQuietly(ToolDescriptor tool, ToolInvocation<R> invocation, CallTask task, R result,
       Exception error, long latency) {
     try {
       decide(tools.of(tool), invocation, task, result, error, latency);
@@ -76,7 +76,7 @@ final class ShadowRun {
     }
   }
 
-  private <R> void decide(ToolRuntime rt, ToolInvocation<R> invocation, TaskState task, R result, Exception error,
+  private <R> void decide(ToolRuntime rt, ToolInvocation<R> invocation, CallTask task, R result, Exception error,
       long latency) {
     Criticality.Level criticality = Controller.effectiveCriticality(task.criticality(), rt.tool.criticality());
     ToolRuntime.TenantView view = rt.tenant(task.tenant());

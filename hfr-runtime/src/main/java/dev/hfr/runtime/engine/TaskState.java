@@ -13,24 +13,21 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * The running state of one task (Table 9's INIT: budgets, deadline, counters): what its calls share.
- * Calls of one task may run on several threads; counters are atomic and the rest is guarded by this.
+ * The running state of one task opened by {@code Hfr.openTask} (Table 9's INIT: budgets, deadline, counters):
+ * what its calls share. Calls of one task may run on several threads; counters are guarded by this. A call
+ * made outside any scope runs in a {@link OneCallTask} instead.
  */
-public final class TaskState {
+public final class TaskState implements CallTask {
 
   private final String tenant;
-  private volatile String taskId;
-  /** Where an implicit task takes its id from, when one is first asked for; {@code null} for explicit tasks. */
-  private final ImplicitTasks implicitIds;
+  private final String taskId;
   private final Criticality.Level criticality;
   private final double qualityFloor;
   private final Deadline deadline;
   private final TaskLimitTracker limits;
-  private final int implicitMaxRetries;
   private volatile RetryBudget retryBudget;
 
-  // Counters guarded by this: an uncontended monitor is cheaper than a dozen atomics allocated per task,
-  // and the implicit task of every call outside a scope must stay one small object.
+  // Counters guarded by this: an uncontended monitor is cheaper than a dozen atomics allocated per task.
   private long steps;
   private int calls;
   private int succeeded;
@@ -49,7 +46,7 @@ public final class TaskState {
   private volatile WriteOccurrences occurrences;
   private volatile boolean replanRequested;
   private volatile ToolOutcome lastOutcome;
-  /** The scope that opened this task, for {@code Hfr.currentTask()}; {@code null} for implicit tasks. */
+  /** The scope that opened this task, for {@code Hfr.currentTask()}. */
   private volatile TaskScope scope;
 
   /**
@@ -62,70 +59,50 @@ public final class TaskState {
    */
   public static TaskState explicit(String tenant, String taskId, Criticality.Level criticality, double qualityFloor,
       Deadline deadline, TaskLimitTracker limits) {
-    return new TaskState(tenant, taskId, null, criticality, qualityFloor, deadline, limits, -1);
+    return new TaskState(tenant, taskId, criticality, qualityFloor, deadline, limits);
   }
 
-  /**
-   * The one-call task of a call made outside any scope. Its id ({@code prefix-seq}, numbered by {@code ids})
-   * is taken only when something asks for it (a published decision, an escalation, a write's key), and its
-   * retry budget is built only when a failure needs it.
-   *
-   * @param ids where the id comes from
-   * @param maxRetries B_t, or -1 for unlimited
-   */
-  public static TaskState implicit(String tenant, ImplicitTasks ids, int maxRetries) {
-    return new TaskState(tenant, null, ids, null, Double.NaN, Deadline.NONE, null, maxRetries);
-  }
-
-  private TaskState(String tenant, String taskId, ImplicitTasks implicitIds, Criticality.Level criticality,
-      double qualityFloor, Deadline deadline, TaskLimitTracker limits, int implicitMaxRetries) {
+  private TaskState(String tenant, String taskId, Criticality.Level criticality, double qualityFloor, Deadline deadline,
+      TaskLimitTracker limits) {
     this.tenant = tenant;
     this.taskId = taskId;
-    this.implicitIds = implicitIds;
     this.criticality = criticality;
     this.qualityFloor = qualityFloor;
     this.deadline = deadline;
     this.limits = limits;
-    this.implicitMaxRetries = implicitMaxRetries;
     this.retryBudget = limits != null ? limits.retryBudget() : null;
   }
 
+  @Override
   public String tenant() { return tenant; }
 
-  public String taskId() {
-    String id = taskId;
-    if (id == null) {
-      synchronized (this) {
-        id = taskId;
-        if (id == null) {
-          // Numbered only now: a failed call nobody records never touches the counter all threads share.
-          id = implicitIds.nextId();
-          taskId = id;
-        }
-      }
-    }
-    return id;
-  }
+  @Override
+  public String taskId() { return taskId; }
 
   /** The task's criticality, or {@code null}. */
+  @Override
   public Criticality.Level criticality() { return criticality; }
 
   /** q_min, or NaN. */
+  @Override
   public double qualityFloor() { return qualityFloor; }
 
+  @Override
   public Deadline deadline() { return deadline; }
 
   /** The limit tracker, or {@code null} when budgets are off. */
+  @Override
   public TaskLimitTracker limits() { return limits; }
 
-  /** The task's retry budget B_t, created on first need. */
+  /** The task's retry budget B_t: its limits', or an unlimited one when budgets are off (created on first need). */
+  @Override
   public RetryBudget retryBudget() {
     RetryBudget b = retryBudget;
     if (b == null) {
       synchronized (this) {
         b = retryBudget;
         if (b == null) {
-          b = implicitMaxRetries < 0 ? RetryBudget.unlimited() : RetryBudget.perTask(implicitMaxRetries);
+          b = RetryBudget.unlimited();
           retryBudget = b;
         }
       }
@@ -134,15 +111,17 @@ public final class TaskState {
   }
 
   /** The retry budget if it was created, else {@code null}. */
-  RetryBudget retryBudgetIfOpened() {
+  @Override
+  public RetryBudget retryBudgetIfOpened() {
     return retryBudget;
   }
 
-  /** Whether this is the implicit one-call task of a call made outside any scope. */
-  public boolean implicit() { return implicitIds != null; }
+  @Override
+  public boolean implicit() { return false; }
 
   /** The occurrence of the task's next write of {@code tool} with these arguments: part of its key. */
-  int nextOccurrence(String tool, String argsHash) {
+  @Override
+  public int nextOccurrence(String tool, String argsHash) {
     WriteOccurrences o = occurrences;
     if (o == null) {
       synchronized (this) {
@@ -157,7 +136,8 @@ public final class TaskState {
   }
 
   /** The next logical step number (1, 2, ...): the call's place in the task, for evidence and approvals. */
-  synchronized long nextStep() {
+  @Override
+  public synchronized long nextStep() {
     return ++steps;
   }
 
@@ -171,11 +151,13 @@ public final class TaskState {
     return replanRequested;
   }
 
-  void requestReplan() {
+  @Override
+  public void requestReplan() {
     replanRequested = true;
   }
 
-  synchronized void onCallStart(boolean highRiskCall) {
+  @Override
+  public synchronized void onCallStart(boolean highRiskCall) {
     calls++;
     if (highRiskCall) {
       highRisk++;
@@ -183,12 +165,13 @@ public final class TaskState {
   }
 
   /** Counts a call that ended; {@code outcome} becomes the task's last outcome. */
-  void onCallEnd(ToolOutcome outcome, boolean unverifiedSideEffect) {
+  @Override
+  public void onCallEnd(ToolOutcome outcome, boolean unverifiedSideEffect) {
     count(outcome.tool(), outcome.status(), outcome.degraded(), outcome.attempts(), unverifiedSideEffect);
     lastOutcome = outcome;
   }
 
-  /** The scope that opened this task ({@code null} for an implicit one). */
+  /** The scope that opened this task. */
   public TaskScope scope() {
     return scope;
   }
@@ -204,8 +187,9 @@ public final class TaskState {
     onCallEnd(outcome, outcome.sideEffect() && outcome.verificationRequired());
   }
 
-  /** Counts a call that ended, without keeping an outcome object (the implicit task's clean calls). */
-  synchronized void count(String tool, ToolOutcome.Status status, boolean wasDegraded, int callAttempts,
+  /** Counts a call that ended, without keeping an outcome object. */
+  @Override
+  public synchronized void count(String tool, ToolOutcome.Status status, boolean wasDegraded, int callAttempts,
       boolean unverifiedSideEffect) {
     attempts += callAttempts;
     retries += Math.max(0, callAttempts - 1);
@@ -245,7 +229,7 @@ public final class TaskState {
    */
   record CommittedCall(long step, ToolDescriptor tool, ToolInvocation<?> invocation, String key) {}
 
-  /** Remembers a write whose ledger record ended the call committed (explicit tasks only). */
+  /** Remembers a write whose ledger record ended the call committed: what compensation undoes. */
   synchronized void recordCommittedWrite(CommittedCall call) {
     if (committedWrites == null) {
       committedWrites = new ArrayList<>(4);
@@ -268,10 +252,11 @@ public final class TaskState {
   }
 
   /** The report so far. */
+  @Override
   public synchronized TaskReport report() {
     return new TaskReport(
         tenant,
-        taskId(),
+        taskId,
         calls,
         succeeded,
         failed,

@@ -82,7 +82,7 @@ final class WriteClaims {
    * an explicit task, a record an earlier HFR keyed by the global step number ({@code legacyStep}) is
    * found and keeps its key, so a ledger written before keys by occurrence is never silently mismatched.
    */
-  String key(TaskState task, String tool, List<Object> args, String argsHash, long legacyStep) {
+  String key(CallTask task, String tool, List<Object> args, String argsHash, long legacyStep) {
     String stepId = ExplicitSteps.current();
     if (stepId != null) {
       return IdempotencyKeys.keyForStep(task.tenant(), task.taskId(), stepId, tool, args);

@@ -51,7 +51,7 @@ public final class WriteLedger {
   }
 
   /** The write's key (occurrence or step id; an old ledger's step key when its record is found). */
-  String key(TaskState task, String tool, List<Object> args, String argsHash, long step) {
+  String key(CallTask task, String tool, List<Object> args, String argsHash, long step) {
     return claims.key(task, tool, args, argsHash, step);
   }
 

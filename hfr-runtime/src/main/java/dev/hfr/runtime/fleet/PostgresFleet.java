@@ -68,6 +68,21 @@ public final class PostgresFleet implements AutoCloseable {
     };
   }
 
+  /**
+   * Starts a fleet on the database at {@code jdbcUrl} (credentials in the URL), through the driver's own simple
+   * data source. A connection attempt waits at most 1 s unless the URL sets {@code connectTimeout}: a worker
+   * must not stall its calls on a database that is gone.
+   */
+  public static Builder builder(String jdbcUrl) {
+    Objects.requireNonNull(jdbcUrl, "jdbcUrl");
+    org.postgresql.ds.PGSimpleDataSource ds = new org.postgresql.ds.PGSimpleDataSource();
+    ds.setURL(jdbcUrl);
+    if (!jdbcUrl.contains("connectTimeout=")) {
+      ds.setConnectTimeout(1);
+    }
+    return new Builder(ds);
+  }
+
   /** Tells the fleet about this worker's breakers: give to {@code CircuitBreakers.Builder.listener(...)}. */
   public CircuitBreakerListener breakerListener() {
     return breakers;

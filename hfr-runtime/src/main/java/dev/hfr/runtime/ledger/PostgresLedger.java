@@ -156,35 +156,9 @@ public final class PostgresLedger implements IdempotencyLedger {
   public LedgerRecord prepare(String tenant, String key, String tool, String argsHash) {
     LedgerRules.checkPrepare(tenant, key, tool, argsHash);
     checkOpen();
-    long now = clock.epochMillis();
-    long cutoff = sweep.dueCutoff(now);
-    if (cutoff >= 0) {
-      expire(Instant.ofEpochMilli(cutoff));
-    }
-    return call("preparing key " + key, c -> {
-      for (int round = 0; round < 3; round++) {
-        try (PreparedStatement ps = c.prepareStatement(
-            "INSERT INTO hfr_ledger (" + COLUMNS + ") VALUES (?, ?, ?, ?, 'PREPARED', 0, NULL, 0, NULL, 0, ?, ?) "
-                + "ON CONFLICT (tenant, key) DO NOTHING")) {
-          ps.setString(1, tenant);
-          ps.setString(2, key);
-          ps.setString(3, tool);
-          ps.setString(4, argsHash);
-          ps.setLong(5, now);
-          ps.setLong(6, now);
-          if (ps.executeUpdate() == 1) {
-            return LedgerRules.newEntry(tenant, key, tool, argsHash, now).record();
-          }
-        }
-        StoredEntry existing = select(c, tenant, key);
-        if (existing != null) {
-          LedgerRules.checkSameIntent(existing.record(), tool, argsHash);
-          return existing.record();
-        }
-        // the conflicting row expired between the two statements: insert again
-      }
-      throw new LedgerStorageException("key " + key + " of tenant " + tenant + " kept appearing and disappearing while preparing it");
-    });
+    long now = expireIfDue();
+    StoredEntry fresh = LedgerRules.newEntry(tenant, key, tool, argsHash, now);
+    return insertOrFind(fresh).record();
   }
 
   @Override
@@ -192,38 +166,55 @@ public final class PostgresLedger implements IdempotencyLedger {
     LedgerRules.checkPrepare(tenant, key, tool, argsHash);
     LedgerRules.checkLease(tenant, key, owner, leaseTtl);
     checkOpen();
+    long now = expireIfDue();
+    StoredEntry fresh = LedgerRules.newLeasedEntry(tenant, key, tool, argsHash, owner, leaseTtl, now);
+    StoredEntry stored = insertOrFind(fresh);
+    return stored == fresh ? new Prepared(fresh.record(), true, LedgerRules.leaseOf(fresh)) : new Prepared(stored.record(), false, null);
+  }
+
+  /** Runs the retention sweep when one is due; returns the time the caller's operation happens at. */
+  private long expireIfDue() {
     long now = clock.epochMillis();
     long cutoff = sweep.dueCutoff(now);
     if (cutoff >= 0) {
       expire(Instant.ofEpochMilli(cutoff));
     }
-    return call("preparing key " + key, c -> {
+    return now;
+  }
+
+  /**
+   * Inserts {@code fresh} unless its key exists; returns {@code fresh} itself if it was inserted, else the
+   * existing row (after checking it records the same tool and arguments). The primary key decides: of
+   * racing inserts exactly one creates the row, with its creator's lease if {@code fresh} carries one.
+   */
+  private StoredEntry insertOrFind(StoredEntry fresh) {
+    LedgerRecord r = fresh.record();
+    return call("preparing key " + r.key(), c -> {
       for (int round = 0; round < 3; round++) {
-        // The primary key decides: of racing inserts exactly one creates the row, with its creator's lease.
         try (PreparedStatement ps = c.prepareStatement(
-            "INSERT INTO hfr_ledger (" + COLUMNS + ") VALUES (?, ?, ?, ?, 'PREPARED', 0, NULL, 1, ?, ?, ?, ?) "
+            "INSERT INTO hfr_ledger (" + COLUMNS + ") VALUES (?, ?, ?, ?, 'PREPARED', 0, NULL, ?, ?, ?, ?, ?) "
                 + "ON CONFLICT (tenant, key) DO NOTHING")) {
-          ps.setString(1, tenant);
-          ps.setString(2, key);
-          ps.setString(3, tool);
-          ps.setString(4, argsHash);
-          ps.setString(5, owner);
-          ps.setLong(6, now + leaseTtl.toMillis());
-          ps.setLong(7, now);
-          ps.setLong(8, now);
+          ps.setString(1, r.tenant());
+          ps.setString(2, r.key());
+          ps.setString(3, r.tool());
+          ps.setString(4, r.argsHash());
+          ps.setLong(5, r.fencingToken());
+          ps.setString(6, fresh.leaseOwner());
+          ps.setLong(7, fresh.leaseExpiresAtMillis());
+          ps.setLong(8, r.createdAt().toEpochMilli());
+          ps.setLong(9, r.updatedAt().toEpochMilli());
           if (ps.executeUpdate() == 1) {
-            StoredEntry fresh = LedgerRules.newLeasedEntry(tenant, key, tool, argsHash, owner, leaseTtl, now);
-            return new Prepared(fresh.record(), true, LedgerRules.leaseOf(fresh));
+            return fresh;
           }
         }
-        StoredEntry existing = select(c, tenant, key);
+        StoredEntry existing = select(c, r.tenant(), r.key());
         if (existing != null) {
-          LedgerRules.checkSameIntent(existing.record(), tool, argsHash);
-          return new Prepared(existing.record(), false, null);
+          LedgerRules.checkSameIntent(existing.record(), r.tool(), r.argsHash());
+          return existing;
         }
         // the conflicting row expired between the two statements: insert again
       }
-      throw new LedgerStorageException("key " + key + " of tenant " + tenant + " kept appearing and disappearing while preparing it");
+      throw new LedgerStorageException("key " + r.key() + " of tenant " + r.tenant() + " kept appearing and disappearing while preparing it");
     });
   }
 

@@ -61,6 +61,9 @@ class ConfigKeyCoverageTest {
     proof("telemetry.sample_rate", "engine", ENGINE + "DecisionEventRoutingTest#sampleRateZero");
     proof("telemetry.redact_pii", "engine", ENGINE + "DecisionEventRoutingTest#redactPii");
     proof("telemetry.emit_decision_events", "engine", ENGINE + "DecisionEventRoutingTest#emitFalse");
+    proof("fleet.enabled", "engine", RUNTIME + "fleet.FleetConfigTest#enabledSharesTheLedgersDatabase");
+    proof("fleet.jdbc_url", "engine", RUNTIME + "fleet.FleetConfigTest#jdbcUrlNamesTheFleetsDatabase");
+    proof("fleet.expected_workers", "engine", RUNTIME + "fleet.FleetConfigTest#expectedWorkersIsTheShareWithoutTheDatabase");
     proof("limits.max_same_tool_calls", "engine", ENGINE + "ConfigPoliciesTest#tenantOverrides");
     for (String k : List.of("max_turns", "max_tool_calls", "max_wall_time_ms", "max_cost", "max_write_actions")) {
       proof("limits." + k, "policy", CONFIG + "ToolPolicyResolutionTest#tenantAndTenantToolOverrides");
@@ -93,6 +96,7 @@ class ConfigKeyCoverageTest {
     ConfigReader.BREAKER_KEYS.forEach(k -> keys.add("circuit_breaker." + k));
     ConfigReader.TELEMETRY_KEYS.forEach(k -> keys.add("telemetry." + k));
     ConfigReader.LIMITS_KEYS.forEach(k -> keys.add("limits." + k));
+    ConfigReader.FLEET_KEYS.forEach(k -> keys.add("fleet." + k));
     ConfigReader.TOOL_KEYS.forEach(k -> keys.add("tools." + k));
     ConfigReader.TENANT_KEYS.forEach(k -> keys.add("tenants." + k));
     return keys;
@@ -107,6 +111,16 @@ class ConfigKeyCoverageTest {
     TreeSet<String> stale = new TreeSet<>(PROOF.keySet());
     stale.removeAll(schemaKeys());
     assertThat(stale).as("entries for keys the loader no longer accepts").isEmpty();
+  }
+
+  @Test
+  @DisplayName("each section of hfr: is enumerated above, so a new section cannot bring keys without tests")
+  void everySectionIsEnumerated() {
+    List<String> keys = schemaKeys();
+    for (String section : ConfigReader.HFR_KEYS) {
+      assertThat(keys.stream().anyMatch(k -> k.equals(section) || k.startsWith(section + ".")))
+          .as("section `" + section + "` has its keys listed in schemaKeys()").isTrue();
+    }
   }
 
   @Test

@@ -62,6 +62,11 @@ public abstract class IdempotencyLedgerContract {
     throw new UnsupportedOperationException("not a persistent backend");
   }
 
+  /** Everything the backend has stored, as text (file bytes, table rows), or {@code null} if it keeps nothing outside the heap. */
+  protected String storedText() throws Exception {
+    return null;
+  }
+
   protected LedgerOptions options() {
     return LedgerOptions.defaults().withClock(time);
   }
@@ -97,6 +102,46 @@ public abstract class IdempotencyLedgerContract {
 
   private void advance(Duration d) {
     time.advance(d.toNanos());
+  }
+
+  /** Moves {@code key} of {@link #TENANT} from one state to another, with no result and no lease. */
+  private LedgerRecord move(String key, LedgerState from, LedgerState to) {
+    return ledger.transition(TENANT, key, from, to, null, 0);
+  }
+
+  /** Closes the ledger of this test and opens a new, empty one with {@code options} in its place. */
+  protected void openInstead(LedgerOptions options) throws Exception {
+    ledger.close();
+    ledger = open(options);
+  }
+
+  /** One worker of {@link #concurrently}: {@code owner} names it. */
+  @FunctionalInterface
+  interface Worker {
+    void run(String owner) throws Exception;
+  }
+
+  /** Runs {@code worker} on {@code threads} threads released at the same moment, and waits for all of them. */
+  private static void concurrently(int threads, Worker worker) throws Exception {
+    ExecutorService pool = Executors.newFixedThreadPool(threads);
+    CountDownLatch start = new CountDownLatch(1);
+    try {
+      List<Future<?>> futures = new ArrayList<>();
+      for (int t = 0; t < threads; t++) {
+        String owner = "worker-" + t;
+        futures.add(pool.submit(() -> {
+          start.await();
+          worker.run(owner);
+          return null;
+        }));
+      }
+      start.countDown();
+      for (Future<?> f : futures) {
+        f.get(60, TimeUnit.SECONDS);
+      }
+    } finally {
+      pool.shutdownNow();
+    }
   }
 
   @Test
@@ -136,7 +181,7 @@ public abstract class IdempotencyLedgerContract {
   void prepareIsIdempotent() {
     LedgerRecord first = prepared(key(1));
     advance(Duration.ofSeconds(5));
-    ledger.transition(TENANT, key(1), LedgerState.PREPARED, LedgerState.UNKNOWN, null, 0);
+    move(key(1), LedgerState.PREPARED, LedgerState.UNKNOWN);
 
     LedgerRecord again = prepared(key(1));
 
@@ -186,7 +231,7 @@ public abstract class IdempotencyLedgerContract {
     prepared(k);
     LedgerState at = LedgerState.PREPARED;
     for (LedgerState step : PATHS.get(from)) {
-      ledger.transition(TENANT, k, at, step, null, 0);
+      move(k, at, step);
       at = step;
     }
     LedgerRecord before = ledger.find(TENANT, k).orElseThrow();
@@ -194,12 +239,12 @@ public abstract class IdempotencyLedgerContract {
     advance(Duration.ofSeconds(1));
 
     if (from.canMoveTo(to)) {
-      LedgerRecord after = ledger.transition(TENANT, k, from, to, null, 0);
+      LedgerRecord after = move(k, from, to);
       assertThat(after.state()).isEqualTo(to);
       assertThat(after.updatedAt()).isAfter(before.updatedAt());
       assertThat(ledger.find(TENANT, k)).contains(after);
     } else {
-      assertThatThrownBy(() -> ledger.transition(TENANT, k, from, to, null, 0))
+      assertThatThrownBy(() -> move(k, from, to))
           .isInstanceOf(IllegalLedgerTransitionException.class)
           .hasMessageContaining(from + " -> " + to);
       assertThat(ledger.find(TENANT, k)).contains(before);
@@ -236,7 +281,7 @@ public abstract class IdempotencyLedgerContract {
   @Test
   @DisplayName("a transition on a key that was never prepared is refused")
   void transitionOnUnknownKey() {
-    assertThatThrownBy(() -> ledger.transition(TENANT, key(404), LedgerState.PREPARED, LedgerState.COMMITTED, null, 0))
+    assertThatThrownBy(() -> move(key(404), LedgerState.PREPARED, LedgerState.COMMITTED))
         .isInstanceOf(UnknownLedgerKeyException.class)
         .isInstanceOf(IllegalLedgerTransitionException.class)
         .hasMessageContaining(key(404));
@@ -248,12 +293,12 @@ public abstract class IdempotencyLedgerContract {
   void evidence() {
     LedgerRecord p = prepared(key(1));
     advance(Duration.ofMillis(10));
-    ledger.transition(TENANT, key(1), LedgerState.PREPARED, LedgerState.FAILED, null, 0);
-    ledger.transition(TENANT, key(1), LedgerState.FAILED, LedgerState.PREPARED, null, 0);
-    ledger.transition(TENANT, key(1), LedgerState.PREPARED, LedgerState.UNKNOWN, null, 0);
-    ledger.transition(TENANT, key(1), LedgerState.UNKNOWN, LedgerState.UNKNOWN, null, 0);
-    ledger.transition(TENANT, key(1), LedgerState.UNKNOWN, LedgerState.RECONCILED_ABSENT, null, 0);
-    ledger.transition(TENANT, key(1), LedgerState.RECONCILED_ABSENT, LedgerState.PREPARED, null, 0);
+    move(key(1), LedgerState.PREPARED, LedgerState.FAILED);
+    move(key(1), LedgerState.FAILED, LedgerState.PREPARED);
+    move(key(1), LedgerState.PREPARED, LedgerState.UNKNOWN);
+    move(key(1), LedgerState.UNKNOWN, LedgerState.UNKNOWN);
+    move(key(1), LedgerState.UNKNOWN, LedgerState.RECONCILED_ABSENT);
+    move(key(1), LedgerState.RECONCILED_ABSENT, LedgerState.PREPARED);
     advance(Duration.ofMillis(10));
     LedgerRecord c = ledger.transition(TENANT, key(1), LedgerState.PREPARED, LedgerState.COMMITTED, result("order-1"), 0);
 
@@ -262,7 +307,7 @@ public abstract class IdempotencyLedgerContract {
     assertThat(c.createdAt()).isEqualTo(p.createdAt());
     assertThat(c.updatedAt()).isEqualTo(Instant.ofEpochMilli(START_MILLIS + 20));
 
-    LedgerRecord comp = ledger.transition(TENANT, key(1), LedgerState.COMMITTED, LedgerState.COMPENSATED, null, 0);
+    LedgerRecord comp = move(key(1), LedgerState.COMMITTED, LedgerState.COMPENSATED);
     assertThat(comp.resultHash()).isEqualTo(result("order-1"));
     assertThat(comp.attempts()).isEqualTo(3);
   }
@@ -358,11 +403,11 @@ public abstract class IdempotencyLedgerContract {
       advance(Duration.ofMillis(1));
     }
     ledger.prepare(OTHER_TENANT, key(0), "Orders.create", args(key(0)));
-    ledger.transition(TENANT, key(1), LedgerState.PREPARED, LedgerState.COMMITTED, null, 0);
-    ledger.transition(TENANT, key(2), LedgerState.PREPARED, LedgerState.UNKNOWN, null, 0);
-    ledger.transition(TENANT, key(3), LedgerState.PREPARED, LedgerState.FAILED, null, 0);
-    ledger.transition(TENANT, key(4), LedgerState.PREPARED, LedgerState.UNKNOWN, null, 0);
-    ledger.transition(TENANT, key(4), LedgerState.UNKNOWN, LedgerState.RECONCILED_ABSENT, null, 0);
+    move(key(1), LedgerState.PREPARED, LedgerState.COMMITTED);
+    move(key(2), LedgerState.PREPARED, LedgerState.UNKNOWN);
+    move(key(3), LedgerState.PREPARED, LedgerState.FAILED);
+    move(key(4), LedgerState.PREPARED, LedgerState.UNKNOWN);
+    move(key(4), LedgerState.UNKNOWN, LedgerState.RECONCILED_ABSENT);
 
     List<LedgerRecord> pending = ledger.pending();
 
@@ -377,18 +422,17 @@ public abstract class IdempotencyLedgerContract {
   @Test
   @DisplayName("expire deletes settled records older than the cutoff and never a PREPARED or UNKNOWN one")
   void expire() throws Exception {
-    ledger.close();
-    ledger = open(options().withRetention(Duration.ofDays(365))); // no automatic sweep in this test
+    openInstead(options().withRetention(Duration.ofDays(365))); // no automatic sweep in this test
     prepared(key(1));
     prepared(key(2));
     prepared(key(3));
     prepared(key(4));
-    ledger.transition(TENANT, key(1), LedgerState.PREPARED, LedgerState.COMMITTED, null, 0);
-    ledger.transition(TENANT, key(2), LedgerState.PREPARED, LedgerState.UNKNOWN, null, 0);
-    ledger.transition(TENANT, key(3), LedgerState.PREPARED, LedgerState.FAILED, null, 0);
+    move(key(1), LedgerState.PREPARED, LedgerState.COMMITTED);
+    move(key(2), LedgerState.PREPARED, LedgerState.UNKNOWN);
+    move(key(3), LedgerState.PREPARED, LedgerState.FAILED);
     advance(Duration.ofHours(25));
     prepared(key(5));
-    ledger.transition(TENANT, key(5), LedgerState.PREPARED, LedgerState.COMMITTED, null, 0);
+    move(key(5), LedgerState.PREPARED, LedgerState.COMMITTED);
 
     int removed = ledger.expire(Instant.ofEpochMilli(time.epochMillis()).minus(Duration.ofHours(24)));
 
@@ -403,10 +447,9 @@ public abstract class IdempotencyLedgerContract {
   @Test
   @DisplayName("settled records are deleted by themselves once the configured retention has passed")
   void retentionSweep() throws Exception {
-    ledger.close();
-    ledger = open(options().withRetention(Duration.ofHours(1)));
+    openInstead(options().withRetention(Duration.ofHours(1)));
     prepared(key(1));
-    ledger.transition(TENANT, key(1), LedgerState.PREPARED, LedgerState.COMMITTED, null, 0);
+    move(key(1), LedgerState.PREPARED, LedgerState.COMMITTED);
     prepared(key(2));
     advance(Duration.ofMinutes(59));
     prepared(key(3));
@@ -440,42 +483,25 @@ public abstract class IdempotencyLedgerContract {
   @DisplayName("under concurrency each key is committed exactly once, by whoever holds its lease")
   void concurrentCommitExactlyOnce() throws Exception {
     int keys = 100;
-    int threads = 4;
     ConcurrentHashMap<String, AtomicInteger> commits = new ConcurrentHashMap<>();
-    ExecutorService pool = Executors.newFixedThreadPool(threads);
-    CountDownLatch start = new CountDownLatch(1);
-    try {
-      List<Future<?>> futures = new ArrayList<>();
-      for (int t = 0; t < threads; t++) {
-        String owner = "worker-" + t;
-        futures.add(pool.submit(() -> {
-          start.await();
-          for (int i = 0; i < keys; i++) {
-            String k = key(i);
-            prepared(k);
-            Optional<Lease> lease = ledger.acquireLease(TENANT, k, owner, Duration.ofMinutes(1));
-            if (lease.isEmpty()) {
-              continue;
-            }
-            try {
-              ledger.transition(TENANT, k, LedgerState.PREPARED, LedgerState.COMMITTED, result(owner), lease.get().fencingToken());
-              commits.computeIfAbsent(k, x -> new AtomicInteger()).incrementAndGet();
-            } catch (IllegalLedgerTransitionException | StaleFencingTokenException refused) {
-              // another worker committed first, or took the lease after ours was released
-            } finally {
-              ledger.releaseLease(lease.get());
-            }
-          }
-          return null;
-        }));
+    concurrently(4, owner -> {
+      for (int i = 0; i < keys; i++) {
+        String k = key(i);
+        prepared(k);
+        Optional<Lease> lease = ledger.acquireLease(TENANT, k, owner, Duration.ofMinutes(1));
+        if (lease.isEmpty()) {
+          continue;
+        }
+        try {
+          ledger.transition(TENANT, k, LedgerState.PREPARED, LedgerState.COMMITTED, result(owner), lease.get().fencingToken());
+          commits.computeIfAbsent(k, x -> new AtomicInteger()).incrementAndGet();
+        } catch (IllegalLedgerTransitionException | StaleFencingTokenException refused) {
+          // another worker committed first, or took the lease after ours was released
+        } finally {
+          ledger.releaseLease(lease.get());
+        }
       }
-      start.countDown();
-      for (Future<?> f : futures) {
-        f.get(60, TimeUnit.SECONDS);
-      }
-    } finally {
-      pool.shutdownNow();
-    }
+    });
     for (int i = 0; i < keys; i++) {
       assertThat(commits.get(key(i))).as("commits of key %d", i).hasValue(1);
       assertThat(ledger.find(TENANT, key(i)).orElseThrow().state()).isEqualTo(LedgerState.COMMITTED);
@@ -536,31 +562,14 @@ public abstract class IdempotencyLedgerContract {
   @DisplayName("of many callers racing prepareIfAbsent on one key, exactly one creates it")
   void prepareIfAbsentRace() throws Exception {
     int keys = 50;
-    int threads = 4;
     ConcurrentHashMap<String, AtomicInteger> creators = new ConcurrentHashMap<>();
-    ExecutorService pool = Executors.newFixedThreadPool(threads);
-    CountDownLatch start = new CountDownLatch(1);
-    try {
-      List<Future<?>> futures = new ArrayList<>();
-      for (int t = 0; t < threads; t++) {
-        String owner = "worker-" + t;
-        futures.add(pool.submit(() -> {
-          start.await();
-          for (int i = 0; i < keys; i++) {
-            if (ledger.prepareIfAbsent(TENANT, key(i), "Orders.create", args(key(i)), owner, Duration.ofMinutes(1)).created()) {
-              creators.computeIfAbsent(key(i), x -> new AtomicInteger()).incrementAndGet();
-            }
-          }
-          return null;
-        }));
+    concurrently(4, owner -> {
+      for (int i = 0; i < keys; i++) {
+        if (ledger.prepareIfAbsent(TENANT, key(i), "Orders.create", args(key(i)), owner, Duration.ofMinutes(1)).created()) {
+          creators.computeIfAbsent(key(i), x -> new AtomicInteger()).incrementAndGet();
+        }
       }
-      start.countDown();
-      for (Future<?> f : futures) {
-        f.get(60, TimeUnit.SECONDS);
-      }
-    } finally {
-      pool.shutdownNow();
-    }
+    });
     for (int i = 0; i < keys; i++) {
       assertThat(creators.get(key(i))).as("creators of key %d", i).hasValue(1);
     }
@@ -584,6 +593,15 @@ public abstract class IdempotencyLedgerContract {
     assertThat(ledger.renewLease(a, Duration.ofSeconds(10))).as("the old holder lost the key").isEmpty();
     assertThat(ledger.currentLease(TENANT, key(1))).contains(b);
     assertThat(ledger.renewLease(b, Duration.ofSeconds(10))).isPresent();
+  }
+
+  @Test
+  @DisplayName("arguments are stored hashed: what the backend stores holds the hash, never the raw value")
+  void argumentsStoredHashed() throws Exception {
+    ledger.prepare(TENANT, key(1), "Payments.charge", IdempotencyKeys.argsHash(List.of("card 4242-4242-4242-4242")));
+    String stored = storedText();
+    assumeTrue(stored != null, "this backend stores nothing outside the heap");
+    assertThat(stored).contains(key(1)).doesNotContain("4242");
   }
 
   @Test

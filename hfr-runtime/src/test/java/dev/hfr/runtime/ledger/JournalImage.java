@@ -4,6 +4,7 @@ import dev.hfr.runtime.ledger.internal.CheckpointFile;
 import dev.hfr.runtime.ledger.internal.JournalCodec;
 import dev.hfr.runtime.ledger.internal.JournalScanner;
 import java.io.IOException;
+import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -29,6 +30,16 @@ final class JournalImage {
   final JournalCodec.FileHeader header;
   final List<JournalScanner.Located> frames;
   final List<Ack> acks;
+
+  /** Byte offsets of the frames in the journal file {@code journal}. */
+  static List<Long> frameOffsets(Path journal) throws IOException {
+    byte[] data = Files.readAllBytes(journal);
+    List<Long> offsets = new ArrayList<>();
+    for (int pos = JournalCodec.FILE_HEADER; pos < data.length; pos += JournalCodec.HEADER + ByteBuffer.wrap(data, pos, 4).getInt()) {
+      offsets.add((long) pos);
+    }
+    return offsets;
+  }
 
   private JournalImage(byte[] bytes, List<Ack> acks) {
     this.bytes = bytes;

@@ -66,15 +66,6 @@ class LedgerIntegrityTest {
     return dir;
   }
 
-  private static List<Long> frameOffsets(Path journal) throws Exception {
-    byte[] data = Files.readAllBytes(journal);
-    List<Long> offsets = new ArrayList<>();
-    for (int pos = JournalCodec.FILE_HEADER; pos < data.length; pos += JournalCodec.HEADER + ByteBuffer.wrap(data, pos, 4).getInt()) {
-      offsets.add((long) pos);
-    }
-    return offsets;
-  }
-
   // ---- 1. the owner lock ----------------------------------------------------------------------------
 
   @Test
@@ -83,7 +74,7 @@ class LedgerIntegrityTest {
     Path dir = ledgerWith(1);
     Process holder = ForkedJvm.start(EmbeddedFileLedgerTest.LedgerHolder.class, tmp.resolve("holder.log"), dir.toString());
     try {
-      awaitReady(tmp.resolve("holder.log"));
+      ForkedJvm.awaitLine(tmp.resolve("holder.log"), "READY", holder);
       Files.delete(dir.resolve(EmbeddedFileLedger.LOCK)); // an operator "cleaning up a stale lock"
 
       assertThatThrownBy(() -> EmbeddedFileLedger.open(dir))
@@ -132,17 +123,6 @@ class LedgerIntegrityTest {
     }
   }
 
-  private static void awaitReady(Path log) throws Exception {
-    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
-    while (System.nanoTime() < deadline) {
-      if (Files.exists(log) && Files.readString(log).contains("READY")) {
-        return;
-      }
-      Thread.sleep(20);
-    }
-    throw new AssertionError("the holder did not start: " + (Files.exists(log) ? Files.readString(log) : "no output"));
-  }
-
   // ---- 2. empty, missing, short journals --------------------------------------------------------------
 
   @Test
@@ -186,7 +166,7 @@ class LedgerIntegrityTest {
   void cutJournalSaysWhatWasLost() throws Exception {
     Path dir = ledgerWith(20); // 30 frames: 20 prepares, 10 commits
     Path journal = dir.resolve(EmbeddedFileLedger.JOURNAL);
-    List<Long> offsets = frameOffsets(journal);
+    List<Long> offsets = JournalImage.frameOffsets(journal);
     byte[] data = Files.readAllBytes(journal);
     byte[] cut = java.util.Arrays.copyOf(data, (int) (offsets.get(15) + 7)); // frames 1..15 intact, 16 cut inside
     Files.write(journal, cut);
@@ -238,7 +218,7 @@ class LedgerIntegrityTest {
   void flippedLengthBitIsDamage() throws Exception {
     Path dir = ledgerWith(1); // frame 1 PREPARED, frame 2 COMMITTED
     Path journal = dir.resolve(EmbeddedFileLedger.JOURNAL);
-    long last = frameOffsets(journal).get(1);
+    long last = JournalImage.frameOffsets(journal).get(1);
     byte[] data = Files.readAllBytes(journal);
     data[(int) last + 2] ^= 0x04; // the length grows past the end of the file
     Files.write(journal, data);

@@ -46,8 +46,8 @@ class PostgresLedgerRaceTest {
       Process a = ForkedJvm.start(RaceWorker.class, logA, url, "worker-a", go.toString());
       Process b = ForkedJvm.start(RaceWorker.class, logB, url, "worker-b", go.toString());
       try {
-        awaitLine(logA, "READY", a);
-        awaitLine(logB, "READY", b);
+        ForkedJvm.awaitLine(logA, "READY", a);
+        ForkedJvm.awaitLine(logB, "READY", b);
         Files.writeString(go, "go");
         assertThat(a.waitFor(80, TimeUnit.SECONDS)).as("worker a finished").isTrue();
         assertThat(b.waitFor(80, TimeUnit.SECONDS)).as("worker b finished").isTrue();
@@ -90,20 +90,6 @@ class PostgresLedgerRaceTest {
       System.out.printf("race: %d keys, %d commits, %d stale writes refused%n",
           KEYS, commits.values().stream().mapToInt(List::size).sum(), stale);
     }
-  }
-
-  private static void awaitLine(Path log, String line, Process p) throws Exception {
-    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
-    while (System.nanoTime() < deadline) {
-      if (Files.exists(log) && Files.readAllLines(log).contains(line)) {
-        return;
-      }
-      if (!p.isAlive()) {
-        throw new AssertionError("worker died: " + Files.readString(log));
-      }
-      Thread.sleep(20);
-    }
-    throw new AssertionError("worker not ready: " + Files.readString(log));
   }
 
   /**

@@ -71,6 +71,20 @@ class PostgresLedgerTest extends IdempotencyLedgerContract {
     return PostgresLedger.create(dataSource, options);
   }
 
+  @Override
+  protected String storedText() throws Exception {
+    StringBuilder rows = new StringBuilder();
+    try (Connection c = dataSource.getConnection(); Statement s = c.createStatement(); ResultSet rs = s.executeQuery("SELECT * FROM hfr_ledger")) {
+      while (rs.next()) {
+        for (int i = 1; i <= rs.getMetaData().getColumnCount(); i++) {
+          rows.append(rs.getObject(i)).append('|');
+        }
+        rows.append('\n');
+      }
+    }
+    return rows.toString();
+  }
+
   @Test
   @DisplayName("the schema is created with a version table, and creating the ledger again (or from many JVMs at once) migrates once")
   void schemaIsVersioned() throws Exception {
@@ -108,21 +122,6 @@ class PostgresLedgerTest extends IdempotencyLedgerContract {
     } finally {
       try (Connection c = dataSource.getConnection(); Statement s = c.createStatement()) {
         s.execute("DELETE FROM hfr_ledger_schema WHERE version = 99");
-      }
-    }
-  }
-
-  @Test
-  @DisplayName("arguments are stored hashed: the table holds the hash, never the raw value")
-  void argumentsStoredHashed() throws Exception {
-    String secretArgs = IdempotencyKeys.argsHash(List.of("card 4242-4242-4242-4242"));
-    ledger.prepare(TENANT, key(1), "Payments.charge", secretArgs);
-    try (Connection c = dataSource.getConnection(); Statement s = c.createStatement();
-        ResultSet rs = s.executeQuery("SELECT * FROM hfr_ledger")) {
-      while (rs.next()) {
-        for (int i = 1; i <= rs.getMetaData().getColumnCount(); i++) {
-          assertThat(String.valueOf(rs.getObject(i))).doesNotContain("4242");
-        }
       }
     }
   }

@@ -76,6 +76,19 @@ public final class HfrToolCallbacks {
     return ToolCallbackProvider.from(from(recoveringTools));
   }
 
+  /**
+   * Whether {@code toolClassName} (a user's class, not its proxy) has a Spring AI {@code @Tool} method: a proxy of a
+   * class without one is a tool for another framework, which {@link #from} would refuse. {@code false} for a class
+   * that cannot be loaded.
+   */
+  public static boolean declaresTools(ClassLoader classLoader, String toolClassName) {
+    try {
+      return !toolMethods(Class.forName(toolClassName, false, classLoader)).isEmpty();
+    } catch (ClassNotFoundException | LinkageError e) {
+      return false;
+    }
+  }
+
   private static ToolCallback callbackOf(Object proxy, Class<?> userClass, Method method, SideEffect sideEffect) {
     ToolDefinition definition = ToolDefinitions.from(method);
     String key = keyParameterName(method);

@@ -4,19 +4,21 @@ import dev.hfr.runtime.Hfr;
 import dev.hfr.runtime.HfrMode;
 import dev.hfr.runtime.approval.ApprovalGate;
 import dev.hfr.runtime.classify.FailureClassifier;
+import dev.hfr.runtime.config.FleetSettings;
 import dev.hfr.runtime.config.HfrConfig;
 import dev.hfr.runtime.config.IdempotencySettings;
 import dev.hfr.runtime.escalate.EscalationHandler;
 import dev.hfr.runtime.escalate.EscalationQueue;
+import dev.hfr.runtime.fleet.PostgresFleet;
 import dev.hfr.runtime.ledger.IdempotencyLedger;
 import dev.hfr.runtime.ledger.LedgerOptions;
 import dev.hfr.runtime.ledger.Ledgers;
+import dev.hfr.runtime.observation.ToolCallObservationConvention;
 import dev.hfr.runtime.registry.ToolRegistry;
 import dev.hfr.runtime.telemetry.DecisionSink;
 import dev.hfr.spring.boot.config.HfrProperties;
 import dev.hfr.spring.boot.config.HfrPropertiesConfig;
 import dev.hfr.spring.boot.config.PropertyOrigins;
-import dev.hfr.runtime.observation.ToolCallObservationConvention;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.observation.ObservationRegistry;
 import java.nio.file.Path;
@@ -24,6 +26,7 @@ import javax.sql.DataSource;
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnProperty;
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
 import org.springframework.context.annotation.Bean;
 import org.springframework.core.env.Environment;
@@ -93,6 +96,35 @@ public class HfrAutoConfiguration {
     };
   }
 
+  /**
+   * The fleet {@code hfr.fleet.enabled=true} asks for, closed with the context (its unused retry tokens go back):
+   * on {@code hfr.fleet.jdbc-url}, else the ledger's {@code hfr.idempotency.jdbc-url}, else the application's
+   * DataSource.
+   */
+  @Bean(destroyMethod = "close")
+  @ConditionalOnMissingBean
+  @ConditionalOnProperty(prefix = "hfr.fleet", name = "enabled", havingValue = "true")
+  PostgresFleet hfrFleet(HfrConfig config, ObjectProvider<DataSource> dataSource, ObjectProvider<MeterRegistry> meterRegistry) {
+    FleetSettings settings = config.fleet();
+    String url = settings.jdbcUrl() != null ? settings.jdbcUrl()
+        : "postgres".equals(config.idempotency().ledger()) ? config.idempotency().jdbcUrl() : null;
+    PostgresFleet.Builder builder;
+    if (url != null) {
+      builder = PostgresFleet.builder(url);
+    } else {
+      DataSource ds = dataSource.getIfUnique();
+      if (ds == null) {
+        throw new IllegalStateException("hfr.fleet.enabled=true needs a database, but the application has "
+            + (dataSource.stream().findAny().isPresent() ? "several DataSources and none is @Primary" : "no DataSource")
+            + ": set hfr.fleet.jdbc-url, add spring-boot-starter-jdbc and spring.datasource.url, or mark one"
+            + " DataSource @Primary");
+      }
+      builder = PostgresFleet.builder(ds);
+    }
+    meterRegistry.ifUnique(builder::meterRegistry);
+    return builder.expectedWorkers(settings.expectedWorkers()).build();
+  }
+
   /** Where escalations wait when the application has no handler of its own; the {@code hfr} endpoint lists them. */
   @Bean
   @ConditionalOnMissingBean(EscalationHandler.class)
@@ -106,7 +138,7 @@ public class HfrAutoConfiguration {
       ObjectProvider<MeterRegistry> meterRegistry, ObjectProvider<ObservationRegistry> observationRegistry,
       ObjectProvider<ToolCallObservationConvention> observationConvention,
       ObjectProvider<ApprovalGate> approvalGate, ObjectProvider<DecisionSink> decisionSink,
-      ObjectProvider<FailureClassifier> classifier) {
+      ObjectProvider<FailureClassifier> classifier, ObjectProvider<PostgresFleet> fleet) {
     Hfr.Builder builder = Hfr.builder()
         .config(config)
         .ledger(ledger)
@@ -118,6 +150,7 @@ public class HfrAutoConfiguration {
     approvalGate.ifUnique(builder::approvalGate);
     decisionSink.ifUnique(builder::decisionSink);
     classifier.ifUnique(builder::classifier);
+    fleet.ifUnique(builder::fleet);
     return builder.build();
   }
 

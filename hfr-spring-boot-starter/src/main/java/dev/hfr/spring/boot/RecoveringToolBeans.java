@@ -24,6 +24,12 @@ public final class RecoveringToolBeans implements BeanDefinitionRegistryPostProc
   /** The suffix the processor gives a proxy (docs/PROCESSOR.md). */
   static final String PROXY_SUFFIX = "_Recovering";
 
+  /**
+   * The bean definition attribute naming the user's class of a bean made its proxy here, so that other parts of
+   * the starter (the Spring AI tool callbacks) find the protected tools without instantiating anything.
+   */
+  public static final String TOOL_CLASS_ATTRIBUTE = "dev.hfr.spring.boot.toolClass";
+
   private ClassLoader classLoader = ClassUtils.getDefaultClassLoader();
 
   @Override
@@ -43,6 +49,7 @@ public final class RecoveringToolBeans implements BeanDefinitionRegistryPostProc
       if (proxy == null) {
         continue;
       }
+      definition.setAttribute(TOOL_CLASS_ATTRIBUTE, className);
       if (definition instanceof AbstractBeanDefinition abstractDefinition) {
         abstractDefinition.setBeanClass(proxy);
       } else {

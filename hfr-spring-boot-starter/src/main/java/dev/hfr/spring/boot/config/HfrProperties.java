@@ -26,6 +26,7 @@ import org.springframework.boot.context.properties.ConfigurationProperties;
  * @param circuitBreaker circuit breaker thresholds
  * @param telemetry decision-event settings
  * @param limits the article's task limits
+ * @param fleet sharing retry budgets and breakers with the other workers of a fleet (docs/FLEET.md)
  * @param tools per-tool settings, keyed {@code [SimpleClass.method]} (brackets keep the dot in the key)
  * @param tenants per-tenant settings
  */
@@ -40,6 +41,7 @@ public record HfrProperties(
     CircuitBreaker circuitBreaker,
     Telemetry telemetry,
     Limits limits,
+    Fleet fleet,
     Map<String, Tool> tools,
     Map<String, Tenant> tenants) {
 
@@ -170,6 +172,16 @@ public record HfrProperties(
    * @param emitDecisionEvents write decision events at all (default true)
    */
   public record Telemetry(Double sampleRate, Boolean redactPii, Boolean emitDecisionEvents) {}
+
+  /**
+   * Sharing retry budgets and circuit breakers with the other workers of a fleet, through PostgreSQL.
+   *
+   * @param enabled join the fleet (default false: budgets and breakers of this JVM only)
+   * @param jdbcUrl the fleet's database; default the ledger's hfr.idempotency.jdbc-url, else the application's
+   *     DataSource
+   * @param expectedWorkers workers sharing a budget: without the database each allows itself limit / this (default 1)
+   */
+  public record Fleet(Boolean enabled, String jdbcUrl, Integer expectedWorkers) {}
 
   /**
    * The article's task limits (also under a tenant).

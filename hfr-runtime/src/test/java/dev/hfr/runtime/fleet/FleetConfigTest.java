@@ -1,0 +1,190 @@
+package dev.hfr.runtime.fleet;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import com.sun.net.httpserver.HttpServer;
+import dev.hfr.runtime.Hfr;
+import dev.hfr.runtime.TaskScope;
+import dev.hfr.runtime.TaskSpec;
+import dev.hfr.runtime.budget.TenantRetryBudgets;
+import dev.hfr.runtime.config.HfrConfig;
+import dev.hfr.runtime.config.HfrConfigException;
+import dev.hfr.runtime.config.HfrConfigLoader;
+import dev.hfr.runtime.ledger.InMemoryLedger;
+import dev.hfr.runtime.time.Clock;
+import io.zonky.test.db.postgres.embedded.EmbeddedPostgres;
+import java.net.InetSocketAddress;
+import java.net.ServerSocket;
+import java.net.http.HttpClient;
+import java.nio.charset.StandardCharsets;
+import java.sql.Connection;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.DisplayName;
+import org.junit.jupiter.api.Test;
+
+/** The {@code fleet} section of {@code hfr.yaml}: each key changes what an engine built from the file does. */
+@DisplayName("fleet.* in hfr.yaml makes an engine a member of a fleet")
+class FleetConfigTest {
+
+  private static EmbeddedPostgres postgres;
+  private static String url;
+
+  private HttpServer provider;
+  private String providerUrl;
+  private final AtomicInteger requests = new AtomicInteger();
+
+  @BeforeAll
+  static void startPostgres() throws Exception {
+    postgres = EmbeddedPostgres.builder().start();
+    url = postgres.getJdbcUrl("postgres", "postgres");
+  }
+
+  @AfterAll
+  static void stopPostgres() throws Exception {
+    postgres.close();
+  }
+
+  /** A provider that answers 503 to every odd request and 200 to every even one: each call is one retry. */
+  @BeforeEach
+  void startProvider() throws Exception {
+    provider = HttpServer.create(new InetSocketAddress("127.0.0.1", 0), 0);
+    provider.createContext("/llm", exchange -> {
+      boolean odd = requests.incrementAndGet() % 2 == 1;
+      exchange.sendResponseHeaders(odd ? 503 : 200, 2);
+      exchange.getResponseBody().write("ok".getBytes(StandardCharsets.UTF_8));
+      exchange.close();
+    });
+    provider.start();
+    providerUrl = "http://127.0.0.1:" + provider.getAddress().getPort() + "/llm";
+  }
+
+  @AfterEach
+  void stopProvider() {
+    provider.stop(0);
+  }
+
+  private static HfrConfig config(String yaml) {
+    return HfrConfigLoader.parse("hfr:\n" + yaml.indent(2), "hfr.yaml");
+  }
+
+  /** One call that fails once and is retried, in a task of {@code tenant}. */
+  private void retriedCall(Hfr hfr, String tenant) {
+    try (TaskScope task = hfr.openTask(TaskSpec.builder(tenant, "t-" + requests.get()).build())) {
+      assertThat(hfr.execute(FleetWorker.LLM, FleetWorker.invocation(HttpClient.newHttpClient(), providerUrl, "w", tenant, "c")))
+          .isEqualTo("ok");
+      assertThat(task.report().retryCount()).isEqualTo(1);
+    }
+  }
+
+  /** The tokens the fleet's bucket of {@code tenant} has granted, or -1 when it has no row (or no table). */
+  private static int grantedToFleet(String tenant) throws SQLException {
+    try (Connection c = postgres.getPostgresDatabase().getConnection(); Statement s = c.createStatement()) {
+      try (ResultSet r = s.executeQuery("SELECT to_regclass('hfr_fleet_budget') IS NOT NULL")) {
+        r.next();
+        if (!r.getBoolean(1)) {
+          return -1;
+        }
+      }
+      try (ResultSet r = s.executeQuery("SELECT coalesce(sum(granted), -1) FROM hfr_fleet_budget WHERE tenant = '" + tenant + "'")) {
+        r.next();
+        return r.getInt(1);
+      }
+    }
+  }
+
+  @Test
+  @DisplayName("fleet.enabled: true on the PostgreSQL ledger — the retry's token comes from the fleet's bucket in the same database")
+  void enabledSharesTheLedgersDatabase() throws Exception {
+    String yaml = "idempotency:\n  ledger: postgres\n  jdbc_url: \"" + url + "\"\n";
+    try (Hfr local = Hfr.builder().config(config(yaml)).build()) {
+      retriedCall(local, "solo");
+    }
+    assertThat(grantedToFleet("solo")).as("without fleet.enabled the budget stays in the JVM").isEqualTo(-1);
+
+    try (Hfr member = Hfr.builder().config(config(yaml + "fleet:\n  enabled: true\n")).build()) {
+      retriedCall(member, "shared");
+    }
+    assertThat(grantedToFleet("shared")).isPositive();
+  }
+
+  @Test
+  @DisplayName("fleet.jdbc_url gives the fleet a database of its own, whatever the ledger")
+  void jdbcUrlNamesTheFleetsDatabase() throws Exception {
+    String yaml = "idempotency:\n  ledger: memory\nfleet:\n  enabled: true\n  jdbc_url: \"" + url + "\"\n";
+    try (Hfr member = Hfr.builder().config(config(yaml)).build()) {
+      retriedCall(member, "own-db");
+    }
+    assertThat(grantedToFleet("own-db")).isPositive();
+  }
+
+  @Test
+  @DisplayName("fleet.expected_workers: with the database unreachable, a worker allows itself limit / expected_workers")
+  void expectedWorkersIsTheShareWithoutTheDatabase() throws Exception {
+    int closedPort;
+    try (ServerSocket s = new ServerSocket(0)) {
+      closedPort = s.getLocalPort();
+    }
+    String yaml = "idempotency:\n  ledger: memory\nretry:\n  max_retries_per_tenant_per_min: 100\n"
+        + "fleet:\n  enabled: true\n  expected_workers: 4\n  jdbc_url: \"jdbc:postgresql://127.0.0.1:" + closedPort
+        + "/postgres?user=postgres\"\n";
+    try (Hfr member = Hfr.builder().config(config(yaml)).build()) {
+      TenantRetryBudgets budgets = member.tenantBudgets();
+      int granted = 0;
+      while (granted < 100 && budgets.tryAcquire("acme")) {
+        granted++;
+      }
+      assertThat(granted).as("its share of 100 among 4 workers").isEqualTo(25);
+    }
+  }
+
+  @Test
+  @DisplayName("fleet.enabled without a database names every way to give one")
+  void enabledWithoutADatabase() {
+    assertThatThrownBy(() -> Hfr.builder().config(config("idempotency:\n  ledger: memory\nfleet:\n  enabled: true\n")).build())
+        .isInstanceOf(IllegalStateException.class)
+        .hasMessageContaining("fleet.jdbc_url")
+        .hasMessageContaining("idempotency.jdbc_url")
+        .hasMessageContaining("fleet(...)");
+  }
+
+  @Test
+  @DisplayName("a fleet and budgets of the caller's own cannot both be given: the engine would silently not share them")
+  void aFleetIsNotCombinedWithOwnBudgets() {
+    PostgresFleet fleet = PostgresFleet.builder(url).build();
+    try {
+      assertThatThrownBy(() -> Hfr.builder().ledger(new InMemoryLedger()).fleet(fleet)
+              .tenantBudgets(TenantRetryBudgets.builder(Clock.system()).build()).build())
+          .isInstanceOf(IllegalStateException.class)
+          .hasMessageContaining("tenantBudgets(...)")
+          .hasMessageContaining("fleet.retryTokens()");
+      assertThatThrownBy(() -> Hfr.builder().ledger(new InMemoryLedger())
+              .config(config("fleet:\n  enabled: true\n  jdbc_url: \"" + url + "\"\n"))
+              .circuitBreakers(dev.hfr.runtime.breaker.CircuitBreakers.builder(Clock.system()).build()).build())
+          .isInstanceOf(IllegalStateException.class)
+          .hasMessageContaining("fleet.enabled: true")
+          .hasMessageContaining("circuitBreakers(...)");
+    } finally {
+      fleet.close();
+    }
+  }
+
+  @Test
+  @DisplayName("fleet keys are checked on load with file, line and key")
+  void keysAreValidated() {
+    assertThatThrownBy(() -> config("fleet:\n  enabled: true\n  expected_workers: 0\n  worker_count: 3\n"))
+        .isInstanceOf(HfrConfigException.class)
+        .hasMessageContaining("hfr.yaml:4")
+        .hasMessageContaining("fleet.expected_workers")
+        .hasMessageContaining("fleet.worker_count")
+        .hasMessageContaining("unknown key");
+    assertThat(HfrConfig.defaults().fleet().enabled()).as("one JVM unless asked").isFalse();
+  }
+}

@@ -1,0 +1,45 @@
+package dev.hfr.samples.spring;
+
+import org.springframework.beans.factory.annotation.Value;
+import org.springframework.web.bind.annotation.PostMapping;
+import org.springframework.web.bind.annotation.RequestBody;
+import org.springframework.web.bind.annotation.RequestParam;
+import org.springframework.web.bind.annotation.RestController;
+
+/** The sample's HTTP interface: run a conversation, or the whole with/without-HFR comparison. */
+@RestController
+public class ConversationController {
+
+  private final ShopAssistant assistant;
+  private final double faultRate;
+
+  public ConversationController(ShopAssistant assistant, @Value("${shop.fault-rate}") double faultRate) {
+    this.assistant = assistant;
+    this.faultRate = faultRate;
+  }
+
+  /**
+   * A conversation request.
+   *
+   * @param conversation its id, the HFR task id
+   * @param message what the user says, e.g. {@code Order 2 x SKU-42, reference c-1, e-mail ana@example.com}
+   * @param hfr whether the tools run through HFR (default true)
+   */
+  public record ConversationRequest(String conversation, String message, Boolean hfr) {}
+
+  @PostMapping("/conversations")
+  public ShopAssistant.Conversation converse(@RequestBody ConversationRequest request) {
+    if (request.conversation() == null || request.conversation().isBlank() || request.message() == null) {
+      throw new IllegalArgumentException("give a conversation id and a message");
+    }
+    return assistant.converse(request.conversation(), request.message(), request.hfr() == null || request.hfr());
+  }
+
+  @PostMapping("/reproduction")
+  public ShopAssistant.Reproduction reproduce(@RequestParam(defaultValue = "20") int conversations) {
+    if (conversations < 1 || conversations > 200) {
+      throw new IllegalArgumentException("conversations must be within 1..200, was " + conversations);
+    }
+    return assistant.reproduce(conversations, faultRate);
+  }
+}

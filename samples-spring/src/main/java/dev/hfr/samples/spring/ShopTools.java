@@ -1,0 +1,90 @@
+package dev.hfr.samples.spring;
+
+import dev.hfr.annotations.IdempotencyKey;
+import dev.hfr.annotations.Idempotent;
+import dev.hfr.annotations.Risk;
+import dev.hfr.annotations.SideEffect;
+import dev.hfr.runtime.classify.HttpCallException;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.net.URI;
+import java.net.URLEncoder;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import org.springframework.ai.tool.annotation.Tool;
+import org.springframework.ai.tool.annotation.ToolParam;
+import org.springframework.stereotype.Component;
+
+/**
+ * The assistant's tools: Spring AI {@code @Tool} methods over the shop's HTTP services, with HFR's annotations on the
+ * same methods. Written as if HFR did not exist; the starter makes the bean a {@code ShopTools_Recovering}, and the
+ * writes pass the {@code @IdempotencyKey} on to the services, which is how a retry is recognised there.
+ */
+@Component
+public class ShopTools {
+
+  private final URI shop;
+  private final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
+
+  public ShopTools(LoopbackShop shop) {
+    this.shop = shop.uri();
+  }
+
+  @Tool(description = "Looks a product up in the catalogue: price in cents and availability")
+  @SideEffect(Risk.R0)
+  public String lookUpProduct(@ToolParam(description = "the product SKU, e.g. SKU-42") String sku) {
+    return send("GET", "/catalog?sku=" + enc(sku), null);
+  }
+
+  @Tool(description = "Places the order of a conversation")
+  @SideEffect(Risk.R1)
+  @Idempotent
+  public String placeOrder(@ToolParam(description = "the order reference") String reference,
+      @ToolParam(description = "the product SKU") String sku, @ToolParam(description = "how many units") int quantity,
+      @IdempotencyKey String key) {
+    return send("POST", "/orders?reference=" + enc(reference) + "&sku=" + enc(sku) + "&quantity=" + quantity, key);
+  }
+
+  @Tool(description = "Charges the customer's card for an order")
+  @SideEffect(Risk.R1)
+  @Idempotent
+  public String chargeCard(@ToolParam(description = "the order reference") String reference,
+      @ToolParam(description = "the amount in cents") long cents, @IdempotencyKey String key) {
+    return send("POST", "/payments?reference=" + enc(reference) + "&cents=" + cents, key);
+  }
+
+  @Tool(description = "Sends the order confirmation e-mail to the customer")
+  @SideEffect(Risk.R1)
+  @Idempotent
+  public String sendConfirmation(@ToolParam(description = "the order reference") String reference,
+      @ToolParam(description = "the customer's e-mail address") String email, @IdempotencyKey String key) {
+    return send("POST", "/mail?reference=" + enc(reference) + "&to=" + enc(email), key);
+  }
+
+  private String send(String method, String pathAndQuery, String idempotencyKey) {
+    HttpRequest.Builder request = HttpRequest.newBuilder(shop.resolve(pathAndQuery)).timeout(Duration.ofSeconds(2))
+        .method(method, HttpRequest.BodyPublishers.noBody());
+    if (idempotencyKey != null) {
+      request.header("Idempotency-Key", idempotencyKey);
+    }
+    try {
+      HttpResponse<String> response = http.send(request.build(), HttpResponse.BodyHandlers.ofString());
+      if (response.statusCode() >= 300) {
+        throw HttpCallException.of(response);
+      }
+      return response.body();
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new IllegalStateException("interrupted while calling " + pathAndQuery, e);
+    }
+  }
+
+  private static String enc(String s) {
+    return URLEncoder.encode(s == null ? "" : s, StandardCharsets.UTF_8);
+  }
+}
