@@ -14,6 +14,9 @@ import dev.hfr.runtime.ledger.LedgerState;
 import dev.hfr.runtime.ledger.PostgresLedger;
 import io.zonky.test.db.postgres.embedded.EmbeddedPostgres;
 import java.lang.management.ManagementFactory;
+import java.lang.reflect.Method;
+import java.net.URL;
+import java.net.URLClassLoader;
 import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
 import java.nio.file.Files;
@@ -54,7 +57,8 @@ import java.util.concurrent.atomic.AtomicLong;
  *
  * <pre>
  * mvn -B -q -pl benchmarks -am package -DskipTests
- * java -cp benchmarks/target/benchmarks.jar dev.hfr.benchmarks.ledger.LedgerCommitHarness [rounds, default 5] [dir on the disk to measure] [cases, default one,many,ceiling,pg]
+ * java -cp benchmarks/target/benchmarks.jar dev.hfr.benchmarks.ledger.LedgerCommitHarness [rounds, default 5] [dir on the disk to measure]
+ *     [cases, default one,many,ceiling,pg] [seconds per round, default 1] [target/classes of another hfr-runtime build to compare]
  * </pre>
  */
 public final class LedgerCommitHarness {
@@ -93,20 +97,30 @@ public final class LedgerCommitHarness {
     int rounds = args.length > 0 ? Integer.parseInt(args[0]) : 5;
     Path base = args.length > 1 ? Path.of(args[1]) : Path.of(System.getProperty("java.io.tmpdir"));
     Set<String> parts = Set.of((args.length > 2 ? args[2] : "one,many,ceiling,pg").split(","));
+    roundSeconds = args.length > 3 ? Double.parseDouble(args[3]) : 1.0;
+    Path otherBuild = args.length > 4 ? Path.of(args[4]) : null;
     Path dir = Files.createTempDirectory(base, "hfr-commit-bench");
     List<Result> rows = new ArrayList<>();
     List<String> ratios = new ArrayList<>();
     // The disk is shared and its fsync time drifts by the second: cases that are compared run in
-    // alternating one-second rounds, so both see the same disk.
+    // alternating rounds, so both see the same disk.
     if (parts.contains("one")) {
-      List<Result> pair = oneThread(rounds, dir);
-      rows.addAll(pair);
-      ratios.add(String.format(Locale.ROOT, "embedded R1 p50 / fdatasync p50 = %.2f", pair.get(1).p(0.5) / pair.get(0).p(0.5)));
+      try (EmbeddedFileLedger l = EmbeddedFileLedger.open(dir.resolve("one"));
+          OtherBuild other = OtherBuild.open(otherBuild, dir.resolve("one-other"), ForcePolicy.EVERY_WRITE)) {
+        List<Case> cases = new ArrayList<>(List.of(
+            new Case("one 200-byte append + fdatasync (the floor)", fdatasyncCall(dir.resolve("raw.bin"))),
+            new Case(R1, ledgerCall(l))));
+        if (other != null) {
+          cases.add(new Case(R1 + ", other build", other.r1Call()));
+        }
+        List<Result> r = interleaved(rounds, 1, cases.toArray(Case[]::new));
+        rows.addAll(r);
+        ratios.add(String.format(Locale.ROOT, "one thread: R1 call / fdatasync = %.2f by p50, %.2f by mean",
+            r.get(1).p(0.5) / r.get(0).p(0.5), r.get(1).mean() / r.get(0).mean()));
+      }
     }
     if (parts.contains("many")) {
-      try (EmbeddedFileLedger l = EmbeddedFileLedger.open(dir.resolve("many"))) {
-        rows.addAll(interleaved(rounds, 32, new Case("EmbeddedFileLedger defaults, R1 call (prepare + commit)", ledgerCall(l))));
-      }
+      rows.addAll(againstOther(rounds, 32, dir, "many", ForcePolicy.EVERY_WRITE, otherBuild, ratios));
     }
     if (parts.contains("engine")) { // the calls the engine makes for an R1 write: with a lease, released at the end
       try (EmbeddedFileLedger l = EmbeddedFileLedger.open(dir.resolve("engine"))) {
@@ -115,9 +129,7 @@ public final class LedgerCommitHarness {
       }
     }
     if (parts.contains("ceiling")) { // the same calls with no fsync at all: what the CPU allows
-      try (EmbeddedFileLedger l = EmbeddedFileLedger.open(dir.resolve("buffered"), LedgerOptions.defaults().withForcePolicy(ForcePolicy.OS_BUFFERED))) {
-        rows.addAll(interleaved(rounds, 32, new Case("EmbeddedFileLedger OS_BUFFERED (no fsync: the CPU's ceiling)", ledgerCall(l))));
-      }
+      rows.addAll(againstOther(rounds, 32, dir, "buffered", ForcePolicy.OS_BUFFERED, otherBuild, ratios));
     }
     if (parts.contains("pg")) {
       List<Result> pair = postgres(rounds);
@@ -133,21 +145,88 @@ public final class LedgerCommitHarness {
     rows.forEach(r -> System.out.println(r.row()));
     System.out.println();
     ratios.forEach(System.out::println);
-    System.out.printf(Locale.ROOT, "%d cores, %s %s, %s; %d alternating 1 s rounds per case after 1 s warm-up; journal dir %s%n",
+    System.out.printf(Locale.ROOT, "%d cores, %s %s, %s; %d alternating %.2f s rounds per case after 1 s warm-up; journal dir %s%s%n",
         Runtime.getRuntime().availableProcessors(), System.getProperty("java.vm.name"), System.getProperty("java.version"),
-        System.getProperty("os.name"), rounds, dir);
+        System.getProperty("os.name"), rounds, roundSeconds, dir, otherBuild == null ? "" : "; other build: " + otherBuild);
+  }
+
+  private static final String R1 = "EmbeddedFileLedger defaults, R1 call (prepare + commit)";
+  private static double roundSeconds = 1.0;
+
+  /** The R1 call on this build's embedded ledger with {@code policy}, alternating with the other build's if there is one. */
+  private static List<Result> againstOther(
+      int rounds, int threads, Path dir, String name, ForcePolicy policy, Path otherBuild, List<String> ratios) throws Exception {
+    String label = policy == ForcePolicy.EVERY_WRITE ? R1 : "EmbeddedFileLedger OS_BUFFERED (no fsync: the CPU's ceiling)";
+    try (EmbeddedFileLedger l = EmbeddedFileLedger.open(dir.resolve(name), LedgerOptions.defaults().withForcePolicy(policy));
+        OtherBuild other = OtherBuild.open(otherBuild, dir.resolve(name + "-other"), policy)) {
+      if (other == null) {
+        return interleaved(rounds, threads, new Case(label, ledgerCall(l)));
+      }
+      List<Result> r = interleaved(rounds, threads, new Case(label, ledgerCall(l)), new Case(label + ", other build", other.r1Call()));
+      ratios.add(String.format(Locale.ROOT, "%d threads, %s: this build / other build = %.2f× the calls per second",
+          threads, policy, r.get(0).calls() / r.get(0).seconds() / (r.get(1).calls() / r.get(1).seconds())));
+      return r;
+    }
+  }
+
+  /**
+   * The embedded ledger of another build of hfr-runtime (its {@code target/classes}, e.g. a checkout of the
+   * commit before a change), loaded in a class loader of its own, so that both builds run in one JVM and
+   * alternate on the same disk. Called through reflection: well under a microsecond against a disk's
+   * milliseconds, and the same for every call.
+   */
+  private static final class OtherBuild implements AutoCloseable {
+    private final URLClassLoader loader;
+    private final AutoCloseable ledger;
+    private final Method prepare;
+    private final Method transition;
+    private final Object prepared;
+    private final Object committed;
+
+    private OtherBuild(Path classes, Path dir, ForcePolicy policy) throws Exception {
+      URL ours = LedgerCommitHarness.class.getProtectionDomain().getCodeSource().getLocation();
+      // its own classes first, everything else (dependencies) from this jar; nothing from our class loader
+      loader = new URLClassLoader(new URL[] {classes.toUri().toURL(), ours}, ClassLoader.getPlatformClassLoader());
+      Class<?> options = loader.loadClass("dev.hfr.runtime.ledger.LedgerOptions");
+      Class<?> policies = loader.loadClass("dev.hfr.runtime.ledger.ForcePolicy");
+      Object opts = options.getMethod("withForcePolicy", policies)
+          .invoke(options.getMethod("defaults").invoke(null), policies.getField(policy.name()).get(null));
+      ledger = (AutoCloseable) loader.loadClass("dev.hfr.runtime.ledger.EmbeddedFileLedger")
+          .getMethod("open", Path.class, options).invoke(null, dir, opts);
+      Class<?> api = loader.loadClass("dev.hfr.runtime.ledger.IdempotencyLedger");
+      Class<?> states = loader.loadClass("dev.hfr.runtime.ledger.LedgerState");
+      prepare = api.getMethod("prepare", String.class, String.class, String.class, String.class);
+      transition = api.getMethod("transition", String.class, String.class, states, states, String.class, long.class);
+      prepared = states.getField("PREPARED").get(null);
+      committed = states.getField("COMMITTED").get(null);
+    }
+
+    /** The other build's ledger in {@code dir}, or null when no other build was given. */
+    static OtherBuild open(Path classes, Path dir, ForcePolicy policy) throws Exception {
+      return classes == null ? null : new OtherBuild(classes, dir, policy);
+    }
+
+    Call r1Call() {
+      String argsHash = IdempotencyKeys.argsHash(List.of("sku-1", 2));
+      String resultHash = IdempotencyKeys.resultHash("order-1");
+      return (t, seq) -> {
+        String key = uniqueKey(t, seq);
+        prepare.invoke(ledger, "bench", key, "Orders.create", argsHash);
+        transition.invoke(ledger, "bench", key, prepared, committed, resultHash, 0L);
+      };
+    }
+
+    @Override
+    public void close() throws Exception {
+      try {
+        ledger.close();
+      } finally {
+        loader.close();
+      }
+    }
   }
 
   record Case(String name, Call call) {}
-
-  /** One thread: the fdatasync floor and an R1 call on the embedded ledger, alternating. */
-  private static List<Result> oneThread(int rounds, Path dir) throws Exception {
-    try (EmbeddedFileLedger l = EmbeddedFileLedger.open(dir.resolve("one"))) {
-      return interleaved(rounds, 1,
-          new Case("one 200-byte append + fdatasync (the floor)", fdatasyncCall(dir.resolve("raw.bin"))),
-          new Case("EmbeddedFileLedger defaults, R1 call (prepare + commit)", ledgerCall(l)));
-    }
-  }
 
   /** PostgresLedger and the raw JDBC baseline on one server and pool, alternating. */
   private static List<Result> postgres(int rounds) throws Exception {
@@ -211,7 +290,7 @@ public final class LedgerCommitHarness {
     for (int r = 0; r < rounds; r++) {
       for (int i = 0; i < cases.length; i++) {
         RUN.incrementAndGet();
-        parts.get(i).add(run(cases[i].name(), threads, 1.0, cases[i].call()));
+        parts.get(i).add(run(cases[i].name(), threads, roundSeconds, cases[i].call()));
       }
     }
     List<Result> merged = new ArrayList<>();

@@ -10,6 +10,7 @@ import dev.hfr.runtime.ledger.internal.JournalWriter;
 import dev.hfr.runtime.ledger.internal.LedgerTable;
 import dev.hfr.runtime.ledger.internal.RetentionSweep;
 import dev.hfr.runtime.ledger.internal.StoredEntry;
+import dev.hfr.runtime.ledger.internal.UnforcedKeys;
 import dev.hfr.runtime.time.Clock;
 import java.io.IOException;
 import java.nio.file.Files;
@@ -34,8 +35,10 @@ import java.util.function.Supplier;
  * share one force per batch (group commit). The outcome of an attempt (a transition out of PREPARED) is
  * acknowledged once written and forced with the next batch: if a power loss takes it back, the record is
  * PREPARED again, which crash resume turns into UNKNOWN and the next call reconciles — the path any crash
- * during the attempt takes anyway. A written frame survives {@code SIGKILL}, because it is in the kernel's
- * page cache, not in the process.
+ * during the attempt takes anyway. So are lease renewals and releases, since leases are forgotten on open.
+ * Such an operation, and a read, waits only for the must-be-forced frames of its own key, not for other
+ * keys' prepares appended meanwhile. A written frame survives {@code SIGKILL}, because it is in the
+ * kernel's page cache, not in the process.
  *
  * <p>{@code <dir>/ledger.checkpoint} records, after each force, how long the journal is known to be on
  * the device and its last sequence number; the ledger never deletes it. Superseded frames are dropped by
@@ -124,18 +127,21 @@ public final class EmbeddedFileLedger implements IdempotencyLedger {
   private final DirectoryLock lock;
   private final JournalWriter writer;
   private final LedgerTable table;
+  private final UnforcedKeys unforced;
   private final RetentionSweep sweep;
   private final OpenReport openReport;
   private boolean closed;
 
   private EmbeddedFileLedger(
-      Path directory, Clock clock, DirectoryLock lock, JournalWriter writer, LedgerTable table, RetentionSweep sweep, OpenReport report) {
+      Path directory, Clock clock, DirectoryLock lock, JournalWriter writer, LedgerTable table, UnforcedKeys unforced,
+      RetentionSweep sweep, OpenReport report) {
     this.directory = directory;
     this.journal = directory.resolve(JOURNAL);
     this.clock = clock;
     this.lock = lock;
     this.writer = writer;
     this.table = table;
+    this.unforced = unforced;
     this.sweep = sweep;
     this.openReport = report;
   }
@@ -180,7 +186,8 @@ public final class EmbeddedFileLedger implements IdempotencyLedger {
     RetentionSweep sweep = new RetentionSweep(options.retention(), now);
     JournalWriter writer = new JournalWriter(
         journal, options.forcePolicy(), checkpoint, opened.ledgerId(), opened.firstSeq(), opened.lastSeq());
-    LedgerTable table = new LedgerTable(persisterFor(writer));
+    UnforcedKeys unforced = new UnforcedKeys();
+    LedgerTable table = new LedgerTable(persisterFor(writer, unforced));
     for (JournalScanner.Located f : opened.frames()) {
       if (f.frame().isRemove()) {
         table.unload(f.frame().removeTenant(), f.frame().removeKey());
@@ -208,14 +215,14 @@ public final class EmbeddedFileLedger implements IdempotencyLedger {
     OpenReport report = new OpenReport(
         journal, opened.frames().size(), table.size(), t != null ? t.offset() : -1, t != null ? t.bytes() : 0, t != null ? t.reason() : null,
         opened.tornSavedTo(), expired, compacted, t != null ? t.framesDropped() : 0, opened.created(), opened.upgraded());
-    return new EmbeddedFileLedger(dir, options.clock(), lock, writer, table, sweep, report);
+    return new EmbeddedFileLedger(dir, options.clock(), lock, writer, table, unforced, sweep, report);
   }
 
-  private static LedgerTable.Persister persisterFor(JournalWriter writer) {
+  private static LedgerTable.Persister persisterFor(JournalWriter writer, UnforcedKeys unforced) {
     return new LedgerTable.Persister() {
       @Override
       public void put(StoredEntry entry) {
-        writer.append(JournalCodec.encodePut(entry), false);
+        unforced.wrote(entry.tenant(), entry.key(), writer.append(JournalCodec.encodePut(entry), false));
       }
 
       @Override
@@ -224,8 +231,13 @@ public final class EmbeddedFileLedger implements IdempotencyLedger {
       }
 
       @Override
+      public void putLeaseHolder(StoredEntry entry) {
+        writer.append(JournalCodec.encodePut(entry), true);
+      }
+
+      @Override
       public void remove(StoredEntry entry) {
-        writer.append(JournalCodec.encodeRemove(entry.tenant(), entry.key()), false);
+        unforced.wrote(entry.tenant(), entry.key(), writer.append(JournalCodec.encodeRemove(entry.tenant(), entry.key()), false));
       }
     };
   }
@@ -272,7 +284,7 @@ public final class EmbeddedFileLedger implements IdempotencyLedger {
 
   @Override
   public LedgerRecord prepare(String tenant, String key, String tool, String argsHash) {
-    return durably(() -> {
+    return durably(tenant, key, () -> {
       long now = clock.epochMillis();
       long cutoff = sweep.dueCutoff(now);
       if (cutoff >= 0) {
@@ -284,7 +296,7 @@ public final class EmbeddedFileLedger implements IdempotencyLedger {
 
   @Override
   public Prepared prepareIfAbsent(String tenant, String key, String tool, String argsHash, String owner, Duration leaseTtl) {
-    return durably(() -> {
+    return durably(tenant, key, () -> {
       long now = clock.epochMillis();
       long cutoff = sweep.dueCutoff(now);
       if (cutoff >= 0) {
@@ -297,34 +309,34 @@ public final class EmbeddedFileLedger implements IdempotencyLedger {
   @Override
   public LedgerRecord transition(
       String tenant, String key, LedgerState expected, LedgerState target, String resultHash, long fencingToken) {
-    return durably(() -> table.transition(tenant, key, expected, target, resultHash, fencingToken, clock.epochMillis()));
+    return durably(tenant, key, () -> table.transition(tenant, key, expected, target, resultHash, fencingToken, clock.epochMillis()));
   }
 
   @Override
   public Optional<LedgerRecord> find(String tenant, String key) {
-    return durably(() -> table.find(tenant, key));
+    return durably(tenant, key, () -> table.find(tenant, key));
   }
 
   @Override
   public Optional<Lease> acquireLease(String tenant, String key, String owner, Duration ttl) {
-    return durably(() -> table.acquireLease(tenant, key, owner, ttl, clock.epochMillis()));
+    return durably(tenant, key, () -> table.acquireLease(tenant, key, owner, ttl, clock.epochMillis()));
   }
 
   @Override
   public Optional<Lease> renewLease(Lease lease, Duration ttl) {
     Objects.requireNonNull(lease, "lease");
-    return durably(() -> table.renewLease(lease, ttl, clock.epochMillis()));
+    return durably(lease.tenant(), lease.key(), () -> table.renewLease(lease, ttl, clock.epochMillis()));
   }
 
   @Override
   public Optional<Lease> currentLease(String tenant, String key) {
-    return durably(() -> table.currentLease(tenant, key, clock.epochMillis()));
+    return durably(tenant, key, () -> table.currentLease(tenant, key, clock.epochMillis()));
   }
 
   @Override
   public void releaseLease(Lease lease) {
     Objects.requireNonNull(lease, "lease");
-    durably(() -> {
+    durably(lease.tenant(), lease.key(), () -> {
       table.releaseLease(lease);
       return null;
     });
@@ -347,29 +359,48 @@ public final class EmbeddedFileLedger implements IdempotencyLedger {
     writer.rewrite(table.entries());
   }
 
+  /** How many forces of the journal acknowledgements have waited for since open (group commit shares them). */
+  long forces() {
+    return writer.forces();
+  }
+
   /** Number of live records (all tenants). */
   public synchronized int size() {
     return table.size();
   }
 
   /**
-   * Runs {@code op} under the lock, then waits until everything it wrote — and everything it read, which
-   * another thread may have written a moment before — is durable. Only then is the result handed out; a
-   * refusal too (a transition refused because another thread's commit is in memory must not be acted on
-   * before that commit is on disk).
+   * Runs {@code op}, which reads or writes many keys, under the lock, then waits until every frame that
+   * must be forced is durable (see {@link #durably(String, String, Supplier)}).
    */
   private <T> T durably(Supplier<T> op) {
+    return durably(null, null, op);
+  }
+
+  /**
+   * Runs {@code op} on the key {@code tenant}/{@code key} under the lock, then waits until what it wrote
+   * and what it read are durable as far as they must be: a frame it wrote that must be forced (and, with
+   * it, every frame before); otherwise the must-be-forced frames of its key that other threads wrote a
+   * moment before — not other keys' prepares appended meanwhile. Only then is the result handed out; a
+   * refusal too (a transition refused because of another thread's lease grant must not be acted on before
+   * that grant is on disk). With a null key, {@code op} may touch any key: it waits for every frame that
+   * must be forced.
+   */
+  private <T> T durably(String tenant, String key, Supplier<T> op) {
     T result = null;
     RuntimeException refused = null;
     long upTo;
     synchronized (this) {
       checkOpen();
+      long requiredBefore = writer.required();
       try {
         result = op.get();
       } catch (IllegalStateException e) { // refused transitions, stale tokens, unknown keys, key conflicts
         refused = e;
       }
-      upTo = writer.required();
+      upTo = key == null || writer.required() != requiredBefore
+          ? writer.required()
+          : unforced.mustForce(tenant, key, writer.forced());
       if (refused == null && writer.framesInFile() > Math.max(MIN_FRAMES_BEFORE_COMPACTION, 4L * table.size())) {
         writer.rewrite(table.entries());
       }

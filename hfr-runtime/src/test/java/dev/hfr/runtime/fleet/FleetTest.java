@@ -215,6 +215,33 @@ class FleetTest {
   }
 
   @Test
+  @DisplayName("available() and refund() follow where the worker's tokens come from: its batch and the fleet, or its share during an outage")
+  void availableAndRefundFollowTheSourceOfTheTokens() throws Exception {
+    VirtualTime time = new VirtualTime(START);
+    PostgresFleet fleet = fleet("w1", time, 4, new SimpleMeterRegistry());
+    TenantRetryBudgets budgets = budgets(fleet, time, 100);
+    assertThat(budgets.tryAcquire("acme")).isTrue(); // leases a batch of 2, uses 1
+    assertThat(budgets.available("acme")).as("1 left in the batch + the 98 the fleet had not granted").isEqualTo(99);
+    budgets.refund("acme");
+    assertThat(budgets.available("acme")).as("a refund goes back into the batch, not to the database").isEqualTo(100);
+
+    postgres.close();
+    postgres = null;
+    long giveUp = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+    while (fleet.connected() && System.nanoTime() < giveUp) {
+      Thread.sleep(20); // the breaker table's periodic read finds the outage
+    }
+    assertThat(fleet.connected()).isFalse();
+    assertThat(budgets.available("acme")).as("during the outage: the local share, 100 / 4 workers").isEqualTo(25);
+    assertThat(budgets.tryAcquire("acme")).isTrue();
+    assertThat(budgets.available("acme")).isEqualTo(24);
+    budgets.refund("acme");
+    assertThat(budgets.available("acme")).as("a refund during the outage goes to the local share").isEqualTo(25);
+    budgets.refund("acme");
+    assertThat(budgets.available("acme")).as("never above the share").isEqualTo(25);
+  }
+
+  @Test
   @DisplayName("a breaker opened by one worker is open on the others within 2 s; one worker probes; its verdict spreads")
   void oneWorkersBreakerIsEveryWorkersBreaker() throws Exception {
     Clock clock = Clock.system();

@@ -263,6 +263,33 @@ class EmbeddedFileLedgerTest extends IdempotencyLedgerContract {
   }
 
   @Test
+  @DisplayName("an R1 call costs one force: the attempt's outcome and the lease release ride on the next call's prepare")
+  void oneForcePerR1Call() throws Exception {
+    for (int i = 0; i < 20; i++) {
+      ledger.prepare(TENANT, key(i), "Orders.create", args(i));
+      ledger.transition(TENANT, key(i), LedgerState.PREPARED, LedgerState.COMMITTED, result(i), 0);
+    }
+    assertThat(embedded().forces()).as("prepare + commit, 20 times").isEqualTo(20);
+
+    for (int i = 20; i < 40; i++) { // what the engine does for an R1 write
+      Lease lease = ledger.prepareIfAbsent(TENANT, key(i), "Orders.create", args(i), "worker-a", Duration.ofSeconds(20)).lease();
+      ledger.transition(TENANT, key(i), LedgerState.PREPARED, LedgerState.COMMITTED, result(i), lease.fencingToken());
+      ledger.releaseLease(lease);
+    }
+    assertThat(embedded().forces()).as("prepareIfAbsent + commit + release, 20 times more").isEqualTo(40);
+
+    Lease grant = ledger.acquireLease(TENANT, key(0), "worker-b", Duration.ofSeconds(20)).orElseThrow();
+    assertThat(embedded().forces()).as("a lease grant (a new fencing token) is forced").isEqualTo(41);
+    ledger.renewLease(grant, Duration.ofSeconds(20));
+    assertThat(ledger.find(TENANT, key(39)).orElseThrow().state()).isEqualTo(LedgerState.COMMITTED);
+    assertThat(embedded().forces()).as("a renewal and reads of forced records wait for nothing").isEqualTo(41);
+
+    ledger = reopen(ledger, options());
+    assertThat(ledger.find(TENANT, key(39)).orElseThrow().state()).as("deferred frames are forced at close").isEqualTo(LedgerState.COMMITTED);
+    assertThat(ledger.currentLease(TENANT, key(0))).as("leases are forgotten on open").isEmpty();
+  }
+
+  @Test
   @DisplayName("OS_BUFFERED keeps the same semantics and durability across a clean close")
   void osBuffered() throws Exception {
     openInstead(options().withForcePolicy(ForcePolicy.OS_BUFFERED));

@@ -23,8 +23,8 @@ import java.util.concurrent.locks.ReentrantLock;
  * runs outside that lock. The first waiting thread forces everything appended so far and the threads
  * whose frames were appended meanwhile find their position already forced, or share the next force: one
  * {@code fdatasync} per batch, however many threads. A frame appended as <em>deferrable</em> (an
- * attempt's outcome, see {@link #append}) does not ask for a force of its own: it becomes durable with
- * the next force anyone asks for, or at close.
+ * attempt's outcome, a lease renewal or release, see {@link #append}) does not ask for a force of its
+ * own: it becomes durable with the next force anyone asks for, or at close.
  *
  * <p>Progress is counted in logical bytes that never go back, so a compaction (which rewrites the file)
  * does not confuse the accounting. After any I/O failure the writer refuses all further work: a frame may
@@ -52,6 +52,7 @@ public final class JournalWriter implements AutoCloseable {
   private volatile long appended; // logical bytes appended over the writer's life
   private volatile long required; // logical end of the last frame that must be forced before it is acknowledged
   private volatile long forced;
+  private volatile long forces; // written under forceLock
   private volatile Throwable failure;
 
   /**
@@ -75,10 +76,12 @@ public final class JournalWriter implements AutoCloseable {
    * Appends one frame with the next sequence number.
    *
    * @param deferrable {@code true} for a frame whose loss in a power failure the ledger's protocol
-   *     recovers from by itself (an attempt's outcome: the record stays PREPARED and is reconciled), so it
-   *     need not be forced before it is acknowledged; {@code false} for everything else
+   *     recovers from by itself (an attempt's outcome: the record stays PREPARED and is reconciled; a lease
+   *     renewal or release: leases are forgotten on open), so it need not be forced before it is
+   *     acknowledged; {@code false} for everything else
+   * @return the logical position where the frame ends: forcing up to it makes the frame durable
    */
-  public void append(byte[] payload, boolean deferrable) {
+  public long append(byte[] payload, boolean deferrable) {
     checkHealthy();
     ByteBuffer frame = JournalCodec.frame(nextSeq, payload);
     try {
@@ -99,15 +102,26 @@ public final class JournalWriter implements AutoCloseable {
         // cache; a power loss that drops journal pages is then reported as lost records, not hidden
         checkpoint.write(checkpointOf(m));
       }
+      return m.logical();
     } catch (IOException | RuntimeException e) {
       failure = e;
       throw new LedgerStorageException("writing the ledger journal " + journal + " failed; the ledger refuses further writes", e);
     }
   }
 
-  /** The logical position every caller must wait for before acknowledging: the end of the last non-deferrable frame. */
+  /** The end of the last non-deferrable frame: forcing up to it makes every frame that must be forced durable. */
   public long required() {
     return required;
+  }
+
+  /** How many times the journal was forced to give the acknowledgements asked for (close and compaction not counted). */
+  public long forces() {
+    return forces;
+  }
+
+  /** The logical position forced so far. */
+  public long forced() {
+    return forced;
   }
 
   /**
@@ -153,6 +167,7 @@ public final class JournalWriter implements AutoCloseable {
     Mark m = mark;
     try {
       channel.force(false);
+      forces++;
       forced = m.logical();
       checkpoint.write(checkpointOf(m));
     } catch (IOException | RuntimeException e) {

@@ -34,6 +34,14 @@ public final class LedgerTable {
       put(entry);
     }
 
+    /**
+     * Persists a change of a key's lease holder or expiry alone (a renewal, a release), never of its
+     * fencing token. A backend whose leases do not survive reopening may acknowledge it before it is forced.
+     */
+    default void putLeaseHolder(StoredEntry entry) {
+      put(entry);
+    }
+
     void remove(StoredEntry entry);
   }
 
@@ -77,7 +85,8 @@ public final class LedgerTable {
     if (next == null) {
       return Optional.empty();
     }
-    store(next);
+    persister.putLeaseHolder(next);
+    entries.put(new TenantKey(lease.tenant(), lease.key()), next);
     return Optional.of(LedgerRules.leaseOf(next));
   }
 
@@ -128,7 +137,8 @@ public final class LedgerTable {
   public void releaseLease(Lease lease) {
     StoredEntry next = LedgerRules.applyRelease(entries.get(new TenantKey(lease.tenant(), lease.key())), lease);
     if (next != null) {
-      store(next);
+      persister.putLeaseHolder(next);
+      entries.put(new TenantKey(lease.tenant(), lease.key()), next);
     }
   }
 
