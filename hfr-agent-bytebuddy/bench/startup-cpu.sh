@@ -12,6 +12,7 @@
 #   noop        a Java agent whose transformer changes nothing (NoOpAgent): the floor of every agent
 #   agent       -javaagent:target/hfr-agent.jar with its default options
 #   agent-idle  the agent with every client switched off: its premain and transformer, no instrumentation
+#   before      -javaagent:$BEFORE_JAR, another build of the agent (e.g. main's) to compare with
 # Prints one line per JVM, then per variant the median and mean CPU and the median wall time, and the
 # load average before and after. JAVA (default: java on the PATH) picks the JVM.
 set -euo pipefail
@@ -41,6 +42,7 @@ agent_args() {
     none) ;;
     noop) echo "-javaagent:$WORK/noop.jar" ;;
     agent) echo "-javaagent:target/hfr-agent.jar" ;;
+    before) echo "-javaagent:${BEFORE_JAR:?set BEFORE_JAR to the other agent jar}" ;;
     agent-idle) echo "-javaagent:target/hfr-agent.jar=instrument.jdk-httpclient=false,instrument.http-url-connection=false,instrument.okhttp=false,instrument.apache-httpclient5=false" ;;
     *) echo "unknown variant $1" >&2; exit 1 ;;
   esac
