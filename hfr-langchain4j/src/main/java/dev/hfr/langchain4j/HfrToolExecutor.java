@@ -2,6 +2,7 @@ package dev.hfr.langchain4j;
 
 import dev.hfr.annotations.Fault;
 import dev.hfr.annotations.Risk;
+import dev.hfr.runtime.StepScope;
 import dev.hfr.runtime.TaskScope;
 import dev.hfr.runtime.ToolCallException;
 import dev.hfr.runtime.ToolOutcome;
@@ -117,6 +118,8 @@ public final class HfrToolExecutor implements ToolExecutor {
 
   private ToolExecutionResult executeIn(TaskScope task, ToolExecutionRequest request, InvocationContext context) {
     ToolOutcome before = task == null ? null : task.lastOutcome();
+    String callId = task != null && tasks.keysFromToolCallIds() ? request.id() : null;
+    StepScope step = callId == null || callId.isBlank() ? null : task.step("tool-call:" + callId);
     try {
       ToolExecutionResult result = delegate.executeWithContext(request, context);
       return task == null ? result : markIfDegraded(result, before, task.lastOutcome());
@@ -132,6 +135,10 @@ public final class HfrToolExecutor implements ToolExecutor {
       // may have committed, so the model is told to verify rather than to repeat it.
       return error(ToolResultContract.renderUnmanaged(toolName, risk, "unhandled_failure", Fault.UNCLASSIFIED,
           risk == Risk.R0, true), null);
+    } finally {
+      if (step != null) {
+        step.close();
+      }
     }
   }
 

@@ -5,6 +5,7 @@ import dev.hfr.annotations.DegradeLevel;
 import dev.hfr.annotations.Fault;
 import dev.hfr.runtime.ToolOutcome;
 import dev.hfr.runtime.action.Reason;
+import dev.hfr.runtime.model.ModelLadderRules;
 import dev.hfr.runtime.time.Clock;
 import dev.hfr.runtime.time.Sleeper;
 import dev.langchain4j.data.message.ChatMessage;
@@ -20,7 +21,7 @@ import java.util.function.Function;
 
 /**
  * What {@link HfrChatModel} and {@link HfrStreamingChatModel} share once built: the ladder, its
- * {@link ModelLadderRules}, the settings of {@link ModelLadderBuilder}, and, per call ({@link Call}), the
+ * {@link ModelLadderRules} (the runtime's, shared with the Spring AI adapter), the settings of {@link ModelLadderBuilder}, and, per call ({@link Call}), the
  * decision that follows each classified failure. The two models differ only in how they call a rung and
  * hand the answer over — in a loop on the caller's thread, or from the model's callbacks — so they decide
  * alike by construction.
@@ -157,56 +158,50 @@ final class ModelLadder<M> {
       Rung<M> rung = rungs.get(index);
       Fault fault = failure.fault();
       String rule = failure.classification().rule();
-      if (fault == Fault.T8) {
-        record(rung, attempt, failure, "ESCALATE", Reason.POLICY_REFUSAL, 0, "policy refusal: not retried, not degraded around");
-        ModelRefusalException refusal = new ModelRefusalException(
-            rung.name() + " refused the request (T8, " + rule + "); escalated, not degraded around", decisions, error);
-        escalate(refusal);
-        return ended(refusal);
+      ModelLadderRules.Decision d =
+          rules.decide(failure.classification(), failure.quotaExhausted(), index, attempt, waitedNanos, delivered, compressed);
+      if (d.move() == ModelLadderRules.Move.COMPRESS) {
+        List<ChatMessage> shorter = summarizer.compress(messages);
+        if (shorter.size() < messages.size()) {
+          record(rung, attempt, failure, d.action(), d.reason(), 0, "L1: " + messages.size() + " -> " + shorter.size() + " messages, resending");
+          messages = List.copyOf(shorter);
+          compressed = true;
+          return Step.AGAIN;
+        }
+        d = rules.cannotCompress(false);
       }
-      if (delivered > 0) {
-        record(rung, attempt, failure, "FAIL", Reason.NOT_RETRYABLE, 0,
-            "failed after " + delivered + " partial responses reached the caller: not retried, it would repeat them");
-        return ended(new ModelStreamInterruptedException(fault, rung.name() + " failed mid-stream (" + fault + ", " + rule
-            + ") after " + delivered + " partial responses; not retried, not degraded", delivered, decisions, error));
-      }
-      if (fault == Fault.T7 && !failure.quotaExhausted()) {
-        record(rung, attempt, failure, "FAIL", Reason.PERMANENT_ERROR, 0, "deterministic request error: no retry can fix it");
-        return ended(new ModelCallFailedException(ToolOutcome.Status.FAILED, fault,
-            rung.name() + " rejected the request (T7, " + rule + ")", decisions, error));
-      }
-      if (fault == Fault.T6) {
-        if (!compressed) {
-          List<ChatMessage> shorter = summarizer.compress(messages);
-          if (shorter.size() < messages.size()) {
-            record(rung, attempt, failure, "COMPRESS", Reason.CONTEXT_COMPRESSED, 0,
-                "L1: " + messages.size() + " -> " + shorter.size() + " messages, resending");
-            messages = List.copyOf(shorter);
-            compressed = true;
-            return Step.AGAIN;
+      record(rung, attempt, failure, d.action(), d.reason(), d.delayNanos() / 1_000_000L, d.detail());
+      switch (d.move()) {
+        case ESCALATE -> {
+          ModelRefusalException refusal = new ModelRefusalException(
+              rung.name() + " refused the request (T8, " + rule + "); escalated, not degraded around", decisions, error);
+          escalate(refusal);
+          return ended(refusal);
+        }
+        case FAIL -> {
+          if (delivered > 0) {
+            return ended(new ModelStreamInterruptedException(fault, rung.name() + " failed mid-stream (" + fault + ", " + rule
+                + ") after " + delivered + " partial responses; not retried, not degraded", delivered, decisions, error));
           }
+          String why = fault == Fault.T6 ? ": context window exceeded and compression cannot help (T6)"
+              : " rejected the request (" + fault + ", " + rule + ")";
+          return ended(new ModelCallFailedException(ToolOutcome.Status.FAILED, fault, rung.name() + why, decisions, error));
         }
-        record(rung, attempt, failure, "FAIL", Reason.CONTEXT_NOT_COMPRESSIBLE, 0,
-            compressed ? "still over the context window after compression" : "nothing left to compress");
-        return ended(new ModelCallFailedException(ToolOutcome.Status.FAILED, fault,
-            rung.name() + ": context window exceeded and compression cannot help (T6)", decisions, error));
-      }
-      long delay = rules.retryDelayNanos(failure, attempt, waitedNanos);
-      if (delay >= 0) {
-        record(rung, attempt, failure, "RETRY", Reason.RETRYABLE, delay / 1_000_000L, rules.retryReason(failure));
-        try {
-          sleeper.sleep(delay);
-        } catch (InterruptedException e) {
-          Thread.currentThread().interrupt();
-          return ended(new ModelCallFailedException(ToolOutcome.Status.FAILED, fault,
-              rung.name() + ": interrupted while waiting to retry", decisions, e));
+        case RETRY -> {
+          try {
+            sleeper.sleep(d.delayNanos());
+          } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return ended(new ModelCallFailedException(ToolOutcome.Status.FAILED, fault,
+                rung.name() + ": interrupted while waiting to retry", decisions, e));
+          }
+          waitedNanos += d.delayNanos();
+          return Step.AGAIN;
         }
-        waitedNanos += delay;
-        return Step.AGAIN;
+        default -> {
+          return Step.DOWN;
+        }
       }
-      record(rung, attempt, failure, rules.leaveAction(index), rules.leaveReason(failure, index), 0,
-          rules.leaveDetail(failure, attempt, index));
-      return Step.DOWN;
     }
 
     /** No allowed rung is left: the exception that ends the call, escalated first at HIGH criticality. */

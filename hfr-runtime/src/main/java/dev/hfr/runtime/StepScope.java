@@ -18,6 +18,20 @@ public final class StepScope implements AutoCloseable {
     this.previous = ExplicitSteps.enter(stepId);
   }
 
+  /**
+   * Names the step of the writes made on this thread until the scope is closed, in whichever task they join — as
+   * {@link TaskScope#step} does, for code that holds no {@code TaskScope} (a framework adapter binding the tool-call
+   * id a conversation gives a call, so that a replay of that call finds its ledger record).
+   *
+   * @throws IllegalArgumentException if {@code stepId} is null or blank
+   */
+  public static StepScope open(String stepId) {
+    if (stepId == null || stepId.isBlank()) {
+      throw new IllegalArgumentException("stepId must not be blank");
+    }
+    return new StepScope(stepId);
+  }
+
   /** The step id the writes in this scope are keyed by. */
   public String stepId() {
     return stepId;

@@ -1,39 +1,33 @@
 package dev.hfr.langchain4j.internal;
 
-import java.io.IOException;
-import java.net.Authenticator;
-import java.net.CookieHandler;
-import java.net.ProxySelector;
+import dev.hfr.runtime.http.FailedResponseListener;
+import dev.hfr.runtime.http.ObservedHttpClients;
 import java.net.http.HttpClient;
+import java.net.http.HttpHeaders;
 import java.net.http.HttpRequest;
-import java.net.http.HttpResponse;
-import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.Map;
-import java.util.Optional;
-import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.Executor;
+import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.Consumer;
-import javax.net.ssl.SSLContext;
-import javax.net.ssl.SSLParameters;
 
 /**
- * Remembers, per calling thread, the headers of the last failed (status 400 and above) response a
- * {@code java.net.http} client received. LangChain4j's JDK client turns such a response into an
- * exception that carries only status and body; the synchronous {@code send} runs on the caller's thread,
- * so the headers can be picked up there right after. A streaming call is sent with {@code sendAsync} and
- * answered on another thread: for it, the caller names a target before sending
- * ({@link #captureAsyncInto}), and the headers of a failed response are handed to that target before
- * LangChain4j's client sees the response.
+ * Remembers the headers of the failed (status 400 and above) responses a {@code java.net.http} client
+ * received, for the thread that sent the request. LangChain4j's JDK client turns such a response into an
+ * exception that carries only status and body. A synchronous {@code send} leaves them for its thread to pick
+ * up right after ({@link #lastErrorHeaders()}); a streaming call is sent with {@code sendAsync} and answered on
+ * another thread: for it, the caller names a target before sending ({@link #captureAsyncInto}), and the headers
+ * of a failed response are handed to that target before LangChain4j's client sees the response. The client
+ * itself is the runtime's {@link ObservedHttpClients} (shared with hfr-mcp).
  */
 public final class ResponseHeaderCapture {
 
-  private final ThreadLocal<Map<String, String>> lastErrorHeaders = new ThreadLocal<>();
+  /** The last synchronous request's slot on each thread, filled if its response failed. */
+  private final ThreadLocal<AtomicReference<Map<String, String>>> lastErrorHeaders = new ThreadLocal<>();
   private final ThreadLocal<Consumer<Map<String, String>>> asyncTarget = new ThreadLocal<>();
   private final HttpClient.Builder builder;
 
   public ResponseHeaderCapture(HttpClient.Builder delegate) {
-    this.builder = new CapturingBuilder(delegate);
+    this.builder = ObservedHttpClients.builder(delegate, new Listener());
   }
 
   /** The {@code java.net.http} builder to give LangChain4j's JDK client builder. */
@@ -43,7 +37,8 @@ public final class ResponseHeaderCapture {
 
   /** The headers of the last failed response on this thread (empty when none). */
   public Map<String, String> lastErrorHeaders() {
-    Map<String, String> h = lastErrorHeaders.get();
+    AtomicReference<Map<String, String>> slot = lastErrorHeaders.get();
+    Map<String, String> h = slot == null ? null : slot.get();
     return h == null ? Map.of() : h;
   }
 
@@ -63,15 +58,9 @@ public final class ResponseHeaderCapture {
     asyncTarget.remove();
   }
 
-  private void record(HttpResponse<?> response) {
-    if (response.statusCode() >= 400) {
-      lastErrorHeaders.set(firstValues(response));
-    }
-  }
-
-  private static Map<String, String> firstValues(HttpResponse<?> response) {
+  private static Map<String, String> firstValues(HttpHeaders headers) {
     Map<String, String> first = new LinkedHashMap<>();
-    response.headers().map().forEach((name, values) -> {
+    headers.map().forEach((name, values) -> {
       if (!values.isEmpty()) {
         first.put(name, values.get(0));
       }
@@ -79,78 +68,25 @@ public final class ResponseHeaderCapture {
     return first;
   }
 
-  /** The response future, handing a failed response's headers to the target set on this thread, if any. */
-  private <T> CompletableFuture<HttpResponse<T>> observed(CompletableFuture<HttpResponse<T>> response) {
-    Consumer<Map<String, String>> target = asyncTarget.get();
-    if (target == null) {
-      return response;
-    }
-    return response.thenApply(r -> {
-      if (r.statusCode() >= 400) {
-        target.accept(firstValues(r));
+  /** Where a request's failed response goes: the async target set on the sending thread, else its slot. */
+  private final class Listener implements FailedResponseListener<Consumer<Map<String, String>>> {
+    @Override
+    public Consumer<Map<String, String>> onSend(HttpRequest request) {
+      Consumer<Map<String, String>> target = asyncTarget.get();
+      if (target != null) {
+        return target;
       }
-      return r;
-    });
-  }
-
-  private final class CapturingBuilder implements HttpClient.Builder {
-    private final HttpClient.Builder delegate;
-
-    CapturingBuilder(HttpClient.Builder delegate) {
-      this.delegate = delegate;
-    }
-
-    @Override public HttpClient.Builder cookieHandler(CookieHandler h) { delegate.cookieHandler(h); return this; }
-    @Override public HttpClient.Builder connectTimeout(Duration d) { delegate.connectTimeout(d); return this; }
-    @Override public HttpClient.Builder sslContext(SSLContext c) { delegate.sslContext(c); return this; }
-    @Override public HttpClient.Builder sslParameters(SSLParameters p) { delegate.sslParameters(p); return this; }
-    @Override public HttpClient.Builder executor(Executor e) { delegate.executor(e); return this; }
-    @Override public HttpClient.Builder followRedirects(HttpClient.Redirect r) { delegate.followRedirects(r); return this; }
-    @Override public HttpClient.Builder version(HttpClient.Version v) { delegate.version(v); return this; }
-    @Override public HttpClient.Builder priority(int p) { delegate.priority(p); return this; }
-    @Override public HttpClient.Builder proxy(ProxySelector s) { delegate.proxy(s); return this; }
-    @Override public HttpClient.Builder authenticator(Authenticator a) { delegate.authenticator(a); return this; }
-
-    @Override
-    public HttpClient build() {
-      return new CapturingClient(delegate.build());
-    }
-  }
-
-  private final class CapturingClient extends HttpClient {
-    private final HttpClient delegate;
-
-    CapturingClient(HttpClient delegate) {
-      this.delegate = delegate;
-    }
-
-    @Override public Optional<CookieHandler> cookieHandler() { return delegate.cookieHandler(); }
-    @Override public Optional<Duration> connectTimeout() { return delegate.connectTimeout(); }
-    @Override public Redirect followRedirects() { return delegate.followRedirects(); }
-    @Override public Optional<ProxySelector> proxy() { return delegate.proxy(); }
-    @Override public SSLContext sslContext() { return delegate.sslContext(); }
-    @Override public SSLParameters sslParameters() { return delegate.sslParameters(); }
-    @Override public Optional<Authenticator> authenticator() { return delegate.authenticator(); }
-    @Override public Version version() { return delegate.version(); }
-    @Override public Optional<Executor> executor() { return delegate.executor(); }
-
-    @Override
-    public <T> HttpResponse<T> send(HttpRequest request, HttpResponse.BodyHandler<T> handler)
-        throws IOException, InterruptedException {
-      HttpResponse<T> response = delegate.send(request, handler);
-      record(response);
-      return response;
+      AtomicReference<Map<String, String>> slot = lastErrorHeaders.get();
+      if (slot == null) {
+        slot = new AtomicReference<>();
+        lastErrorHeaders.set(slot);
+      }
+      return slot::set;
     }
 
     @Override
-    public <T> CompletableFuture<HttpResponse<T>> sendAsync(HttpRequest request, HttpResponse.BodyHandler<T> handler) {
-      return observed(delegate.sendAsync(request, handler));
-    }
-
-    @Override
-    public <T> CompletableFuture<HttpResponse<T>> sendAsync(
-        HttpRequest request, HttpResponse.BodyHandler<T> handler, HttpResponse.PushPromiseHandler<T> push) {
-      return observed(delegate.sendAsync(request, handler, push));
+    public void onFailedResponse(Consumer<Map<String, String>> target, int status, HttpHeaders headers) {
+      target.accept(firstValues(headers));
     }
   }
 }

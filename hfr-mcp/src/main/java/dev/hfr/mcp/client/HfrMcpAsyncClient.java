@@ -222,6 +222,11 @@ public final class HfrMcpAsyncClient implements AutoCloseable {
       return this;
     }
 
+    /** The {@code hfr.mcp} section of {@code config}; its {@code servers.<server>} entry applies. */
+    public Builder config(dev.hfr.runtime.config.HfrConfig config) {
+      return config(McpClientConfig.from(config));
+    }
+
     /** The client of another server whose tools this server's tools degrade to ({@code degrade_to}). */
     public Builder peer(HfrMcpAsyncClient other) {
       peers.add(other.wire());

@@ -22,7 +22,7 @@ import java.util.concurrent.CompletableFuture;
  * <pre>{@code
  * var transport = McpHttpTransports.streamableHttp("http://127.0.0.1:8080").endpoint("/mcp").build();
  * try (HfrMcpClient tracker = HfrMcpClient.builder(hfr, "tracker", McpClient.sync(transport))
- *         .config(McpConfigLoader.load(Path.of("mcp.yaml")))
+ *         .config(HfrConfigLoader.load(Path.of("hfr.yaml")))   // its hfr.mcp section
  *         .build()) {
  *   CallToolResult issue = tracker.callTool("create_issue", Map.of("title", "Disk full"));
  * }
@@ -84,6 +84,11 @@ public final class HfrMcpClient implements AutoCloseable {
   /** The server's name in HFR. */
   public String server() {
     return server;
+  }
+
+  /** The engine the calls run through. */
+  public RecoveryEngine engine() {
+    return engine;
   }
 
   /** The SDK client underneath, for everything but tool calls. */
@@ -230,6 +235,11 @@ public final class HfrMcpClient implements AutoCloseable {
     public Builder config(McpClientConfig config) {
       this.config = Objects.requireNonNull(config, "config");
       return this;
+    }
+
+    /** The {@code hfr.mcp} section of {@code config}; its {@code servers.<server>} entry applies. */
+    public Builder config(dev.hfr.runtime.config.HfrConfig config) {
+      return config(McpClientConfig.from(config));
     }
 
     /** The client of another server whose tools this server's tools degrade to ({@code degrade_to}). */

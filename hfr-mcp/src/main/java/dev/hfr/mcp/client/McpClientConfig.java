@@ -1,10 +1,11 @@
 package dev.hfr.mcp.client;
 
+import dev.hfr.runtime.config.HfrConfig;
 import java.util.Map;
 
 /**
- * The {@code mcp} section of the configuration: settings per MCP server, by the name the application gives
- * the server when it wraps its client. Read with {@link McpConfigLoader}; immutable.
+ * The {@code hfr.mcp} section of {@code hfr.yaml}: settings per MCP server, by the name the application gives
+ * the server when it wraps its client. Read by {@link McpConfigSection} with the rest of the file; immutable.
  */
 public record McpClientConfig(Map<String, McpServerSettings> servers) {
 
@@ -13,6 +14,11 @@ public record McpClientConfig(Map<String, McpServerSettings> servers) {
 
   public McpClientConfig {
     servers = Map.copyOf(servers);
+  }
+
+  /** The {@code hfr.mcp} section of {@code config} ({@link #EMPTY} when it has none). */
+  public static McpClientConfig from(HfrConfig config) {
+    return config.section(new McpConfigSection());
   }
 
   /** The settings of {@code server}, {@link McpServerSettings#UNCONFIGURED} when it has none. */

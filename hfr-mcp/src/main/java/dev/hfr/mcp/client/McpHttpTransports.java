@@ -1,7 +1,6 @@
 package dev.hfr.mcp.client;
 
 import dev.hfr.mcp.internal.HttpFailureCapture;
-import dev.hfr.mcp.internal.RecordingHttpClientBuilder;
 import io.modelcontextprotocol.client.transport.HttpClientStreamableHttpTransport;
 
 /**
@@ -23,7 +22,7 @@ public final class McpHttpTransports {
   /** A streamable HTTP transport builder for {@code baseUri} whose failed responses HFR can read. */
   public static HttpClientStreamableHttpTransport.Builder streamableHttp(String baseUri) {
     return HttpClientStreamableHttpTransport.builder(baseUri)
-        .clientBuilder(new RecordingHttpClientBuilder())
+        .clientBuilder(HttpFailureCapture.recordingClient())
         .addHttpRequestCustomizer((request, method, uri, body, context) -> {
           Object capture = context == null ? null : context.get(HttpFailureCapture.CONTEXT_KEY);
           if (capture instanceof HttpFailureCapture c) {

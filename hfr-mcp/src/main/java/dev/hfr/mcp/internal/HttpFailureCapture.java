@@ -1,5 +1,8 @@
 package dev.hfr.mcp.internal;
 
+import dev.hfr.runtime.http.FailedResponseListener;
+import dev.hfr.runtime.http.ObservedHttpClients;
+import java.net.http.HttpClient;
 import java.net.http.HttpHeaders;
 import java.util.List;
 import java.util.Map;
@@ -10,8 +13,9 @@ import java.util.concurrent.atomic.AtomicLong;
  * The status and headers of a failed HTTP response of one MCP request. The SDK's streamable HTTP transport
  * turns a 429 or a 503 into an exception whose message keeps the status at best and drops the headers — and
  * with them {@code Retry-After}. The client wrapper opens a capture around each {@code tools/call}; the
- * request carries the capture's id in a header ({@link #HEADER}); the recording HTTP client fills the capture
- * when the response head arrives.
+ * request carries the capture's id in a header ({@link #HEADER}); the HTTP client built by {@link
+ * #recordingClient()} (the runtime's {@link ObservedHttpClients}) fills the capture when the response head
+ * arrives.
  */
 public final class HttpFailureCapture implements AutoCloseable {
 
@@ -29,6 +33,25 @@ public final class HttpFailureCapture implements AutoCloseable {
 
   private HttpFailureCapture(String id) {
     this.id = id;
+  }
+
+  /**
+   * A JDK client builder (HTTP/1.1, the SDK's own default) whose failed responses fill the capture their
+   * request names.
+   */
+  public static HttpClient.Builder recordingClient() {
+    return ObservedHttpClients.builder(HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1),
+        new FailedResponseListener<HttpFailureCapture>() {
+          @Override
+          public HttpFailureCapture onSend(java.net.http.HttpRequest request) {
+            return find(request.headers().firstValue(HEADER).orElse(null));
+          }
+
+          @Override
+          public void onFailedResponse(HttpFailureCapture capture, int status, HttpHeaders headers) {
+            capture.record(status, headers);
+          }
+        });
   }
 
   /** Opens a capture; close it when the call is over. */

@@ -3,6 +3,7 @@ package dev.hfr.mcp.client;
 import dev.hfr.mcp.testing.FaultPlan;
 import dev.hfr.mcp.testing.FaultyMcpServer;
 import dev.hfr.mcp.testing.IssueTracker;
+import dev.hfr.mcp.testing.McpConfigs;
 import dev.hfr.mcp.testing.Warmup;
 import dev.hfr.runtime.Hfr;
 import dev.hfr.runtime.ledger.EmbeddedFileLedger;
@@ -54,7 +55,7 @@ final class McpClientHarness implements AutoCloseable {
     client = HfrMcpClient.builder(hfr, "tracker", McpClient.sync(
             McpHttpTransports.streamableHttp(server.url()).endpoint(FaultyMcpServer.ENDPOINT).build())
             .requestTimeout(requestTimeout).initializationTimeout(Duration.ofSeconds(30)))
-        .config(McpConfigLoader.parse(config, "mcp.yaml"))
+        .config(McpConfigs.parse(config))
         .build();
   }
 
@@ -68,7 +69,7 @@ final class McpClientHarness implements AutoCloseable {
       async = HfrMcpAsyncClient.builder(hfr, "tracker", McpClient.async(
               McpHttpTransports.streamableHttp(server.url()).endpoint(FaultyMcpServer.ENDPOINT).build())
               .requestTimeout(requestTimeout).initializationTimeout(Duration.ofSeconds(30)))
-          .config(McpConfigLoader.parse(config, "mcp.yaml"))
+          .config(McpConfigs.parse(config))
           .build();
     }
     return async;

@@ -1,5 +1,6 @@
 package dev.hfr.mcp.client;
 
+import dev.hfr.mcp.testing.McpConfigs;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
@@ -65,7 +66,7 @@ class McpToolLadderTest {
     h = new McpClientHarness(dir, dev.hfr.mcp.testing.IssueTracker.HONEST_CREATE, "mcp: {servers: {}}", Duration.ofSeconds(10));
     archive = HfrMcpClient.builder(h.hfr, "archive", McpClient.sync(
         McpHttpTransports.streamableHttp(archiveServer.url()).endpoint(FaultyMcpServer.ENDPOINT).build()))
-        .config(McpConfigLoader.parse(CONFIG, "mcp.yaml")).build();
+        .config(McpConfigs.parse(CONFIG)).build();
   }
 
   @AfterEach
@@ -93,7 +94,7 @@ class McpToolLadderTest {
   private HfrMcpClient trackerWithRungs() {
     return HfrMcpClient.builder(h.hfr, "tracker", McpClient.sync(
             McpHttpTransports.streamableHttp(h.server.url()).endpoint(FaultyMcpServer.ENDPOINT).build()))
-        .config(McpConfigLoader.parse(CONFIG, "mcp.yaml"))
+        .config(McpConfigs.parse(CONFIG))
         .peer(archive)
         .build();
   }
@@ -122,7 +123,7 @@ class McpToolLadderTest {
   void theAsynchronousClientWalksTheSameLadder() throws Exception {
     try (HfrMcpAsyncClient tracker = HfrMcpAsyncClient.builder(h.hfr, "tracker", McpClient.async(
             McpHttpTransports.streamableHttp(h.server.url()).endpoint(FaultyMcpServer.ENDPOINT).build()))
-        .config(McpConfigLoader.parse(CONFIG, "mcp.yaml"))
+        .config(McpConfigs.parse(CONFIG))
         .peer(archive)
         .build()) {
       h.faults.next("search_issues", new McpFault.ErrorResult("input validation failed: search is down"));
@@ -138,7 +139,7 @@ class McpToolLadderTest {
     String config = CONFIG.replace("archive.search_archive, level: L2}", "archive.purge_archive, level: L2}");
     try (HfrMcpClient tracker = HfrMcpClient.builder(h.hfr, "tracker", McpClient.sync(
             McpHttpTransports.streamableHttp(h.server.url()).endpoint(FaultyMcpServer.ENDPOINT).build()))
-        .config(McpConfigLoader.parse(config, "mcp.yaml")).peer(archive).build()) {
+        .config(McpConfigs.parse(config)).peer(archive).build()) {
       assertThat(tracker.descriptor("label_issue").degradeLadder()).extracting(DegradeStep::targetRisk).containsExactly(Risk.R3);
       h.faults.next("label_issue", new McpFault.ErrorResult("input validation failed: bad label"));
       assertThatThrownBy(() -> tracker.callTool("label_issue", Map.of("title", "t", "label", "x")))
@@ -160,7 +161,7 @@ class McpToolLadderTest {
   void aRungOnAServerWithoutAClientIsRefusedWhenTheClientIsBuilt() {
     var builder = HfrMcpClient.builder(h.hfr, "tracker", McpClient.sync(
             McpHttpTransports.streamableHttp(h.server.url()).endpoint(FaultyMcpServer.ENDPOINT).build()))
-        .config(McpConfigLoader.parse(CONFIG, "mcp.yaml"));
+        .config(McpConfigs.parse(CONFIG));
     assertThatThrownBy(builder::build).isInstanceOf(IllegalStateException.class)
         .hasMessageContaining(".degrade_to names archive.search_archive, but no client of server \"archive\"")
         .hasMessageContaining(".peer(");

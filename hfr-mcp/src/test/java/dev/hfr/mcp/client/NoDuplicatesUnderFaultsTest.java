@@ -1,5 +1,6 @@
 package dev.hfr.mcp.client;
 
+import dev.hfr.mcp.testing.McpConfigs;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.hfr.mcp.testing.FaultPlan;
@@ -86,7 +87,7 @@ class NoDuplicatesUnderFaultsTest {
          HfrMcpClient client = HfrMcpClient.builder(hfr, "tracker", McpClient.sync(
                  McpHttpTransports.streamableHttp(server.url()).endpoint(FaultyMcpServer.ENDPOINT).build())
                  .requestTimeout(Duration.ofSeconds(10)))
-             .config(McpConfigLoader.parse(McpClientHarness.TRACKER_CONFIG, "mcp.yaml"))
+             .config(McpConfigs.parse(McpClientHarness.TRACKER_CONFIG))
              .build()) {
       plan(faults);
       for (int i = 0; i < CALLS; i++) {

@@ -1,12 +1,12 @@
 package dev.hfr.mcp.server;
 
+import dev.hfr.mcp.testing.McpConfigs;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.hfr.annotations.Risk;
 import dev.hfr.mcp.McpMetaKeys;
 import dev.hfr.mcp.client.HfrMcpClient;
-import dev.hfr.mcp.client.McpConfigLoader;
 import dev.hfr.mcp.client.McpHttpTransports;
 import dev.hfr.mcp.testing.FaultPlan;
 import dev.hfr.mcp.testing.FaultyMcpServer;
@@ -140,7 +140,7 @@ class McpToolExporterTest {
          HfrMcpClient client = HfrMcpClient.builder(clientHfr, "issues", McpClient.sync(
                  McpHttpTransports.streamableHttp(server.url()).endpoint(FaultyMcpServer.ENDPOINT).build())
                  .requestTimeout(Duration.ofSeconds(10)))
-             .config(McpConfigLoader.parse("""
+             .config(McpConfigs.parse("""
                  mcp:
                    servers:
                      issues:
@@ -149,7 +149,7 @@ class McpToolExporterTest {
                          createIssue:
                            risk: R2
                            reconcile: {tool: searchIssues, arguments: {query: title}, found_at: /result}
-                 """, "mcp.yaml"))
+                 """))
              .build()) {
       assertThat(client.risk("searchIssues").effective()).isEqualTo(Risk.R0);
       assertThat(client.risk("labelIssue").effective()).isEqualTo(Risk.R1);

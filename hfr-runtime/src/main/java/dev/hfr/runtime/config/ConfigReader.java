@@ -60,7 +60,7 @@ final class ConfigReader {
     add(new HfrConfigException.Problem(source, at.line, at.column, at.path.isEmpty() ? "(root)" : at.path, why));
   }
 
-  private void keyProblem(YamlNode at, String why) {
+  void keyProblem(YamlNode at, String why) {
     add(new HfrConfigException.Problem(source, at.keyLine, at.keyColumn, at.path, why));
   }
 

@@ -40,7 +40,7 @@ public final class HfrConfig {
 
   private static final HfrConfig DEFAULTS = new HfrConfig("defaults", "1.0", RetrySettings.DEFAULTS,
       DegradationSettings.DEFAULTS, IdempotencySettings.DEFAULTS, VerificationSettings.DEFAULTS, BreakerSettings.DEFAULTS,
-      TelemetrySettings.DEFAULTS, TaskLimitSettings.DEFAULTS, FleetSettings.DEFAULTS, Map.of(), Map.of());
+      TelemetrySettings.DEFAULTS, TaskLimitSettings.DEFAULTS, FleetSettings.DEFAULTS, Map.of(), Map.of(), Map.of());
 
   private final String source;
   private final String version;
@@ -54,6 +54,8 @@ public final class HfrConfig {
   private final FleetSettings fleet;
   private final Map<String, YamlNode> tools;
   private final Map<String, YamlNode> tenants;
+  /** What the modules' {@link ConfigSection}s read, by section key. */
+  private final Map<String, Object> sections;
   private final ConcurrentHashMap<ToolDescriptor, ToolPolicy> defaultTenantPolicies = new ConcurrentHashMap<>();
   private final ConcurrentHashMap<String, ConcurrentHashMap<ToolDescriptor, ToolPolicy>> tenantPolicies =
       new ConcurrentHashMap<>();
@@ -63,7 +65,7 @@ public final class HfrConfig {
   HfrConfig(String source, String version, RetrySettings retry, DegradationSettings degradation,
       IdempotencySettings idempotency, VerificationSettings verification, BreakerSettings circuitBreaker,
       TelemetrySettings telemetry, TaskLimitSettings limits, FleetSettings fleet, Map<String, YamlNode> tools,
-      Map<String, YamlNode> tenants) {
+      Map<String, YamlNode> tenants, Map<String, Object> sections) {
     this.source = Objects.requireNonNull(source, "source");
     this.version = Objects.requireNonNull(version, "version");
     this.retry = Objects.requireNonNull(retry, "retry");
@@ -76,6 +78,7 @@ public final class HfrConfig {
     this.fleet = Objects.requireNonNull(fleet, "fleet");
     this.tools = Collections.unmodifiableMap(new LinkedHashMap<>(tools));
     this.tenants = Collections.unmodifiableMap(new LinkedHashMap<>(tenants));
+    this.sections = Map.copyOf(sections);
     this.defaultTenant = new TenantPolicy(DEFAULT_TENANT, retry.maxRetriesPerTask(), retry.maxRetriesPerTenantPerMinute(),
         limits, circuitBreaker);
   }
@@ -108,6 +111,15 @@ public final class HfrConfig {
   /** The global task limits. */
   public TaskLimitSettings limits() { return limits; }
 
+  /**
+   * What {@code section} read from this configuration's {@code hfr.<key>} section, or the section's
+   * defaults when the file has none (or when this configuration did not come from a file).
+   */
+  public <T> T section(ConfigSection<T> section) {
+    Object value = sections.get(section.key());
+    return value == null ? section.defaults() : section.type().cast(value);
+  }
+
   /** The tenants that have a section, in file order. */
   public List<String> configuredTenants() {
     return List.copyOf(tenants.keySet());
@@ -121,31 +133,31 @@ public final class HfrConfig {
   /** A copy with other global retry settings. */
   public HfrConfig withRetry(RetrySettings retry) {
     return new HfrConfig(source, version, retry, degradation, idempotency, verification, circuitBreaker, telemetry, limits,
-        fleet, tools, tenants);
+        fleet, tools, tenants, sections);
   }
 
   /** A copy with other circuit breaker settings. */
   public HfrConfig withCircuitBreaker(BreakerSettings breaker) {
     return new HfrConfig(source, version, retry, degradation, idempotency, verification, breaker, telemetry, limits,
-        fleet, tools, tenants);
+        fleet, tools, tenants, sections);
   }
 
   /** A copy with other global task limits. */
   public HfrConfig withLimits(TaskLimitSettings limits) {
     return new HfrConfig(source, version, retry, degradation, idempotency, verification, circuitBreaker, telemetry, limits,
-        fleet, tools, tenants);
+        fleet, tools, tenants, sections);
   }
 
   /** A copy with other idempotency settings. */
   public HfrConfig withIdempotency(IdempotencySettings idempotency) {
     return new HfrConfig(source, version, retry, degradation, idempotency, verification, circuitBreaker, telemetry, limits,
-        fleet, tools, tenants);
+        fleet, tools, tenants, sections);
   }
 
   /** A copy with other telemetry settings. */
   public HfrConfig withTelemetry(TelemetrySettings telemetry) {
     return new HfrConfig(source, version, retry, degradation, idempotency, verification, circuitBreaker, telemetry, limits,
-        fleet, tools, tenants);
+        fleet, tools, tenants, sections);
   }
 
   // ---- tenants -------------------------------------------------------------------------------------

@@ -81,7 +81,10 @@ public final class HfrConfigLoader {
       }
       throw new HfrConfigException(problems); // an empty or malformed `hfr:` was reported by section()
     }
-    r.checkKeys(hfr, ConfigReader.HFR_KEYS);
+    Map<String, ConfigSection<?>> modules = ConfigSections.registered();
+    List<String> accepted = new ArrayList<>(ConfigReader.HFR_KEYS);
+    accepted.addAll(modules.keySet());
+    r.checkKeys(hfr, accepted);
     HfrConfig defaults = HfrConfig.defaults();
 
     String version = defaults.version();
@@ -158,11 +161,23 @@ public final class HfrConfigLoader {
         tenants.put(e.getKey(), tenant);
       }
     }
+    // the sections modules register: each key accepted here has its module's reader
+    Map<String, Object> sections = new LinkedHashMap<>();
+    ConfigProblems reporter = new ConfigProblems(r);
+    for (ConfigSection<?> module : modules.values()) {
+      YamlNode node = r.section(hfr, module.key());
+      if (node != null) {
+        Object value = module.read(node, reporter);
+        if (value != null) {
+          sections.put(module.key(), value);
+        }
+      }
+    }
     if (!problems.isEmpty()) {
       throw new HfrConfigException(problems);
     }
     return new HfrConfig(source, version, retry.settingsUnchecked(), degradation, idempotency, verification, breaker,
-        telemetry, limits, fleet, tools, tenants);
+        telemetry, limits, fleet, tools, tenants, sections);
   }
 
   private static void readTools(ConfigReader r, YamlNode section, RetryDraft base, Map<String, YamlNode> into) {

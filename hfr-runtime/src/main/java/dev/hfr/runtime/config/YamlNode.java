@@ -17,11 +17,13 @@ import org.yaml.snakeyaml.error.MarkedYAMLException;
 /**
  * A YAML document as a tree that remembers where every key and value was (Jackson's {@link JsonLocation}),
  * so that validation can point at the line and column of the bad value. Jackson's own {@code JsonNode}
- * forgets locations, hence this small tree. Immutable once read.
+ * forgets locations, hence this small tree. Immutable once read. A module's {@link ConfigSection} reads its
+ * section of the file as this tree, and reports problems at its nodes.
  */
-final class YamlNode {
+public final class YamlNode {
 
-  enum Kind { MAP, LIST, SCALAR }
+  /** What a node holds; a {@code null} value is a scalar ({@link #isNull()}). */
+  public enum Kind { MAP, LIST, SCALAR }
 
   private static final YAMLFactory FACTORY = new YAMLFactory();
 
@@ -51,27 +53,51 @@ final class YamlNode {
     this.text = text;
   }
 
+  /** What the node holds. */
+  public Kind kind() { return kind; }
+
+  /** The node's dotted key from the root, e.g. {@code hfr.mcp.servers.tracker}. */
+  public String path() { return path; }
+
+  /** The line of the value. */
+  public int line() { return line; }
+
+  /** The column of the value. */
+  public int column() { return column; }
+
+  /** A scalar's text ({@code "null"} for a null), {@code null} for mappings and lists. */
+  public String text() { return text; }
+
+  /** A scalar's token (string, number, boolean, null), {@code null} for mappings and lists. */
+  public JsonToken token() { return token; }
+
+  /** Whether this is a scalar written as a string (quoted or plain text, not a number or a boolean). */
+  public boolean isString() {
+    return kind == Kind.SCALAR && token == JsonToken.VALUE_STRING;
+  }
+
   /** Entries of a map, in file order. */
-  Map<String, YamlNode> entries() {
+  public Map<String, YamlNode> entries() {
     return entries == null ? Map.of() : Collections.unmodifiableMap(entries);
   }
 
   /** A map entry, or {@code null}. */
-  YamlNode get(String key) {
+  public YamlNode get(String key) {
     return entries == null ? null : entries.get(key);
   }
 
   /** Items of a list. */
-  List<YamlNode> items() {
+  public List<YamlNode> items() {
     return items == null ? List.of() : Collections.unmodifiableList(items);
   }
 
-  boolean isNull() {
+  /** Whether the value is YAML's null ({@code key:} with nothing after it, {@code ~}, {@code null}). */
+  public boolean isNull() {
     return kind == Kind.SCALAR && token == JsonToken.VALUE_NULL;
   }
 
   /** How a value looks in an error message (a long one cut to its start and its length). */
-  String describe() {
+  public String describe() {
     switch (kind) {
       case MAP:
         return "a mapping";

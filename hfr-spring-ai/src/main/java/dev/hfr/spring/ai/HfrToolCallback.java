@@ -1,6 +1,7 @@
 package dev.hfr.spring.ai;
 
 import dev.hfr.annotations.Risk;
+import dev.hfr.runtime.StepScope;
 import dev.hfr.runtime.ToolCallException;
 import dev.hfr.runtime.contract.ToolExecutionContract;
 import java.util.Objects;
@@ -17,6 +18,15 @@ import org.springframework.ai.tool.metadata.ToolMetadata;
  * idempotency key the model sends despite the schema is dropped: the proxy then passes the ledger key.
  */
 public final class HfrToolCallback implements ToolCallback {
+
+  /**
+   * The {@link ToolContext} entry holding a stable id the caller binds to the tool calls of a conversation turn
+   * ({@code chatClient.prompt().toolContext(Map.of(HfrToolCallback.STEP_ID, turnId))}): the writes of that turn are
+   * then keyed by this id, the tool and the arguments instead of by how many equal writes the task made before, so a
+   * replay of the turn — or the model calling the same write again in it — gets the same idempotency key. Spring AI
+   * 2.0 does not hand a callback the model's tool-call id; where a conversation has one, bind it here.
+   */
+  public static final String STEP_ID = "hfr.step-id";
 
   private final ToolCallback delegate;
   private final String toolName;
@@ -59,6 +69,8 @@ public final class HfrToolCallback implements ToolCallback {
   @Override
   public String call(String toolInput, ToolContext toolContext) {
     String input = keyProperty == null ? toolInput : ToolArguments.withoutArgument(toolInput, keyProperty);
+    String stepId = toolContext != null && toolContext.getContext().get(STEP_ID) instanceof String id && !id.isBlank() ? id : null;
+    StepScope step = stepId == null ? null : StepScope.open(stepId);
     try {
       return toolContext == null ? delegate.call(input) : delegate.call(input, toolContext);
     } catch (RuntimeException e) {
@@ -67,6 +79,10 @@ public final class HfrToolCallback implements ToolCallback {
         throw e;
       }
       return ToolExecutionContract.render(hfr.outcome());
+    } finally {
+      if (step != null) {
+        step.close();
+      }
     }
   }
 

@@ -13,8 +13,10 @@ import dev.hfr.runtime.ledger.InMemoryLedger;
 import dev.hfr.runtime.telemetry.DecisionSink;
 import dev.hfr.runtime.time.Clock;
 import java.util.Arrays;
+import java.util.Map;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
+import org.springframework.ai.chat.model.ToolContext;
 import org.springframework.ai.tool.ToolCallback;
 
 /** Spring AI's callbacks of @Tool methods, run through HFR: what the model sees and what reaches the services. */
@@ -56,6 +58,32 @@ class HfrToolCallbacksTest {
     }
     assertThat(tools.chargeKeys).hasSize(2).allMatch(k -> k.matches("[0-9a-f]{64}"));
     assertThat(tools.chargeKeys.get(1)).isEqualTo(tools.chargeKeys.get(0));
+  }
+
+  @Test
+  void aStepIdTheCallerBindsKeysTheWriteSoTheModelCallingItAgainInTheTurnIsTheSameWrite() {
+    ToolContext turn = new ToolContext(Map.of(HfrToolCallback.STEP_ID, "turn-7"));
+    String args = "{\"account\":\"ACC-1\",\"cents\":500}";
+    String first;
+    String second;
+    try (TaskScope task = hfr.openTask(TaskSpec.builder("acme", "conversation-3").build())) {
+      first = callback("charge").call(args, turn);
+      second = callback("charge").call(args, turn);
+    }
+    assertThat(first).contains("charged 500 to ACC-1");
+    assertThat(second).contains("charged 500 to ACC-1");
+    assertThat(tools.chargeKeys).as("one key for the turn's charge: the payment service charges once")
+        .isNotEmpty().allMatch(k -> k.equals(tools.chargeKeys.get(0)));
+  }
+
+  @Test
+  void withoutAStepIdTheSecondEqualChargeOfATaskIsANewWrite() {
+    String args = "{\"account\":\"ACC-1\",\"cents\":500}";
+    try (TaskScope task = hfr.openTask(TaskSpec.builder("acme", "conversation-4").build())) {
+      callback("charge").call(args);
+      callback("charge").call(args);
+    }
+    assertThat(tools.chargeKeys).hasSize(2).doesNotHaveDuplicates();
   }
 
   @Test

@@ -1,7 +1,6 @@
 package dev.hfr.samples.mcp;
 
 import dev.hfr.mcp.client.HfrMcpClient;
-import dev.hfr.mcp.client.McpConfigLoader;
 import dev.hfr.mcp.client.McpHttpTransports;
 import dev.hfr.mcp.client.McpToolRisk;
 import dev.hfr.mcp.server.McpToolExporter;
@@ -12,6 +11,7 @@ import dev.hfr.runtime.Hfr;
 import dev.hfr.runtime.TaskScope;
 import dev.hfr.runtime.TaskSpec;
 import dev.hfr.runtime.ToolCallException;
+import dev.hfr.runtime.config.HfrConfig;
 import dev.hfr.runtime.config.HfrConfigLoader;
 import dev.hfr.runtime.ledger.EmbeddedFileLedger;
 import dev.hfr.runtime.telemetry.DecisionEvent;
@@ -78,16 +78,17 @@ public final class McpSample {
 
   private void runClient(Path work, FaultyMcpServer server, FaultPlan faults, TrackerTools tracker) throws Exception {
     SimpleMeterRegistry meters = new SimpleMeterRegistry();
+    HfrConfig config = HfrConfigLoader.parse(resource("hfr.yaml"), "hfr.yaml");   // engine settings and hfr.mcp
     try (EmbeddedFileLedger ledger = EmbeddedFileLedger.open(work.resolve("agent-ledger"));
          Hfr hfr = Hfr.builder().ledger(ledger).meterRegistry(meters).decisionSink(this::narrate)
-             .config(HfrConfigLoader.parse(resource("hfr.yaml"), "hfr.yaml")).seed(SEED).build();
+             .config(config).seed(SEED).build();
          HfrMcpClient client = HfrMcpClient.builder(hfr, "tracker", McpClient.sync(
                  McpHttpTransports.streamableHttp(server.url()).endpoint(FaultyMcpServer.ENDPOINT).build())
                  .requestTimeout(Duration.ofSeconds(10)).initializationTimeout(Duration.ofSeconds(30)))
-             .config(McpConfigLoader.parse(resource("mcp.yaml"), "mcp.yaml"))
+             .config(config)
              .build()) {
       System.out.println();
-      System.out.println("Tools as the agent sees them (server hints are untrusted; mcp.yaml vouches for some):");
+      System.out.println("Tools as the agent sees them (server hints are untrusted; hfr.yaml's mcp section vouches for some):");
       for (McpSchema.Tool t : client.tools()) {
         McpToolRisk r = client.risk(t.name());
         System.out.printf("  %-13s hints say %s -> recovered as %s (%s)%n", t.name(), r.hinted(), r.effective(), r.basis());

@@ -1,12 +1,15 @@
 package dev.hfr.mcp.client;
 
+import dev.hfr.mcp.testing.McpConfigs;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.hfr.annotations.Criticality;
 import dev.hfr.annotations.DegradeLevel;
 import dev.hfr.annotations.Risk;
+import dev.hfr.runtime.config.HfrConfig;
 import dev.hfr.runtime.config.HfrConfigException;
+import dev.hfr.runtime.config.HfrConfigLoader;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Map;
@@ -14,11 +17,11 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /** The mcp section: every key read, every bad value named by file, line, column and key. */
-class McpConfigLoaderTest {
+class McpConfigSectionTest {
 
   @Test
   void readsEveryKeyOfAServerAndItsTools() {
-    McpClientConfig c = McpConfigLoader.parse("""
+    McpClientConfig c = McpConfigs.parse("""
         mcp:
           servers:
             tracker:
@@ -34,7 +37,7 @@ class McpConfigLoaderTest {
                   approval: true
                   criticality: high
                   trusted: false
-        """, "mcp.yaml");
+        """);
     McpServerSettings s = c.server("tracker");
     assertThat(s.trusted()).isTrue();
     assertThat(s.defaultRisk()).isEqualTo(Risk.R2);
@@ -48,7 +51,7 @@ class McpConfigLoaderTest {
 
   @Test
   void readsTheRungsOfAToolOnThisAndOtherServers() {
-    McpClientConfig c = McpConfigLoader.parse("""
+    McpClientConfig c = McpConfigs.parse("""
         mcp:
           servers:
             tracker:
@@ -58,7 +61,7 @@ class McpConfigLoaderTest {
                   degrade_to:
                     - {tool: archive.search_archive, level: L2, arguments: {text: query}}
                     - {tool: list_issues, level: L3}
-        """, "mcp.yaml");
+        """);
     assertThat(c.server("tracker").tool("search_issues").degradeTo()).containsExactly(
         new McpRung("archive", "search_archive", DegradeLevel.L2, Map.of("text", "query")),
         new McpRung("tracker", "list_issues", DegradeLevel.L3, Map.of()));
@@ -66,7 +69,7 @@ class McpConfigLoaderTest {
 
   @Test
   void badRungsAreNamedByLineAndKey() {
-    assertThatThrownBy(() -> McpConfigLoader.parse("""
+    assertThatThrownBy(() -> McpConfigs.parse("""
         mcp:
           servers:
             tracker:
@@ -81,13 +84,13 @@ class McpConfigLoaderTest {
                     - {tool: archive.search_archive, level: L2, colour: red}
                 label_issue:
                   degrade_to: archive.search_archive
-        """, "mcp.yaml"))
+        """))
         .isInstanceOf(HfrConfigException.class)
-        .hasMessageContaining("mcp.yaml:7:23 mcp.servers.tracker.tools.close_all.degrade_to: an R3 tool is never degraded")
-        .hasMessageContaining("mcp.servers.tracker.tools.search_issues.degrade_to[0].level: must be one of L0, L1, L2, L3, L4, was \"L9\"")
-        .hasMessageContaining("mcp.servers.tracker.tools.search_issues.degrade_to[1]: a rung needs `tool`")
-        .hasMessageContaining("mcp.servers.tracker.tools.search_issues.degrade_to[2].colour: unknown key")
-        .hasMessageContaining("mcp.servers.tracker.tools.label_issue.degrade_to: must be a list of rungs");
+        .hasMessageContaining("hfr.yaml:8:25 hfr.mcp.servers.tracker.tools.close_all.degrade_to: an R3 tool is never degraded")
+        .hasMessageContaining("hfr.mcp.servers.tracker.tools.search_issues.degrade_to[0].level: must be one of L0, L1, L2, L3, L4, was \"L9\"")
+        .hasMessageContaining("hfr.mcp.servers.tracker.tools.search_issues.degrade_to[1]: a rung needs `tool`")
+        .hasMessageContaining("hfr.mcp.servers.tracker.tools.search_issues.degrade_to[2].colour: unknown key")
+        .hasMessageContaining("hfr.mcp.servers.tracker.tools.label_issue.degrade_to: must be a list of rungs");
   }
 
   @Test
@@ -99,25 +102,25 @@ class McpConfigLoaderTest {
 
   @Test
   void aBadRiskNamesFileLineColumnAndKey() {
-    assertThatThrownBy(() -> McpConfigLoader.parse("""
+    assertThatThrownBy(() -> McpConfigs.parse("""
         mcp:
           servers:
             tracker:
               tools:
                 create_issue:
                   risk: R5
-        """, "mcp.yaml"))
+        """))
         .isInstanceOfSatisfying(HfrConfigException.class, e -> {
-          assertThat(e.source()).isEqualTo("mcp.yaml");
-          assertThat(e.line()).isEqualTo(6);
-          assertThat(e.key()).isEqualTo("mcp.servers.tracker.tools.create_issue.risk");
+          assertThat(e.source()).isEqualTo("hfr.yaml");
+          assertThat(e.line()).isEqualTo(7);
+          assertThat(e.key()).isEqualTo("hfr.mcp.servers.tracker.tools.create_issue.risk");
           assertThat(e.getMessage()).contains("must be one of R0, R1, R2, R3, was \"R5\"");
         });
   }
 
   @Test
   void everyProblemIsReportedNotOnlyTheFirst() {
-    assertThatThrownBy(() -> McpConfigLoader.parse("""
+    assertThatThrownBy(() -> McpConfigs.parse("""
         mcp:
           servers:
             tracker:
@@ -126,32 +129,32 @@ class McpConfigLoaderTest {
                 create_issue:
                   criticality: urgent
                   retries: 3
-        """, "mcp.yaml"))
+        """))
         .isInstanceOfSatisfying(HfrConfigException.class, e -> assertThat(e.problems())
             .extracting(HfrConfigException.Problem::key)
-            .containsExactly("mcp.servers.tracker.trusted", "mcp.servers.tracker.tools.create_issue.retries",
-                "mcp.servers.tracker.tools.create_issue.criticality"));
+            .containsExactly("hfr.mcp.servers.tracker.trusted", "hfr.mcp.servers.tracker.tools.create_issue.retries",
+                "hfr.mcp.servers.tracker.tools.create_issue.criticality"));
   }
 
   @Test
   void r2WithoutAReconcileToolIsRefusedBecauseItWouldActAsR3() {
-    assertThatThrownBy(() -> McpConfigLoader.parse("""
+    assertThatThrownBy(() -> McpConfigs.parse("""
         mcp:
           servers:
             tracker:
               tools:
                 create_issue:
                   risk: R2
-        """, "mcp.yaml"))
+        """))
         .isInstanceOfSatisfying(HfrConfigException.class, e -> {
-          assertThat(e.key()).isEqualTo("mcp.servers.tracker.tools.create_issue.risk");
+          assertThat(e.key()).isEqualTo("hfr.mcp.servers.tracker.tools.create_issue.risk");
           assertThat(e.getMessage()).contains("R2 needs a reconcile tool");
         });
   }
 
   @Test
   void aReconcileToolOnAnotherRiskIsRefused() {
-    assertThatThrownBy(() -> McpConfigLoader.parse("""
+    assertThatThrownBy(() -> McpConfigs.parse("""
         mcp:
           servers:
             tracker:
@@ -159,13 +162,13 @@ class McpConfigLoaderTest {
                 close_all:
                   risk: R3
                   reconcile: {tool: search_issues}
-        """, "mcp.yaml"))
+        """))
         .isInstanceOfSatisfying(HfrConfigException.class, e -> assertThat(e.getMessage()).contains("only applies to an R2 tool"));
   }
 
   @Test
   void aFoundAtThatIsNotAPointerIsRefused() {
-    assertThatThrownBy(() -> McpConfigLoader.parse("""
+    assertThatThrownBy(() -> McpConfigs.parse("""
         mcp:
           servers:
             tracker:
@@ -173,31 +176,48 @@ class McpConfigLoaderTest {
                 create_issue:
                   risk: R2
                   reconcile: {tool: search_issues, found_at: items}
-        """, "mcp.yaml"))
+        """))
         .isInstanceOfSatisfying(HfrConfigException.class, e -> assertThat(e.key())
-            .isEqualTo("mcp.servers.tracker.tools.create_issue.reconcile.found_at"));
+            .isEqualTo("hfr.mcp.servers.tracker.tools.create_issue.reconcile.found_at"));
   }
 
   @Test
   void aServerNameWithADotIsRefused() {
-    assertThatThrownBy(() -> McpConfigLoader.parse("""
+    assertThatThrownBy(() -> McpConfigs.parse("""
         mcp:
           servers:
             tracker.prod: {trusted: true}
-        """, "mcp.yaml"))
+        """))
         .isInstanceOfSatisfying(HfrConfigException.class, e -> {
-          assertThat(e.line()).isEqualTo(3);
+          assertThat(e.line()).isEqualTo(4);
           assertThat(e.getMessage()).contains("a server name may hold only");
         });
   }
 
   @Test
-  void aFileIsNamedByItsFileName(@TempDir Path dir) throws Exception {
-    Path file = dir.resolve("agent-mcp.yaml");
-    Files.writeString(file, "mcp:\n  servrs: {}\n");
-    assertThatThrownBy(() -> McpConfigLoader.load(file))
+  void theSectionIsReadFromHfrYamlWithTheRestOfTheFile(@TempDir Path dir) throws Exception {
+    Path file = dir.resolve("hfr.yaml");
+    Files.writeString(file, """
+        hfr:
+          retry: {base_delay_ms: 50}
+          mcp:
+            servers:
+              tracker: {trusted: true}
+        """);
+    HfrConfig config = HfrConfigLoader.load(file);
+    assertThat(config.retry().baseDelayMs()).isEqualTo(50);
+    assertThat(McpClientConfig.from(config).server("tracker").trusted()).isTrue();
+    assertThat(McpClientConfig.from(HfrConfig.defaults())).isSameAs(McpClientConfig.EMPTY);
+  }
+
+  @Test
+  void aBadKeyInTheSectionIsNamedWithTheFilesOtherProblems(@TempDir Path dir) throws Exception {
+    Path file = dir.resolve("agent.yaml");
+    Files.writeString(file, "hfr:\n  retry: {base_delay_ms: -5}\n  mcp:\n    servrs: {}\n");
+    assertThatThrownBy(() -> HfrConfigLoader.load(file))
         .isInstanceOfSatisfying(HfrConfigException.class, e -> {
-          assertThat(e.getMessage()).startsWith("agent-mcp.yaml:2:3 mcp.servrs: unknown key");
+          assertThat(e.problems()).extracting(HfrConfigException.Problem::key).contains("hfr.retry.base_delay_ms");
+          assertThat(e.getMessage()).contains(file + ":4:5 hfr.mcp.servrs: unknown key; did you mean `servers`?");
         });
   }
 }

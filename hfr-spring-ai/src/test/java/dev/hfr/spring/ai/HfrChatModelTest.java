@@ -1,0 +1,132 @@
+package dev.hfr.spring.ai;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dev.hfr.annotations.Criticality;
+import dev.hfr.annotations.DegradeLevel;
+import dev.hfr.annotations.Fault;
+import dev.hfr.junit.openai.Reply;
+import dev.hfr.junit.openai.ScriptedOpenAiServer;
+import dev.hfr.runtime.ToolOutcome;
+import dev.hfr.runtime.classify.DefaultFailureClassifier;
+import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.springframework.ai.chat.model.ChatModel;
+import org.springframework.ai.chat.model.ChatResponse;
+import org.springframework.ai.chat.prompt.Prompt;
+import org.springframework.ai.openai.OpenAiChatModel;
+import org.springframework.ai.openai.OpenAiChatOptions;
+
+/**
+ * The model ladder on Spring AI's real OpenAI model (the official OpenAI Java SDK) against the scripted
+ * OpenAI-compatible server on loopback: the same F2D-9 rules as the LangChain4j adapter, from the runtime.
+ */
+class HfrChatModelTest {
+
+  private final ScriptedOpenAiServer llm = ScriptedOpenAiServer.start();
+  private final List<ModelDecision> decisions = new CopyOnWriteArrayList<>();
+  private final List<ModelCallFailedException> escalations = new CopyOnWriteArrayList<>();
+
+  @AfterEach
+  void stop() {
+    llm.close();
+  }
+
+  @Test
+  void aRateLimitIsWaitedOutOnThePrimaryAndTheAnswerIsNotDegraded() {
+    llm.script("gpt-4o", Reply.rateLimited(1), Reply.text("here you are"));
+    ChatResponse answer = ladder(Criticality.Level.MEDIUM).call(new Prompt("hello"));
+
+    assertThat(answer.getResult().getOutput().getText()).isEqualTo("here you are");
+    assertThat(answer.getMetadata().<Boolean>get("hfr.degraded")).isFalse();
+    assertThat(decisions).extracting(ModelDecision::fault, ModelDecision::action)
+        .containsExactly(org.assertj.core.groups.Tuple.tuple(Fault.T2, "RETRY"), org.assertj.core.groups.Tuple.tuple(null, "ACCEPT"));
+    assertThat(decisions.get(0).delayMillis()).as("never sooner than Retry-After").isGreaterThanOrEqualTo(1000);
+  }
+
+  @Test
+  void anOverloadedPrimaryDegradesAtOnceAndTheAnswerSaysItIsDegraded() {
+    llm.script("gpt-4o", Reply.overloaded());
+    llm.script("gpt-4o-backup", Reply.text("from the backup"));
+    ChatResponse answer = ladder(Criticality.Level.MEDIUM).call(new Prompt("hello"));
+
+    assertThat(answer.getResult().getOutput().getText()).isEqualTo("from the backup");
+    assertThat(answer.getMetadata().<Boolean>get("hfr.degraded")).isTrue();
+    assertThat(answer.getMetadata().<String>get("hfr.rung")).isEqualTo("gpt-4o@backup");
+    assertThat(answer.getMetadata().<String>get("hfr.level")).isEqualTo("L2");
+    assertThat(decisions.get(0).fault()).isEqualTo(Fault.T4);
+    assertThat(decisions.get(0).action()).isEqualTo("DEGRADE_MODEL");
+    assertThat(llm.requests("gpt-4o")).as("not retried on the overloaded model").hasSize(1);
+  }
+
+  @Test
+  void aContentFilterIsEscalatedAndNeverDegradedAround() {
+    llm.script("gpt-4o", Reply.contentFilterFinish());
+    llm.script("gpt-4o-backup", Reply.text("a weaker model would have complied"));
+
+    assertThatThrownBy(() -> ladder(Criticality.Level.MEDIUM).call(new Prompt("write something nasty")))
+        .isInstanceOfSatisfying(ModelCallFailedException.class, e -> {
+          assertThat(e.status()).isEqualTo(ToolOutcome.Status.ESCALATED);
+          assertThat(e.fault()).isEqualTo(Fault.T8);
+        });
+    assertThat(escalations).hasSize(1);
+    assertThat(llm.remaining("gpt-4o-backup")).isEqualTo(1);
+  }
+
+  @Test
+  void aRejectedKeyFailsWithoutRetryOrFallback() {
+    llm.script("gpt-4o", Reply.unauthorized());
+    llm.script("gpt-4o-backup", Reply.text("unused"));
+
+    assertThatThrownBy(() -> ladder(Criticality.Level.MEDIUM).call(new Prompt("hello")))
+        .isInstanceOfSatisfying(ModelCallFailedException.class, e -> {
+          assertThat(e.status()).isEqualTo(ToolOutcome.Status.FAILED);
+          assertThat(e.fault()).isEqualTo(Fault.T7);
+        });
+    assertThat(llm.requests("gpt-4o")).hasSize(1);
+    assertThat(llm.remaining("gpt-4o-backup")).isEqualTo(1);
+  }
+
+  @Test
+  void atHighCriticalityASmallerModelNeedsAHumanSoTheExhaustedLadderIsEscalated() {
+    llm.script("gpt-4o", Reply.serverError(500), Reply.serverError(502), Reply.serverError(503));
+    llm.script("gpt-4o-mini", Reply.text("unused"));
+    HfrChatModel model = base(Criticality.Level.HIGH)
+        .fallback(DegradeLevel.L3, "gpt-4o-mini", openAi("gpt-4o-mini"))
+        .build();
+
+    assertThatThrownBy(() -> model.call(new Prompt("hello")))
+        .isInstanceOfSatisfying(ModelCallFailedException.class, e -> {
+          assertThat(e.status()).isEqualTo(ToolOutcome.Status.ESCALATED);
+          assertThat(e.fault()).isEqualTo(Fault.T1);
+        });
+    assertThat(decisions).extracting(ModelDecision::action).containsExactly("RETRY", "RETRY", "ESCALATE");
+    assertThat(llm.remaining("gpt-4o-mini")).as("L3 is not run without a human at HIGH").isEqualTo(1);
+    assertThat(escalations).hasSize(1);
+  }
+
+  private HfrChatModel ladder(Criticality.Level criticality) {
+    return base(criticality).fallback(DegradeLevel.L2, "gpt-4o@backup", openAi("gpt-4o-backup")).build();
+  }
+
+  private HfrChatModel.Builder base(Criticality.Level criticality) {
+    return HfrChatModel.builder()
+        .primary("gpt-4o", openAi("gpt-4o"))
+        .criticality(criticality)
+        .classifier(new DefaultFailureClassifier())
+        .sleeper(nanos -> { })
+        .listener(decisions::add)
+        .escalationHandler(escalations::add);
+  }
+
+  private ChatModel openAi(String model) {
+    return OpenAiChatModel.builder()
+        .options(OpenAiChatOptions.builder().baseUrl(llm.baseUrl()).apiKey("test-key").model(model).maxRetries(0)
+            .timeout(Duration.ofSeconds(5)).build())
+        .build();
+  }
+}
