@@ -244,6 +244,13 @@ public final class Hfr implements RecoveryEngine, AutoCloseable {
       return Controller.direct(invocation);
     }
     TaskState task = currentState();
+    if (observations != null) {
+      // The span opens here and closes when the future completes; each stretch of the call's steps, on whichever
+      // thread, runs with the Observation current, so its decisions become events of it.
+      return observations.observeAsync(tool, task == null ? null : task.tenant(), task == null ? null : task.taskId(),
+          m == HfrMode.SHADOW, scope -> m == HfrMode.SHADOW ? controller.shadowAsync(tool, invocation, task, implicitTasks)
+              : controller.executeAsync(tool, invocation, task, implicitTasks, scope));
+    }
     if (m == HfrMode.SHADOW) {
       return controller.shadowAsync(tool, invocation, task, implicitTasks);
     }
