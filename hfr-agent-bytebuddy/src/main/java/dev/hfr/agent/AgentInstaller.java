@@ -15,11 +15,11 @@ import java.util.function.Supplier;
 /**
  * Wires the agent once the bridge is in the bootstrap class loader: registers the transformer of the
  * instrumented clients and retransforms those already loaded. The recorder (meters, events file, stderr
- * summary) and Byte Buddy start when the first instrumented class loads; the Prometheus endpoint, when
- * asked for, starts at once.
+ * summary) and the weaver (ASM) start when the first instrumented class loads; the Prometheus endpoint,
+ * when asked for, starts at once.
  *
  * <p>This is the start-up path of every JVM the agent is in, so it is kept cheap on purpose: it loads
- * neither Byte Buddy nor Micrometer (both are reached only through {@link FirstUse}), and it creates no
+ * neither ASM nor Micrometer (both are reached only through {@link FirstUse}), and it creates no
  * lambda, whose first use in a JVM costs tens of milliseconds of {@code java.lang.invoke} set-up.
  */
 final class AgentInstaller {
@@ -72,18 +72,11 @@ final class AgentInstaller {
 
   /**
    * What happens when the first instrumented class loads (or at once, for the Prometheus endpoint): the
-   * recording starts and Byte Buddy's transformer is built, each at most once.
-   *
-   * <p>On first use the two run side by side, the recording on a daemon thread of its own, so that on a
-   * machine with a second core the application's thread waits for the longer of the two rather than for
-   * both. The application's thread still waits for the recording before the instrumented class is
-   * defined, so the very first request is recorded, as before. (The recording loads Micrometer, the
-   * runtime's classifier and JDK classes, never an instrumented class, so it never needs the transformer
-   * being built; the wait is bounded all the same.)
+   * recording starts and the hook transformer is built, each at most once. Both run on the thread that
+   * loads the class, before the class is defined, so the very first request is recorded. (The recording
+   * loads Micrometer, the runtime's classifier and JDK classes, never an instrumented class.)
    */
-  private static final class FirstUse implements Supplier<AdviceTransformer>, Runnable {
-    private static final long RECORDING_WAIT_MILLIS = 10_000;
-
+  private static final class FirstUse implements Supplier<HookTransformer> {
     private final AgentOptions options;
     private final List<TypeInstrumentation> instrumentations;
     private boolean recording;
@@ -102,32 +95,16 @@ final class AgentInstaller {
       }
     }
 
-    /** The recording thread. */
     @Override
-    public void run() {
+    public HookTransformer get() {
       try {
         startRecording();
       } catch (Throwable t) {
         AgentLog.warn("could not start recording; no request is recorded: " + t);
       }
-    }
-
-    @Override
-    public AdviceTransformer get() {
-      Thread recorder = new Thread(this, "hfr-agent-start");
-      recorder.setDaemon(true);
-      recorder.start();
       long began = System.nanoTime();
-      AdviceTransformer transformer = new AdviceTransformer(instrumentations, AgentInstaller.class.getClassLoader());
-      AgentLog.debug("set up byte buddy in " + AgentLog.millisSince(began));
-      try {
-        recorder.join(RECORDING_WAIT_MILLIS);
-      } catch (InterruptedException e) {
-        Thread.currentThread().interrupt(); // the application's interrupt: keep it, go on without waiting
-      }
-      if (recorder.isAlive()) {
-        AgentLog.warn("the recording is not ready after " + RECORDING_WAIT_MILLIS + " ms; requests are recorded once it is");
-      }
+      HookTransformer transformer = new HookTransformer(instrumentations);
+      AgentLog.debug("set up the hooks in " + AgentLog.millisSince(began));
       return transformer;
     }
   }

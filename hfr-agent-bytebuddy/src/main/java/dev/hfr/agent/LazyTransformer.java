@@ -9,8 +9,8 @@ import java.util.function.Supplier;
 
 /**
  * The transformer the JVM calls for every class: a set lookup of the class name, and nothing more
- * unless the class is one the agent instruments. Byte Buddy (several hundred classes) is loaded, and the
- * recording started, only when the first such class appears, so a JVM pays for it when it first uses an
+ * unless the class is one the agent instruments. The weaver is loaded, and the recording started, only
+ * when the first such class appears, so a JVM pays for it when it first uses an
  * HTTP client, not at start-up, and a JVM that never does never pays.
  *
  * <p>It also lets a named module that gets advice (the JDK's {@code java.base}, {@code java.net.http}, or a
@@ -19,18 +19,18 @@ import java.util.function.Supplier;
 final class LazyTransformer implements ClassFileTransformer {
 
   private final Set<String> internalNames;
-  private final Supplier<AdviceTransformer> factory;
+  private final Supplier<HookTransformer> factory;
   private final Instrumentation inst;
   private final Module bridgeModule;
   private final ThreadLocal<Boolean> building = new ThreadLocal<>();
-  private volatile AdviceTransformer delegate;
+  private volatile HookTransformer delegate;
   private volatile boolean failed;
 
   /**
    * @param internalNames the instrumented classes, as {@code a/b/C$D}
-   * @param factory sets up the recording and builds the Byte Buddy transformer (called once, on first use)
+   * @param factory starts the recording and builds the hook transformer (called once, on first use)
    */
-  LazyTransformer(Set<String> internalNames, Supplier<AdviceTransformer> factory, Instrumentation inst, Module bridgeModule) {
+  LazyTransformer(Set<String> internalNames, Supplier<HookTransformer> factory, Instrumentation inst, Module bridgeModule) {
     this.internalNames = internalNames;
     this.factory = factory;
     this.inst = inst;
@@ -44,7 +44,7 @@ final class LazyTransformer implements ClassFileTransformer {
       return null;
     }
     try {
-      AdviceTransformer transformer = delegate();
+      HookTransformer transformer = delegate();
       if (transformer == null) {
         return null;
       }
@@ -52,7 +52,7 @@ final class LazyTransformer implements ClassFileTransformer {
         inst.redefineModule(module, Set.of(bridgeModule), Map.of(), Map.of(), Set.of(), Map.of());
       }
       long began = System.nanoTime();
-      byte[] transformed = transformer.transform(loader, className, classfileBuffer);
+      byte[] transformed = transformer.transform(className, classfileBuffer);
       if (AgentLog.DEBUG) {
         AgentLog.debug("instrumented " + className.replace('/', '.') + (classBeingRedefined != null ? " (retransformed)" : "")
             + " in " + AgentLog.millisSince(began));
@@ -64,13 +64,13 @@ final class LazyTransformer implements ClassFileTransformer {
     }
   }
 
-  private AdviceTransformer delegate() {
-    AdviceTransformer d = delegate;
+  private HookTransformer delegate() {
+    HookTransformer d = delegate;
     if (d != null) {
       return d;
     }
     if (Boolean.TRUE.equals(building.get())) {
-      return null; // a class loaded while Byte Buddy itself is being set up: not ours to touch
+      return null; // a class loaded while the recording itself is being set up: not ours to touch
     }
     synchronized (this) {
       if (delegate == null && !failed) {

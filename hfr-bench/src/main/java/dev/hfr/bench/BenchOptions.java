@@ -15,14 +15,17 @@ import java.util.List;
  * @param out where the JSON, Markdown and SVG go
  * @param docs where {@code HFR-BENCH.md} and its chart go as well (the committed docs), or null
  * @param progress whether to show the progress line
+ * @param breaker run the breaker scenarios (with a full live part, or alone with {@code --breaker-only})
  */
-public record BenchOptions(boolean quick, boolean synthetic, boolean live, long seed, int threads, Path out, Path docs, boolean progress) {
+public record BenchOptions(boolean quick, boolean synthetic, boolean live, long seed, int threads, Path out, Path docs, boolean progress,
+    boolean breaker) {
 
   static final String USAGE = """
       usage: HfrBench [--quick] [--synthetic-only | --live-only] [--seed N] [--threads N] [--out DIR] [--docs DIR] [--no-progress]
         --quick           a run of about a minute with the full structure and smaller samples
         --synthetic-only  only the paper's simulation on the real engine
         --live-only       only the live fault-injection benchmark on loopback
+        --breaker-only    only the breaker scenarios on loopback (with --docs: replaces their section)
         --seed N          first seed of the main comparison and the live fault schedule (default 1)
         --threads N       worker threads of the simulation (default: available processors)
         --out DIR         where results go (default hfr-bench/target/hfr-bench)
@@ -34,6 +37,7 @@ public record BenchOptions(boolean quick, boolean synthetic, boolean live, long 
     boolean quick = false;
     boolean syntheticOnly = false;
     boolean liveOnly = false;
+    boolean breakerOnly = false;
     long seed = 1;
     int threads = Math.max(1, Runtime.getRuntime().availableProcessors());
     Path out = defaultOut;
@@ -53,6 +57,7 @@ public record BenchOptions(boolean quick, boolean synthetic, boolean live, long 
         case "--full" -> quick = false;
         case "--synthetic-only" -> syntheticOnly = true;
         case "--live-only" -> liveOnly = true;
+        case "--breaker-only" -> breakerOnly = true;
         case "--no-progress" -> progress = false;
         case "--seed" -> seed = parseLong(a, value(list, ++i, a));
         case "--threads" -> threads = (int) parseLong(a, value(list, ++i, a));
@@ -62,18 +67,25 @@ public record BenchOptions(boolean quick, boolean synthetic, boolean live, long 
         default -> throw new IllegalArgumentException("unknown argument '" + a + "'\n" + USAGE);
       }
     }
-    if (syntheticOnly && liveOnly) {
-      throw new IllegalArgumentException("--synthetic-only and --live-only exclude each other");
+    if ((syntheticOnly ? 1 : 0) + (liveOnly ? 1 : 0) + (breakerOnly ? 1 : 0) > 1) {
+      throw new IllegalArgumentException("--synthetic-only, --live-only and --breaker-only exclude each other");
     }
     if (threads < 1) {
       throw new IllegalArgumentException("--threads must be at least 1, was " + threads);
     }
-    return new BenchOptions(quick, !liveOnly, !syntheticOnly, seed, threads, out, docs, progress);
+    if (breakerOnly) {
+      return new BenchOptions(quick, false, false, seed, threads, out, docs, progress, true);
+    }
+    // The breaker scenarios take over a minute (a 30 s outage per strategy): full live runs only.
+    return new BenchOptions(quick, !liveOnly, !syntheticOnly, seed, threads, out, docs, progress, !syntheticOnly && !quick);
   }
 
   /** The arguments that reproduce this run. */
   public String canonicalArgs() {
     StringBuilder s = new StringBuilder(quick ? "--quick" : "--full");
+    if (breaker && !live && !synthetic) {
+      return s.append(" --breaker-only --seed ").append(seed).toString();
+    }
     if (!live) {
       s.append(" --synthetic-only");
     }

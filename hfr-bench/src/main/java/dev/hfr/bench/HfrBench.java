@@ -1,5 +1,7 @@
 package dev.hfr.bench;
 
+import dev.hfr.bench.live.BreakerResults;
+import dev.hfr.bench.live.BreakerScenarios;
 import dev.hfr.bench.live.LiveBenchmark;
 import dev.hfr.bench.live.LivePlan;
 import dev.hfr.bench.live.LiveResults;
@@ -40,6 +42,7 @@ public final class HfrBench {
     WorkloadParameters params = WorkloadParameters.standard();
     SyntheticBenchmark.Outcome synthetic = null;
     LiveResults live = null;
+    BreakerResults breaker = null;
     try (Progress progress = new Progress(System.err, options.progress())) {
       if (options.synthetic()) {
         SyntheticPlan plan = options.quick() ? SyntheticPlan.quick(options.seed()) : SyntheticPlan.full(options.seed());
@@ -49,18 +52,31 @@ public final class HfrBench {
         LivePlan plan = options.quick() ? LivePlan.quick(options.seed()) : LivePlan.standard(options.seed());
         live = new LiveBenchmark(plan, progress).run();
       }
+      if (options.breaker()) {
+        breaker = new BreakerScenarios(options.seed(), progress).run();
+      }
     }
     RunInfo info = new RunInfo(command(options), options.seed(), options.quick() ? "quick" : "full",
         Instant.now().truncatedTo(ChronoUnit.SECONDS).toString(),
-        "Java " + Runtime.version() + ", " + Runtime.getRuntime().availableProcessors() + " processors");
+        "Java " + Runtime.version() + ", " + Runtime.getRuntime().availableProcessors() + " processors" + loadAverage());
     BenchReport report = new BenchReport(info, synthetic == null ? null : synthetic.results(),
-        synthetic == null ? null : synthetic.timing(), live, params);
+        synthetic == null ? null : synthetic.timing(), live, breaker, params);
     Path md = report.writeTo(options.out());
     System.err.println("reports written to " + md.getParent().toAbsolutePath());
     if (options.docs() != null) {
       System.err.println("docs written to " + report.writeDocs(options.docs()).toAbsolutePath());
     }
     return report;
+  }
+
+  /** The machine's load average when the run ended (Linux), so figures measured on a busy machine say so. */
+  private static String loadAverage() {
+    try {
+      String[] f = Files.readString(Path.of("/proc/loadavg")).trim().split("\\s+");
+      return ", load average " + f[0] + " " + f[1] + " " + f[2];
+    } catch (java.io.IOException | RuntimeException e) {
+      return "";
+    }
   }
 
   /** The one command that reproduces a run from a clean checkout. */

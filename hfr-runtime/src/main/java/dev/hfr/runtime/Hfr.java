@@ -60,6 +60,7 @@ import dev.hfr.runtime.time.Sleeper;
 import dev.hfr.runtime.verify.ResultVerification;
 import dev.hfr.runtime.verify.VerificationHook;
 import io.micrometer.core.instrument.FunctionCounter;
+import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.micrometer.observation.ObservationRegistry;
@@ -171,8 +172,16 @@ public final class Hfr implements RecoveryEngine, AutoCloseable {
     AttemptTimeout timeouts = new AttemptTimeout(clock, AttemptTimeout.DEFAULT_GRACE_NANOS);
     owned.add(timeouts);
     FunctionCounter.builder("harness.attempt.interrupts.ignored", timeouts, AttemptTimeout::ignoredInterrupts)
-        .description("Timed-out calls still running 100 ms after their interrupt: tools that ignore interruption")
+        .description("Timed-out calls still running 500 ms after their interrupt: tools that ignore interruption")
         .baseUnit("calls")
+        .register(b.meterRegistry);
+    FunctionCounter.builder("harness.attempt.abandoned", timeouts, AttemptTimeout::abandoned)
+        .description("Attempts given up on at their timeout because their tool ignores interruption; each left a thread running")
+        .baseUnit("calls")
+        .register(b.meterRegistry);
+    Gauge.builder("harness.attempt.abandoned.running", timeouts, AttemptTimeout::abandonedRunning)
+        .description("Abandoned attempts whose threads have not returned yet: the threads leaked right now")
+        .baseUnit("threads")
         .register(b.meterRegistry);
     // idempotency.enabled: false leaves writes unkeyed (no ledger record); the processor's rules still hold.
     boolean keysWrites = b.config == null || b.config.idempotency().enabled();
@@ -244,6 +253,13 @@ public final class Hfr implements RecoveryEngine, AutoCloseable {
       return Controller.direct(invocation);
     }
     TaskState task = currentState();
+    if (observations != null) {
+      // The span opens here and closes when the future completes; each stretch of the call's steps, on whichever
+      // thread, runs with the Observation current, so its decisions become events of it.
+      return observations.observeAsync(tool, task == null ? null : task.tenant(), task == null ? null : task.taskId(),
+          m == HfrMode.SHADOW, scope -> m == HfrMode.SHADOW ? controller.shadowAsync(tool, invocation, task, implicitTasks)
+              : controller.executeAsync(tool, invocation, task, implicitTasks, scope));
+    }
     if (m == HfrMode.SHADOW) {
       return controller.shadowAsync(tool, invocation, task, implicitTasks);
     }

@@ -50,7 +50,7 @@ public final class RatioTables {
         System.out.println(simpleTable(scores, CLASSIFIER, "classifier, " + threads + " thread(s)"));
       }
       if (scores.keySet().stream().anyMatch(k -> k.startsWith(BREAKDOWN))) {
-        System.out.println(simpleTable(scores, BREAKDOWN, "parts of the happy path, " + threads + " thread(s)"));
+        System.out.println(simpleTable(scores, BREAKDOWN, "parts of a call, happy path and failure, " + threads + " thread(s)"));
       }
     }
   }

@@ -1,11 +1,11 @@
 package dev.hfr.agent.instrumentation;
 
-import static net.bytebuddy.matcher.ElementMatchers.named;
-import static net.bytebuddy.matcher.ElementMatchers.takesArguments;
-
 import dev.hfr.agent.bootstrap.HfrBridge;
+import dev.hfr.agent.weave.HookCode;
+import dev.hfr.agent.weave.MethodHook;
 import java.util.List;
-import net.bytebuddy.asm.Advice;
+import org.objectweb.asm.Label;
+import org.objectweb.asm.Opcodes;
 
 /**
  * Apache HttpClient 5 classic: {@code doExecute(HttpHost, ClassicHttpRequest, HttpContext)} of the two
@@ -13,6 +13,13 @@ import net.bytebuddy.asm.Advice;
  * {@code CloseableHttpClient.execute} overload, with or without a response handler, ends there.
  */
 public final class ApacheHttpClient5Instrumentation implements TypeInstrumentation {
+
+  private static final String REQUEST = "org/apache/hc/core5/http/ClassicHttpRequest";
+  private static final String RESPONSE = "org/apache/hc/core5/http/HttpResponse";
+  private static final String HEADER = "org/apache/hc/core5/http/Header";
+  private static final String AUTHORITY = "org/apache/hc/core5/net/URIAuthority";
+  private static final String STRING = "java/lang/String";
+  private static final String OBJECT = "java/lang/Object";
 
   @Override
   public int client() {
@@ -26,29 +33,103 @@ public final class ApacheHttpClient5Instrumentation implements TypeInstrumentati
   }
 
   @Override
-  public List<MethodAdvice> advice() {
-    return List.of(new MethodAdvice(named("doExecute").and(takesArguments(3)), ApacheHttpClient5Instrumentation.class.getName() + "$ExecuteAdvice"));
+  public List<MethodHook> hooks() {
+    return List.of(new ExecuteHook());
   }
 
-  /** Reads the method, host and key presence of the request, and the status and Retry-After of the response. */
-  public static final class ExecuteAdvice {
-    private ExecuteAdvice() {}
-
-    @Advice.OnMethodEnter(suppress = Throwable.class)
-    public static Object enter(@Advice.Argument(0) Object target, @Advice.Argument(1) Object request) {
-      org.apache.hc.core5.http.ClassicHttpRequest r = (org.apache.hc.core5.http.ClassicHttpRequest) request;
-      String host = target != null
-          ? ((org.apache.hc.core5.http.HttpHost) target).getHostName()
-          : r.getAuthority() != null ? r.getAuthority().getHostName() : null;
-      return HfrBridge.libraryEnter(HfrBridge.APACHE_HTTPCLIENT5, r.getMethod(), host, r.containsHeader("Idempotency-Key"));
+  /**
+   * Reads the method, host and key presence of the request, and the status and Retry-After of the response.
+   * The code below is, in Java ({@code target} and {@code request} are the first two arguments):
+   *
+   * <pre>{@code
+   * // enter
+   * HfrBridge.libraryEnter(APACHE_HTTPCLIENT5, request.getMethod(),
+   *     target != null ? target.getHostName() : request.getAuthority() != null ? request.getAuthority().getHostName() : null,
+   *     request.containsHeader("Idempotency-Key"))
+   * // exit
+   * if (response == null) HfrBridge.libraryExit(APACHE_HTTPCLIENT5, call, 0, null, thrown);
+   * else HfrBridge.libraryExit(APACHE_HTTPCLIENT5, call, response.getCode(),
+   *     response.getFirstHeader("Retry-After") != null ? response.getFirstHeader("Retry-After").getValue() : null, thrown);
+   * }</pre>
+   */
+  static final class ExecuteHook implements MethodHook {
+    @Override
+    public boolean matches(String owner, String name, String descriptor) {
+      return name.equals("doExecute") && Descriptors.argumentCount(descriptor) == 3;
     }
 
-    @Advice.OnMethodExit(onThrowable = Throwable.class, suppress = Throwable.class)
-    public static void exit(@Advice.Enter Object call, @Advice.Return Object response, @Advice.Thrown Throwable thrown) {
-      org.apache.hc.core5.http.HttpResponse r = (org.apache.hc.core5.http.HttpResponse) response;
-      org.apache.hc.core5.http.Header retryAfter = r == null ? null : r.getFirstHeader("Retry-After");
-      HfrBridge.libraryExit(HfrBridge.APACHE_HTTPCLIENT5, call, r == null ? 0 : r.getCode(),
-          retryAfter == null ? null : retryAfter.getValue(), thrown);
+    @Override
+    public void enter(HookCode code) {
+      code.push(HfrBridge.APACHE_HTTPCLIENT5);
+      request(code);
+      code.callInterface(REQUEST, "getMethod", "()Ljava/lang/String;");
+      Label noTarget = code.label();
+      Label noAuthority = code.label();
+      Label host = code.label();
+      code.loadArgument(0);
+      code.ifNull(noTarget);
+      code.loadArgument(0);
+      code.cast("org/apache/hc/core5/http/HttpHost");
+      code.callVirtual("org/apache/hc/core5/http/HttpHost", "getHostName", "()Ljava/lang/String;");
+      code.jump(host);
+      code.place(noTarget, Opcodes.INTEGER, STRING);
+      request(code);
+      code.callInterface(REQUEST, "getAuthority", "()Lorg/apache/hc/core5/net/URIAuthority;");
+      code.dup();
+      code.ifNull(noAuthority);
+      code.callVirtual(AUTHORITY, "getHostName", "()Ljava/lang/String;");
+      code.jump(host);
+      code.place(noAuthority, Opcodes.INTEGER, STRING, AUTHORITY);
+      code.pop();
+      code.push((String) null);
+      code.place(host, Opcodes.INTEGER, STRING, STRING);
+      request(code);
+      code.push("Idempotency-Key");
+      code.callInterface(REQUEST, "containsHeader", "(Ljava/lang/String;)Z");
+      code.callBridge("libraryEnter", "(ILjava/lang/String;Ljava/lang/String;Z)Ljava/lang/Object;");
+    }
+
+    private static void request(HookCode code) {
+      code.loadArgument(1);
+      code.cast(REQUEST);
+    }
+
+    @Override
+    public void exit(HookCode code) {
+      Label answered = code.label();
+      Label noHeader = code.label();
+      Label value = code.label();
+      Label done = code.label();
+      code.loadReturned();
+      code.ifNonNull(answered);
+      code.push(HfrBridge.APACHE_HTTPCLIENT5);
+      code.loadCall();
+      code.push(0);
+      code.push((String) null);
+      code.loadThrown();
+      code.callBridge("libraryExit", "(ILjava/lang/Object;ILjava/lang/String;Ljava/lang/Throwable;)V");
+      code.jump(done);
+      code.place(answered);
+      code.push(HfrBridge.APACHE_HTTPCLIENT5);
+      code.loadCall();
+      code.loadReturned();
+      code.cast(RESPONSE);
+      code.callInterface(RESPONSE, "getCode", "()I");
+      code.loadReturned();
+      code.cast(RESPONSE);
+      code.push("Retry-After");
+      code.callInterface(RESPONSE, "getFirstHeader", "(Ljava/lang/String;)Lorg/apache/hc/core5/http/Header;");
+      code.dup();
+      code.ifNull(noHeader);
+      code.callInterface(HEADER, "getValue", "()Ljava/lang/String;");
+      code.jump(value);
+      code.place(noHeader, Opcodes.INTEGER, OBJECT, Opcodes.INTEGER, HEADER);
+      code.pop();
+      code.push((String) null);
+      code.place(value, Opcodes.INTEGER, OBJECT, Opcodes.INTEGER, STRING);
+      code.loadThrown();
+      code.callBridge("libraryExit", "(ILjava/lang/Object;ILjava/lang/String;Ljava/lang/Throwable;)V");
+      code.place(done);
     }
   }
 }

@@ -1,12 +1,9 @@
 package dev.hfr.agent.instrumentation;
 
-import static net.bytebuddy.matcher.ElementMatchers.isDeclaredBy;
-import static net.bytebuddy.matcher.ElementMatchers.named;
-import static net.bytebuddy.matcher.ElementMatchers.takesArguments;
-
 import dev.hfr.agent.bootstrap.HfrBridge;
+import dev.hfr.agent.weave.HookCode;
+import dev.hfr.agent.weave.MethodHook;
 import java.util.List;
-import net.bytebuddy.asm.Advice;
 
 /**
  * {@code java.net.HttpURLConnection}: the response arrives in the first of {@code getResponseCode()}
@@ -31,25 +28,34 @@ public final class HttpUrlConnectionInstrumentation implements TypeInstrumentati
   }
 
   @Override
-  public List<MethodAdvice> advice() {
-    return List.of(
-        new MethodAdvice(named("getResponseCode").and(takesArguments(0)).and(isDeclaredBy(named(API))), ResponseAdvice.class.getName()),
-        new MethodAdvice(named("getInputStream").and(takesArguments(0)).and(isDeclaredBy(named(JDK_IMPLEMENTATION))),
-            ResponseAdvice.class.getName()));
+  public List<MethodHook> hooks() {
+    return List.of(new ResponseHook());
   }
 
-  /** Around the calls that wait for the response. */
-  public static final class ResponseAdvice {
-    private ResponseAdvice() {}
-
-    @Advice.OnMethodEnter(suppress = Throwable.class)
-    public static Object enter(@Advice.This Object connection) {
-      return HfrBridge.urlConnectionEnter(connection);
+  /**
+   * Around {@code java.net.HttpURLConnection.getResponseCode()} and the JDK implementation's
+   * {@code getInputStream()}: {@code call = HfrBridge.urlConnectionEnter(this)}, then
+   * {@code HfrBridge.urlConnectionExit(call, this, thrown)}.
+   */
+  static final class ResponseHook implements MethodHook {
+    @Override
+    public boolean matches(String owner, String name, String descriptor) {
+      return owner.equals(API.replace('.', '/')) ? name.equals("getResponseCode") && descriptor.equals("()I")
+          : owner.equals(JDK_IMPLEMENTATION.replace('.', '/')) && name.equals("getInputStream") && descriptor.startsWith("()");
     }
 
-    @Advice.OnMethodExit(onThrowable = Throwable.class, suppress = Throwable.class)
-    public static void exit(@Advice.Enter Object call, @Advice.This Object connection, @Advice.Thrown Throwable thrown) {
-      HfrBridge.urlConnectionExit(call, connection, thrown);
+    @Override
+    public void enter(HookCode code) {
+      code.loadThis();
+      code.callBridge("urlConnectionEnter", "(Ljava/lang/Object;)Ljava/lang/Object;");
+    }
+
+    @Override
+    public void exit(HookCode code) {
+      code.loadCall();
+      code.loadThis();
+      code.loadThrown();
+      code.callBridge("urlConnectionExit", "(Ljava/lang/Object;Ljava/lang/Object;Ljava/lang/Throwable;)V");
     }
   }
 }

@@ -1,12 +1,9 @@
 package dev.hfr.agent.instrumentation;
 
-import static net.bytebuddy.matcher.ElementMatchers.named;
-import static net.bytebuddy.matcher.ElementMatchers.takesArgument;
-import static net.bytebuddy.matcher.ElementMatchers.takesArguments;
-
 import dev.hfr.agent.bootstrap.HfrBridge;
+import dev.hfr.agent.weave.HookCode;
+import dev.hfr.agent.weave.MethodHook;
 import java.util.List;
-import net.bytebuddy.asm.Advice;
 
 /**
  * {@code java.net.http.HttpClient}: the JDK's implementation {@code jdk.internal.net.http.HttpClientImpl}
@@ -16,6 +13,8 @@ import net.bytebuddy.asm.Advice;
  * guard records only the outermost.
  */
 public final class JdkHttpClientInstrumentation implements TypeInstrumentation {
+
+  private static final String HTTP_REQUEST = "Ljava/net/http/HttpRequest;";
 
   @Override
   public int client() {
@@ -28,41 +27,62 @@ public final class JdkHttpClientInstrumentation implements TypeInstrumentation {
   }
 
   @Override
-  public List<MethodAdvice> advice() {
-    return List.of(
-        new MethodAdvice(named("send").and(takesArguments(2)).and(takesArgument(0, named("java.net.http.HttpRequest"))),
-            SendAdvice.class.getName()),
-        new MethodAdvice(named("sendAsync").and(takesArgument(0, named("java.net.http.HttpRequest"))),
-            SendAsyncAdvice.class.getName()));
+  public List<MethodHook> hooks() {
+    return List.of(new SendHook(), new SendAsyncHook());
   }
 
-  /** Around {@code send}; a true exit value runs the method again (an enforced retry). */
-  public static final class SendAdvice {
-    private SendAdvice() {}
-
-    @Advice.OnMethodEnter(suppress = Throwable.class)
-    public static Object enter(@Advice.Argument(0) Object request) {
-      return HfrBridge.jdkEnter(request);
+  /**
+   * Around {@code send(HttpRequest, BodyHandler)}: {@code call = HfrBridge.jdkEnter(request)}, then
+   * {@code repeat = HfrBridge.jdkSendExit(call, response, thrown)}; true sends the request again (an enforced retry).
+   */
+  static final class SendHook implements MethodHook {
+    @Override
+    public boolean matches(String owner, String name, String descriptor) {
+      return name.equals("send") && Descriptors.argumentCount(descriptor) == 2 && descriptor.startsWith("(" + HTTP_REQUEST);
     }
 
-    @Advice.OnMethodExit(onThrowable = Throwable.class, suppress = Throwable.class, repeatOn = Advice.OnNonDefaultValue.class)
-    public static boolean exit(@Advice.Enter Object call, @Advice.Return Object response, @Advice.Thrown Throwable thrown) {
-      return HfrBridge.jdkSendExit(call, response, thrown);
+    @Override
+    public void enter(HookCode code) {
+      code.loadArgument(0);
+      code.callBridge("jdkEnter", "(Ljava/lang/Object;)Ljava/lang/Object;");
+    }
+
+    @Override
+    public void exit(HookCode code) {
+      code.loadCall();
+      code.loadReturned();
+      code.loadThrown();
+      code.callBridge("jdkSendExit", "(Ljava/lang/Object;Ljava/lang/Object;Ljava/lang/Throwable;)Z");
+    }
+
+    @Override
+    public boolean repeats() {
+      return true;
     }
   }
 
-  /** Around {@code sendAsync}: observes the returned future, never replaces it. */
-  public static final class SendAsyncAdvice {
-    private SendAsyncAdvice() {}
-
-    @Advice.OnMethodEnter(suppress = Throwable.class)
-    public static Object enter(@Advice.Argument(0) Object request) {
-      return HfrBridge.jdkEnter(request);
+  /**
+   * Around every {@code sendAsync(HttpRequest, ...)}: {@code call = HfrBridge.jdkEnter(request)}, then
+   * {@code HfrBridge.jdkAsyncExit(call, future, thrown)}, which observes the future and never replaces it.
+   */
+  static final class SendAsyncHook implements MethodHook {
+    @Override
+    public boolean matches(String owner, String name, String descriptor) {
+      return name.equals("sendAsync") && descriptor.startsWith("(" + HTTP_REQUEST);
     }
 
-    @Advice.OnMethodExit(onThrowable = Throwable.class, suppress = Throwable.class)
-    public static void exit(@Advice.Enter Object call, @Advice.Return Object future, @Advice.Thrown Throwable thrown) {
-      HfrBridge.jdkAsyncExit(call, future, thrown);
+    @Override
+    public void enter(HookCode code) {
+      code.loadArgument(0);
+      code.callBridge("jdkEnter", "(Ljava/lang/Object;)Ljava/lang/Object;");
+    }
+
+    @Override
+    public void exit(HookCode code) {
+      code.loadCall();
+      code.loadReturned();
+      code.loadThrown();
+      code.callBridge("jdkAsyncExit", "(Ljava/lang/Object;Ljava/lang/Object;Ljava/lang/Throwable;)V");
     }
   }
 }

@@ -1,13 +1,14 @@
 package dev.hfr.agent.instrumentation;
 
+import dev.hfr.agent.weave.MethodHook;
 import java.util.List;
 
 /**
  * How one HTTP client is instrumented: which classes (by exact name, so that looking at the application's
- * other classes costs one set lookup each) and which advice goes on which of their methods.
+ * other classes costs one set lookup each) and which hooks go on which of their methods.
  *
- * <p>{@link #client()} and {@link #classNames()} are asked at start-up and must not touch Byte Buddy;
- * {@link #advice()} is asked only when one of the classes loads.
+ * <p>{@link #client()} and {@link #classNames()} are asked at start-up and must not touch ASM;
+ * {@link #hooks()} is asked only when one of the classes loads.
  */
 public interface TypeInstrumentation {
 
@@ -17,9 +18,6 @@ public interface TypeInstrumentation {
   /** The exact names of the classes to instrument (binary names, {@code a.b.C$D}). */
   List<String> classNames();
 
-  /**
-   * Which advice goes on which declared methods of those classes. The advice classes are never loaded,
-   * only read from the agent jar and inlined.
-   */
-  List<MethodAdvice> advice();
+  /** What is woven into the declared methods of those classes: each method gets the first hook that matches it. */
+  List<MethodHook> hooks();
 }

@@ -1,21 +1,21 @@
 package dev.hfr.agent.telemetry;
 
 import dev.hfr.agent.record.Decision;
-import io.micrometer.core.instrument.Counter;
-import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
-import io.micrometer.core.instrument.Timer;
+import java.util.Map;
+import java.util.TreeMap;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.LongAdder;
 import java.util.function.Supplier;
 
 /**
- * The agent's meters, named like the runtime's ({@code harness.attempts} exports to Prometheus as
- * {@code harness_attempts_total}). Tag values are bounded: client and mode are fixed sets, host is
- * capped by {@code HostTags}, method by {@code RequestRisk.methodTag}, class and action are enums.
+ * What the agent counts. The stderr summary reads the agent's own counters; the meters (below) are kept
+ * in a Micrometer registry only when something reads them — the Prometheus endpoint. A JVM without the
+ * endpoint then never sets Micrometer up (its registry, meters and configuration validation cost a JVM
+ * sending one request about a third of what the agent added to its start-up, docs/AGENT.md).
  *
  * <table>
- *   <caption>Meters</caption>
+ *   <caption>Meters (with a registry)</caption>
  *   <tr><th>name</th><th>type</th><th>tags</th></tr>
  *   <tr><td>{@value #ATTEMPTS}</td><td>counter</td><td>client, host, method, class, outcome, action, mode</td></tr>
  *   <tr><td>{@value #CALL_DURATION}</td><td>timer</td><td>client, host, outcome</td></tr>
@@ -23,8 +23,6 @@ import java.util.function.Supplier;
  *   <tr><td>{@value #CIRCUIT_STATE}</td><td>gauge</td><td>target (0 closed, 1 open, 2 half-open; enforcement only)</td></tr>
  *   <tr><td>{@value #EVENTS_DROPPED}</td><td>counter</td><td>(decision events lost: queue full or file unwritable)</td></tr>
  * </table>
- *
- * <p>Each tag combination is resolved once and cached; the request path then only increments.
  */
 public final class AgentMeters {
 
@@ -34,71 +32,85 @@ public final class AgentMeters {
   public static final String CIRCUIT_STATE = "harness.circuit.state";
   public static final String EVENTS_DROPPED = "harness.decision.sink.failures";
 
-  private final MeterRegistry registry;
-  private final String mode;
-  private final ConcurrentHashMap<AttemptKey, Counter> attempts = new ConcurrentHashMap<>();
-  private final ConcurrentHashMap<DurationKey, Timer> durations = new ConcurrentHashMap<>();
-  private final ConcurrentHashMap<DurationKey, Counter> retries = new ConcurrentHashMap<>();
-  private final Counter eventsDropped;
+  /** Null when no registry was given. */
+  private final MicrometerMeters micrometer;
+  /** Attempts by client, then "ok" or "CLASS->action": what the summary prints. */
+  private final ConcurrentHashMap<String, ConcurrentHashMap<String, LongAdder>> attemptsByClient = new ConcurrentHashMap<>();
+  private final LongAdder attempts = new LongAdder();
+  private final LongAdder eventsDropped = new LongAdder();
 
-  private record AttemptKey(String client, String host, String method, String fault, String action) {}
-
-  private record DurationKey(String client, String host, String outcome) {}
-
-  public AgentMeters(MeterRegistry registry, String mode) {
-    this.registry = registry;
-    this.mode = mode;
-    this.eventsDropped = Counter.builder(EVENTS_DROPPED)
-        .description("Decision events the agent could not write")
-        .baseUnit("events")
-        .register(registry);
+  /** Counters for the summary only: no Micrometer. */
+  public AgentMeters() {
+    this.micrometer = null;
   }
 
-  /** The registry the meters live in. */
-  public MeterRegistry registry() {
-    return registry;
+  /** Also keeps the meters in {@code registry}, tagged with {@code mode} ({@code shadow} or {@code enforce}). */
+  public AgentMeters(MeterRegistry registry, String mode) {
+    this.micrometer = new MicrometerMeters(registry, mode);
   }
 
   /** Counts one attempt and its duration. */
   public void attempt(String client, String host, String method, Decision decision, long latencyNanos) {
-    String outcome = decision.success() ? "success" : "failure";
-    attempts.computeIfAbsent(new AttemptKey(client, host, method, decision.classTag(), decision.actionTag()), k ->
-        Counter.builder(ATTEMPTS)
-            .description("HTTP attempts seen by the agent, by F2D-9 class and the action HFR takes or would take")
-            .baseUnit("attempts")
-            .tag("client", k.client()).tag("host", k.host()).tag("method", k.method())
-            .tag("class", k.fault()).tag("outcome", outcome).tag("action", k.action()).tag("mode", mode)
-            .register(registry))
-        .increment();
-    durations.computeIfAbsent(new DurationKey(client, host, outcome), k ->
-        Timer.builder(CALL_DURATION)
-            .description("Duration of the HTTP attempts seen by the agent")
-            .tag("client", k.client()).tag("host", k.host()).tag("outcome", k.outcome())
-            .register(registry))
-        .record(latencyNanos, TimeUnit.NANOSECONDS);
+    String outcome = decision.success() ? "ok" : decision.classTag() + "->" + decision.actionTag();
+    ConcurrentHashMap<String, LongAdder> byOutcome = attemptsByClient.get(client);
+    if (byOutcome == null) {
+      attemptsByClient.putIfAbsent(client, new ConcurrentHashMap<>());
+      byOutcome = attemptsByClient.get(client);
+    }
+    LongAdder count = byOutcome.get(outcome);
+    if (count == null) {
+      byOutcome.putIfAbsent(outcome, new LongAdder());
+      count = byOutcome.get(outcome);
+    }
+    count.increment();
+    attempts.increment();
+    if (micrometer != null) {
+      micrometer.attempt(client, host, method, decision, latencyNanos);
+    }
   }
 
   /** Counts one retry the agent made itself (enforcement). */
   public void retry(String client, String host, String fault) {
-    retries.computeIfAbsent(new DurationKey(client, host, fault), k ->
-        Counter.builder(RETRIES)
-            .description("Retries the agent made under enforcement")
-            .baseUnit("retries")
-            .tag("client", k.client()).tag("host", k.host()).tag("class", k.outcome())
-            .register(registry))
-        .increment();
+    if (micrometer != null) {
+      micrometer.retry(client, host, fault);
+    }
   }
 
   /** Registers the state gauge of one breaker. */
   public void circuitState(String target, Supplier<Number> state) {
-    Gauge.builder(CIRCUIT_STATE, state)
-        .description("State of the agent's per-host breaker: 0 closed, 1 open, 2 half-open")
-        .tag("target", target)
-        .register(registry);
+    if (micrometer != null) {
+      micrometer.circuitState(target, state);
+    }
   }
 
   /** Counts a decision event that was lost. */
   public void eventDropped() {
     eventsDropped.increment();
+    if (micrometer != null) {
+      micrometer.eventDropped();
+    }
+  }
+
+  /** All attempts counted so far. */
+  public long attempts() {
+    return attempts.sum();
+  }
+
+  /** Decision events lost so far. */
+  public long eventsDropped() {
+    return eventsDropped.sum();
+  }
+
+  /** Attempts so far by client (sorted), then by {@code ok} or {@code CLASS->action} (sorted). */
+  public Map<String, Map<String, Long>> attemptsByClient() {
+    Map<String, Map<String, Long>> copy = new TreeMap<>();
+    for (Map.Entry<String, ConcurrentHashMap<String, LongAdder>> client : attemptsByClient.entrySet()) {
+      Map<String, Long> counts = new TreeMap<>();
+      for (Map.Entry<String, LongAdder> outcome : client.getValue().entrySet()) {
+        counts.put(outcome.getKey(), outcome.getValue().sum());
+      }
+      copy.put(client.getKey(), counts);
+    }
+    return copy;
   }
 }

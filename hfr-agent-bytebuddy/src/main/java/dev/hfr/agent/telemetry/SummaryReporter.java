@@ -1,73 +1,58 @@
 package dev.hfr.agent.telemetry;
 
-import io.micrometer.core.instrument.Counter;
-import io.micrometer.core.instrument.MeterRegistry;
 import java.io.PrintStream;
 import java.util.Map;
-import java.util.TreeMap;
-import java.util.concurrent.Executors;
-import java.util.concurrent.ScheduledExecutorService;
-import java.util.concurrent.TimeUnit;
+import java.util.Timer;
+import java.util.TimerTask;
 
 /**
  * For a JVM with no metrics registry of its own: every interval, one line on stderr with the attempts
  * seen since the start, per client and per class and action, for example
- * {@code [hfr-agent] summary: jdk-httpclient 120 ok, T2->retry 3, T1->retry 2; okhttp 40 ok}. Nothing
+ * {@code [hfr-agent] summary: jdk-httpclient T1->retry 2, T2->retry 3, ok 120; okhttp ok 40}. Nothing
  * is printed while nothing new happened.
  */
-public final class SummaryReporter implements AutoCloseable {
+public final class SummaryReporter extends TimerTask implements AutoCloseable {
 
-  private final MeterRegistry registry;
+  private final AgentMeters meters;
   private final PrintStream out;
-  private final ScheduledExecutorService timer;
-  private double lastTotal;
+  private final Timer timer = new Timer("hfr-agent-summary", true);
+  private long lastTotal;
 
-  private SummaryReporter(MeterRegistry registry, PrintStream out, ScheduledExecutorService timer) {
-    this.registry = registry;
+  private SummaryReporter(AgentMeters meters, PrintStream out) {
+    this.meters = meters;
     this.out = out;
-    this.timer = timer;
   }
 
-  /** Prints a summary to {@code out} every {@code intervalMillis}. */
-  public static SummaryReporter start(MeterRegistry registry, PrintStream out, long intervalMillis) {
-    ScheduledExecutorService timer = Executors.newSingleThreadScheduledExecutor(r -> {
-      Thread t = new Thread(r, "hfr-agent-summary");
-      t.setDaemon(true);
-      return t;
-    });
-    SummaryReporter reporter = new SummaryReporter(registry, out, timer);
-    timer.scheduleAtFixedRate(reporter::printIfChanged, intervalMillis, intervalMillis, TimeUnit.MILLISECONDS);
+  /** Prints a summary to {@code out} every {@code intervalMillis}, on a daemon thread. */
+  public static SummaryReporter start(AgentMeters meters, PrintStream out, long intervalMillis) {
+    SummaryReporter reporter = new SummaryReporter(meters, out);
+    reporter.timer.scheduleAtFixedRate(reporter, intervalMillis, intervalMillis);
     return reporter;
   }
 
-  private void printIfChanged() {
+  @Override
+  public void run() {
     try {
-      double total = registry.find(AgentMeters.ATTEMPTS).counters().stream().mapToDouble(Counter::count).sum();
+      long total = meters.attempts();
       if (total != lastTotal) {
         lastTotal = total;
-        out.println(summary(registry));
+        out.println(summary(meters));
       }
     } catch (RuntimeException e) {
       out.println("[hfr-agent] summary failed: " + e);
     }
   }
 
-  /** The summary line of what {@code registry} holds now. */
-  public static String summary(MeterRegistry registry) {
-    Map<String, Map<String, Double>> byClient = new TreeMap<>();
-    for (Counter c : registry.find(AgentMeters.ATTEMPTS).counters()) {
-      String client = c.getId().getTag("client");
-      String fault = c.getId().getTag("class");
-      String key = "none".equals(fault) ? "ok" : fault + "->" + c.getId().getTag("action");
-      byClient.computeIfAbsent(client, k -> new TreeMap<>()).merge(key, c.count(), Double::sum);
-    }
+  /** The summary line of what {@code meters} counted so far. */
+  public static String summary(AgentMeters meters) {
     StringBuilder line = new StringBuilder("[hfr-agent] summary:");
     String sep = " ";
-    for (Map.Entry<String, Map<String, Double>> client : byClient.entrySet()) {
+    Map<String, Map<String, Long>> byClient = meters.attemptsByClient();
+    for (Map.Entry<String, Map<String, Long>> client : byClient.entrySet()) {
       line.append(sep).append(client.getKey());
       String inner = " ";
-      for (Map.Entry<String, Double> e : client.getValue().entrySet()) {
-        line.append(inner).append(e.getKey()).append(' ').append((long) (double) e.getValue());
+      for (Map.Entry<String, Long> e : client.getValue().entrySet()) {
+        line.append(inner).append(e.getKey()).append(' ').append(e.getValue());
         inner = ", ";
       }
       sep = "; ";
@@ -80,6 +65,6 @@ public final class SummaryReporter implements AutoCloseable {
 
   @Override
   public void close() {
-    timer.shutdownNow();
+    timer.cancel();
   }
 }

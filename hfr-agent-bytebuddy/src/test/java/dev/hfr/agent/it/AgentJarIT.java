@@ -27,13 +27,14 @@ class AgentJarIT {
   }
 
   @Test
-  @DisplayName("holds only classes under dev.hfr.agent: Byte Buddy, Micrometer, Jackson and the runtime are relocated")
+  @DisplayName("holds only classes under dev.hfr.agent: ASM, Byte Buddy's attach API, Micrometer, Jackson and the runtime are relocated")
   void everyClassIsRelocated() throws Exception {
     try (JarFile jar = new JarFile(ForkedJvm.agentJar().toFile())) {
       List<String> classes = jar.stream().map(ZipEntry::getName).filter(n -> n.endsWith(".class")).toList();
       assertThat(classes).isNotEmpty().allMatch(n -> n.startsWith("dev/hfr/agent/"), "is under dev/hfr/agent/");
       assertThat(classes).contains(
-          "dev/hfr/agent/shaded/net/bytebuddy/ByteBuddy.class",
+          "dev/hfr/agent/shaded/net/bytebuddy/agent/ByteBuddyAgent.class",
+          "dev/hfr/agent/shaded/org/objectweb/asm/ClassReader.class",
           "dev/hfr/agent/shaded/io/micrometer/core/instrument/MeterRegistry.class",
           "dev/hfr/agent/shaded/dev/hfr/runtime/classify/DefaultFailureClassifier.class");
       assertThat(classes).noneMatch(n -> n.startsWith("okhttp3/") || n.startsWith("org/apache/"));

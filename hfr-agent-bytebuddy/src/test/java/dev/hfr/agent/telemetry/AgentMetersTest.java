@@ -34,11 +34,23 @@ class AgentMetersTest {
   @Test
   @DisplayName("the stderr summary lists each client's successes and failures by class and action")
   void summaryLine() {
-    assertThat(SummaryReporter.summary(registry)).isEqualTo("[hfr-agent] summary: no HTTP requests seen");
+    assertThat(SummaryReporter.summary(meters)).isEqualTo("[hfr-agent] summary: no HTTP requests seen");
     meters.attempt("jdk-httpclient", "h", "GET", new Decision(Classification.success(), Risk.R0, null), 1);
     meters.attempt("jdk-httpclient", "h", "GET", new Decision(new Classification(Fault.T1, 0.9, null, -1, "http.5xx"), Risk.R0, Action.RETRY), 1);
     meters.attempt("okhttp", "h", "POST", new Decision(new Classification(Fault.T1, 0.9, null, -1, "http.5xx"), Risk.R2, Action.RECONCILE), 1);
-    assertThat(SummaryReporter.summary(registry))
+    assertThat(SummaryReporter.summary(meters))
         .isEqualTo("[hfr-agent] summary: jdk-httpclient T1->retry 1, ok 1; okhttp T1->reconcile 1");
+  }
+
+  @Test
+  @DisplayName("without a registry (no Prometheus endpoint) the summary still counts every attempt")
+  void summaryWithoutARegistry() {
+    AgentMeters own = new AgentMeters();
+    own.attempt("okhttp", "h", "GET", new Decision(Classification.success(), Risk.R0, null), 1);
+    own.attempt("okhttp", "h", "GET", new Decision(new Classification(Fault.T2, 0.95, null, 1000, "http.429"), Risk.R0, Action.RETRY), 1);
+    own.eventDropped();
+    assertThat(own.attempts()).isEqualTo(2);
+    assertThat(own.eventsDropped()).isEqualTo(1);
+    assertThat(SummaryReporter.summary(own)).isEqualTo("[hfr-agent] summary: okhttp T2->retry 1, ok 1");
   }
 }

@@ -490,7 +490,10 @@ final class ConfigReader {
   VerificationSettings readVerification(YamlNode s, VerificationSettings base) {
     checkKeys(s, VERIFICATION_KEYS);
     VerifyLevel def = verifyLevel(s, "default_level");
-    Map<Criticality.Level, VerifyLevel> levels = new EnumMap<>(base.levels());
+    // A default_level the file sets is the level of every criticality its `levels` leaves out; without
+    // one, the criticalities it leaves out keep the paper's levels (V1 / V2 / V2).
+    Map<Criticality.Level, VerifyLevel> levels = def != null ? new EnumMap<>(Criticality.Level.class)
+        : new EnumMap<>(base.levels());
     YamlNode levelsNode = section(s, "levels");
     if (levelsNode != null) {
       checkKeys(levelsNode, CRITICALITY_KEYS);

@@ -50,6 +50,7 @@ final class AsyncDriver {
     if (bind) {
       TaskContext.set(explicit);
     }
+    CallScope.Handle scope = c.scope.open();
     try {
       Next n = next;
       while (true) {
@@ -88,6 +89,7 @@ final class AsyncDriver {
     } catch (RuntimeException | LinkageError | AssertionError e) {
       failed(c, invocation, e, out);
     } finally {
+      scope.close();
       if (bind) {
         TaskContext.set(previous);
       }

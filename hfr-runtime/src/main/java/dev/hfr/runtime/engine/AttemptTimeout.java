@@ -6,8 +6,18 @@ import dev.hfr.runtime.budget.Deadline;
 import dev.hfr.runtime.time.Clock;
 import dev.hfr.runtime.timeout.AttemptTimeoutException;
 import dev.hfr.runtime.timeout.AttemptTimer;
+import dev.hfr.runtime.context.TaskPropagation;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.concurrent.Callable;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.FutureTask;
+import java.util.concurrent.SynchronousQueue;
+import java.util.concurrent.ThreadPoolExecutor;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
 
 /**
  * The engine's time bounds: an attempt gets the tool's timeout ({@code @Timeout}, YAML {@code timeout_ms}),
@@ -17,16 +27,26 @@ import java.util.Optional;
  * AttemptTimeoutException} — a T3 — with that exception as its cause. A call that returned its result
  * keeps it, late or not: the result is real (for a write, proof that it committed).
  *
+ * <p>A tool whose attempt kept running past its interrupt (blocking socket I/O does) is marked by the timer;
+ * from then on its bounded attempts run on a thread of their own ({@link #abandonable}) and the caller stops
+ * waiting at the bound: the attempt is abandoned, counted, and its late result discarded. The first such
+ * attempt cannot be abandoned — it runs on the caller's thread — only counted.
+ *
  * <p>A call without any bound costs nothing here: the checks are field reads.
  */
 public final class AttemptTimeout implements AutoCloseable {
 
   /** How long an interrupted call may still run before it counts as ignoring its interrupt. */
-  public static final long DEFAULT_GRACE_NANOS = 100_000_000L;
+  // Long enough that a tool which does answer its interrupt is not mistaken for one that does not on a machine
+  // so loaded that the interrupted thread waits a while for a core (100 ms did, at a load average of 60).
+  public static final long DEFAULT_GRACE_NANOS = 500_000_000L;
 
   private final Clock clock;
   private final long graceNanos;
   private volatile AttemptTimer timer;
+  private volatile ThreadPoolExecutor hops;
+  private final AtomicLong abandoned = new AtomicLong();
+  private final AtomicInteger abandonedRunning = new AtomicInteger();
   private boolean closed;
 
   /** Bounds on {@code clock}, the engine's clock. */
@@ -58,10 +78,113 @@ public final class AttemptTimeout implements AutoCloseable {
     return timer().start(deadlineNanos);
   }
 
+  /** As {@link #start(long)}, marking {@code rt} as a tool that ignores interruption if this call does. */
+  AttemptTimer.Watch start(long deadlineNanos, ToolRuntime rt) {
+    return timer().start(deadlineNanos, rt.onIgnoredInterrupt);
+  }
+
+  /**
+   * Runs {@code attempt} on a thread of its own and waits at most {@code boundNanos} for it. Past that the
+   * attempt is abandoned: interrupted once more, left to finish on its thread (counted while it runs),
+   * whatever it returns or throws later discarded; the caller gets an {@link AttemptTimeoutException} (a T3:
+   * a read is retried, a write's outcome is unknown and reconciled before anything is resent).
+   */
+  <R> R abandonable(Callable<R> attempt, long boundNanos, String what) throws Exception {
+    Hop<R> hop = new Hop<>(TaskPropagation.wrap(attempt));
+    hops().execute(hop);
+    try {
+      return hop.get(boundNanos, TimeUnit.NANOSECONDS);
+    } catch (TimeoutException e) {
+      if (!hop.abandon()) {
+        return hop.get(); // it finished just now: its answer is real
+      }
+      throw AttemptTimeoutException.abandoned(what, boundNanos);
+    } catch (ExecutionException e) {
+      Throwable cause = e.getCause();
+      if (cause instanceof Error error) {
+        throw error;
+      }
+      throw (Exception) cause;
+    } catch (InterruptedException e) {
+      hop.abandon();
+      throw e;
+    }
+  }
+
+  /** Attempts given up on because their tool ignores interruption. */
+  public long abandoned() {
+    return abandoned.get();
+  }
+
+  /** Abandoned attempts whose threads are still running: the leak, right now. */
+  public int abandonedRunning() {
+    return abandonedRunning.get();
+  }
+
+  /** An attempt on a hop thread that knows whether it finished before its caller gave up on it. */
+  private final class Hop<R> extends FutureTask<R> {
+    private static final int RUNNING = 0;
+    private static final int FINISHED = 1;
+    private static final int ABANDONED = 2;
+    private final AtomicInteger state = new AtomicInteger(RUNNING);
+
+    Hop(Callable<R> attempt) {
+      super(attempt);
+    }
+
+    @Override
+    public void run() {
+      try {
+        super.run();
+      } finally {
+        if (!state.compareAndSet(RUNNING, FINISHED)) {
+          abandonedRunning.decrementAndGet();
+        }
+      }
+    }
+
+    /** Gives up on the attempt; false if it had already finished. */
+    boolean abandon() {
+      if (!state.compareAndSet(RUNNING, ABANDONED)) {
+        return false;
+      }
+      abandoned.incrementAndGet();
+      abandonedRunning.incrementAndGet();
+      cancel(true);
+      return true;
+    }
+  }
+
+  private ThreadPoolExecutor hops() {
+    ThreadPoolExecutor h = hops;
+    if (h != null) {
+      return h;
+    }
+    synchronized (this) {
+      if (hops == null) {
+        if (closed) {
+          throw new IllegalStateException("the engine is closed");
+        }
+        // Threads made on demand, one per attempt in flight; an idle one ends after a minute. Daemons: an
+        // abandoned attempt that never returns must not keep the JVM alive.
+        AtomicInteger n = new AtomicInteger();
+        hops = new ThreadPoolExecutor(0, Integer.MAX_VALUE, 60, TimeUnit.SECONDS, new SynchronousQueue<>(), r -> {
+          Thread t = new Thread(r, "hfr-abandonable-attempt-" + n.incrementAndGet());
+          t.setDaemon(true);
+          return t;
+        });
+      }
+      return hops;
+    }
+  }
+
   /** The tool's reconcile method, bounded by {@code reconcile_timeout_ms}. */
   <R> Optional<R> reconcile(Call<R> c) throws Exception {
     long bound = c.policy.reconcileTimeoutMs() * 1_000_000L;
-    AttemptTimer.Watch watch = start(clock.nanoTime() + bound);
+    if (c.rt.ignoresInterrupts) {
+      return abandonable(c.invocation::reconcile, bound, c.tool.reconcileMethod() + " (reconcile of " + c.tool.name() + ")");
+    }
+    AttemptTimer.Watch watch = start(clock.nanoTime() + bound, c.rt);
     Optional<R> found;
     try {
       found = c.invocation.reconcile();
@@ -116,12 +239,15 @@ public final class AttemptTimeout implements AutoCloseable {
     }
   }
 
-  /** Stops the timer thread, if one was started. */
+  /** Stops the timer thread, if one was started, and interrupts attempts still running on hop threads. */
   @Override
   public synchronized void close() {
     closed = true;
     if (timer != null) {
       timer.close();
+    }
+    if (hops != null) {
+      hops.shutdownNow();
     }
   }
 }

@@ -40,6 +40,8 @@ final class Call<R> {
   final long startNanos;
 
   ControllerState state = ControllerState.INIT;
+  /** Made current around each stretch of an asynchronous call's steps (its Observation); none for blocking calls. */
+  CallScope scope = CallScope.NONE;
   /** The ladder rung the next attempt runs on; -1 is the method itself. */
   int rung = -1;
   /**

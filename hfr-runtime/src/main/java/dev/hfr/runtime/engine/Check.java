@@ -6,8 +6,6 @@ import dev.hfr.runtime.HfrFeatures;
 import dev.hfr.runtime.action.Action;
 import dev.hfr.runtime.action.ActionTable;
 import dev.hfr.runtime.action.Reason;
-import dev.hfr.runtime.breaker.CircuitBreaker;
-import dev.hfr.runtime.retry.RetryRequest;
 import dev.hfr.runtime.retry.RetryVerdict;
 import dev.hfr.runtime.retry.StopReason;
 import dev.hfr.runtime.time.Clock;
@@ -87,16 +85,10 @@ final class Check {
     int retryNumber = c.budgetStep().attempts();
     long delay = failures.backoffNanos(retryNumber, c.policy, retryAfter);
     Fault gateFault = features.classification() ? c.fault : Fault.T1;
-    RetryRequest.Builder request = RetryRequest.builder(gateFault, c.risk, c.policy.retry(), c.history(), c.budgetStep())
-        .deadline(c.task.deadline(), clock.nanoTime(), delay, c.lastLatencyNanos, c.verifyNanos);
-    if (features.budgets()) {
-      request.tenant(c.task.tenant());
-    }
-    CircuitBreaker breaker = c.breaker();
-    if (breaker != null) {
-      request.breaker(breaker);
-    }
-    RetryVerdict verdict = failures.gate.check(request.build());
+    // The gate's allocation-free form: a RetryRequest per failed attempt would be one more object per failure.
+    RetryVerdict verdict = failures.gate.check(gateFault, c.risk, c.policy.retry(), c.history(), c.budgetStep(),
+        features.budgets() ? c.task.tenant() : null, c.breaker(), c.task.deadline(), clock.nanoTime(), delay,
+        c.lastLatencyNanos, c.verifyNanos);
     if (verdict.retry()) {
       c.delayNanos = delay;
       return decide.settle(c, Action.RETRY, Reason.RETRYABLE);

@@ -96,12 +96,19 @@ public final class Controller {
    */
   public <R> CompletableFuture<R> executeAsync(ToolDescriptor tool, AsyncToolInvocation<R> invocation, TaskState task,
       ImplicitTasks tasks) {
+    return executeAsync(tool, invocation, task, tasks, CallScope.NONE);
+  }
+
+  /** {@link #executeAsync}, with {@code scope} made current around each stretch of the call's steps. */
+  public <R> CompletableFuture<R> executeAsync(ToolDescriptor tool, AsyncToolInvocation<R> invocation, TaskState task,
+      ImplicitTasks tasks, CallScope scope) {
     Call<R> c;
     try {
       c = newCall(tool, invocation, task != null ? task : tasks.next());
     } catch (RuntimeException e) {
       return failure.beforeAsyncCall(tool, invocation, e);
     }
+    c.scope = scope;
     return asyncDriver.run(c, invocation);
   }
 

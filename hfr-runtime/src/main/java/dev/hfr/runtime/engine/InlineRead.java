@@ -122,10 +122,13 @@ final class InlineRead {
         if (AttemptTimeout.bounded(policy, task)) {
           long now = timed ? start : clock.nanoTime();
           bound = timeouts.attemptBoundNanos(policy, task, now);
-          watch = timeouts.start(now + bound);
+          // A tool known to ignore interruption runs where it can be abandoned instead.
+          watch = rt.ignoresInterrupts ? null : timeouts.start(now + bound, rt);
         }
         try {
-          result = invocation.proceed(null);
+          result = bound > 0 && watch == null
+              ? timeouts.abandonable(() -> invocation.proceed(null), bound, tool.name() + " attempt")
+              : invocation.proceed(null);
           hasResult = true;
         } catch (Exception e) {
           if (e instanceof InterruptedException) {

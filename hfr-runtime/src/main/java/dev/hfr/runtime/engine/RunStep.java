@@ -20,7 +20,8 @@ import java.util.concurrent.TimeoutException;
 /**
  * RUN_STEP (Table 9): one physical attempt of the method (with the write's key for an R1 method) or of
  * the current ladder rung, if the rung's breaker and bulkhead let it through; a blocked attempt goes to
- * CHECK without calling anything. The attempt itself is the only part the drivers do differently: {@link
+ * CHECK without calling anything. The attempt of a tool known to ignore interruption runs where it can be
+ * abandoned ({@link AttemptTimeout#abandonable}). The attempt itself is the only part the drivers do differently: {@link
  * #run} calls the method and waits (the shared timer interrupts it when its bound is up), {@link #runAsync}
  * starts it and continues when its stage completes (a bound fails the stage instead). Both go through
  * {@link #enter} and {@link #ended}.
@@ -46,7 +47,10 @@ final class RunStep {
     long t0 = clock.nanoTime();
     // The attempt runs on this thread; the shared timer interrupts it when its bound is up.
     long bound = boundNanos(c, t0);
-    AttemptTimer.Watch watch = bound > 0 ? timeouts.start(t0 + bound) : null;
+    if (bound > 0 && c.rt.ignoresInterrupts) {
+      return runAbandonable(c, bound, t0);
+    }
+    AttemptTimer.Watch watch = bound > 0 ? timeouts.start(t0 + bound, c.rt) : null;
     R r = null;
     Exception error = null;
     try {
@@ -66,6 +70,30 @@ final class RunStep {
     if (watch != null && watch.stop() && error != null) {
       // Timed out: a T3 whatever the tool made of its interrupt (for a write: an unknown outcome).
       error = new AttemptTimeoutException(c.tool.name() + " attempt", bound, error);
+    }
+    return ended(c, r, error, t0);
+  }
+
+  /**
+   * The attempt of a tool that ignored an interrupt before: on a thread of its own, abandoned at its bound (an
+   * {@link AttemptTimeoutException}, so a T3), never waited for past it.
+   */
+  private <R> Next runAbandonable(Call<R> c, long bound, long t0) {
+    R r = null;
+    Exception error = null;
+    String key = c.tool.risk() == Risk.R1 ? c.key : null;
+    int rung = c.rung;
+    try {
+      r = timeouts.abandonable(() -> rung < 0 ? c.invocation.proceed(key) : c.invocation.degrade(rung), bound,
+          c.tool.name() + " attempt");
+    } catch (Exception e) {
+      if (e instanceof InterruptedException) {
+        Thread.currentThread().interrupt();
+      }
+      error = e;
+    } catch (Error e) {
+      endAttempt(c, t0);
+      throw e;
     }
     return ended(c, r, error, t0);
   }

@@ -31,6 +31,13 @@ final class ToolRuntime {
   final ToolMeters meters;
   /** Which of the tool's clean calls read the clock. */
   final TimingSampler timing;
+  /**
+   * Set (for the engine's lifetime) once an attempt of this tool kept running past its interrupt: its later
+   * bounded attempts run on a thread of their own that the caller can abandon ({@link AttemptTimeout#abandonable}).
+   */
+  volatile boolean ignoresInterrupts;
+  /** What the timer runs when an attempt of this tool ignored its interrupt; made once, not per call. */
+  final Runnable onIgnoredInterrupt = () -> ignoresInterrupts = true;
   /** The outcome of every clean read of the tool: immutable and always the same, so made once. */
   final ToolOutcome cleanReadOutcome;
   /** Index 0: the method itself; index i + 1: rung i. */

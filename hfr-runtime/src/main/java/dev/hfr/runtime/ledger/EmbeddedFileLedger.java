@@ -222,7 +222,7 @@ public final class EmbeddedFileLedger implements IdempotencyLedger {
     return new LedgerTable.Persister() {
       @Override
       public void put(StoredEntry entry) {
-        unforced.wrote(entry.tenant(), entry.key(), writer.append(JournalCodec.encodePut(entry), false));
+        mustBeForced(entry, writer.append(JournalCodec.encodePut(entry), false));
       }
 
       @Override
@@ -237,7 +237,13 @@ public final class EmbeddedFileLedger implements IdempotencyLedger {
 
       @Override
       public void remove(StoredEntry entry) {
-        unforced.wrote(entry.tenant(), entry.key(), writer.append(JournalCodec.encodeRemove(entry.tenant(), entry.key()), false));
+        mustBeForced(entry, writer.append(JournalCodec.encodeRemove(entry.tenant(), entry.key()), false));
+      }
+
+      private void mustBeForced(StoredEntry entry, long end) {
+        if (end > writer.forced()) { // under OS_BUFFERED a written frame counts as forced: nothing to remember
+          unforced.wrote(entry.tenant(), entry.key(), end);
+        }
       }
 
       @Override

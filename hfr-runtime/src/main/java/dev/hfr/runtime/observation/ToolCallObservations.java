@@ -3,11 +3,17 @@ package dev.hfr.runtime.observation;
 import dev.hfr.runtime.ToolDescriptor;
 import dev.hfr.runtime.ToolOutcome;
 import dev.hfr.runtime.engine.CallListener;
+import dev.hfr.runtime.engine.CallScope;
 import dev.hfr.runtime.ledger.LedgerState;
 import dev.hfr.runtime.telemetry.DecisionEvent;
 import io.micrometer.observation.Observation;
 import io.micrometer.observation.ObservationRegistry;
 import java.util.Objects;
+import java.util.concurrent.CancellationException;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.function.Function;
 import java.util.function.Supplier;
 
 /**
@@ -52,6 +58,73 @@ public final class ToolCallObservations implements CallListener {
       observation.error(failure);
       throw ToolCallObservations.<RuntimeException>rethrow(failure);
     } finally {
+      observation.stop();
+    }
+  }
+
+  /**
+   * Runs an asynchronous call as one Observation: it starts here and stops when the call's future completes (marked
+   * with the failure when it fails). {@code call} gets the {@link CallScope} that makes the Observation current
+   * again on each thread that continues the call, so the decisions taken there become its events.
+   */
+  public <R> CompletableFuture<R> observeAsync(ToolDescriptor tool, String tenant, String taskId, boolean shadow,
+      Function<CallScope, CompletableFuture<R>> call) {
+    ToolCallContext context = new ToolCallContext(tool, tenant, taskId, shadow);
+    Observation observation = HfrObservationDocumentation.TOOL_CALL
+        .observation(convention, DEFAULT, () -> context, registry)
+        .start();
+    AsyncEnd<R> end = new AsyncEnd<>(observation);
+    // The Observation is stopped once its future is done and no thread has it open: never inside its own scope.
+    CallScope scope = () -> {
+      Observation.Scope opened = observation.openScope();
+      return () -> {
+        opened.close();
+        end.stopIfDone();
+      };
+    };
+    Observation.Scope started = observation.openScope();
+    CompletableFuture<R> future;
+    try {
+      future = call.apply(scope);
+    } catch (Throwable failure) {
+      started.close();
+      observation.error(failure);
+      observation.stop();
+      throw ToolCallObservations.<RuntimeException>rethrow(failure);
+    }
+    started.close();
+    end.future = future;
+    end.stopIfDone();
+    future.whenComplete((result, failure) -> {
+      if (registry.getCurrentObservation() != observation) {
+        end.stopIfDone();
+      }
+    });
+    return future;
+  }
+
+  /** Stops an asynchronous call's Observation once, when its future is done, marked with the failure if it failed. */
+  private static final class AsyncEnd<R> {
+    private final Observation observation;
+    private final AtomicBoolean stopped = new AtomicBoolean();
+    volatile CompletableFuture<R> future;
+
+    AsyncEnd(Observation observation) {
+      this.observation = observation;
+    }
+
+    void stopIfDone() {
+      CompletableFuture<R> f = future;
+      if (f == null || !f.isDone() || !stopped.compareAndSet(false, true)) {
+        return;
+      }
+      if (f.isCompletedExceptionally()) {
+        try {
+          f.join();
+        } catch (CompletionException | CancellationException e) {
+          observation.error(e instanceof CompletionException && e.getCause() != null ? e.getCause() : e);
+        }
+      }
       observation.stop();
     }
   }

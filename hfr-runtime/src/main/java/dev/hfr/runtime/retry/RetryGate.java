@@ -2,6 +2,9 @@ package dev.hfr.runtime.retry;
 
 import dev.hfr.annotations.Fault;
 import dev.hfr.annotations.Risk;
+import dev.hfr.runtime.RetrySpec;
+import dev.hfr.runtime.breaker.CircuitBreaker;
+import dev.hfr.runtime.budget.Deadline;
 import dev.hfr.runtime.budget.RetryBudget;
 import dev.hfr.runtime.budget.TenantRetryBudgets;
 import java.util.Objects;
@@ -52,27 +55,46 @@ public final class RetryGate {
   /** Decides one retry; on {@link RetryVerdict#RETRY} the budgets are charged. */
   public RetryVerdict check(RetryRequest request) {
     Objects.requireNonNull(request, "request");
-    StopReason refusal = refusal(request);
+    return check(request.fault(), request.risk(), request.spec(), request.history(), request.step(), request.tenant(),
+        request.breaker(), request.deadline(), request.nowNanos(), request.delayNanos(), request.stepNanos(),
+        request.verifyNanos());
+  }
+
+  /**
+   * The same decision from the request's parts, for the engine's failure path, which would otherwise build
+   * one {@link RetryRequest} per failed attempt. The parts are those of {@link RetryRequest.Builder}, taken as
+   * valid: {@code tenant} and {@code breaker} may be {@code null}, {@code deadline} is {@link Deadline#NONE}
+   * when there is none, the durations are not negative.
+   */
+  public RetryVerdict check(Fault fault, Risk risk, RetrySpec spec, AttemptHistory history, RetryBudget.Step step,
+      String tenant, CircuitBreaker breaker, Deadline deadline, long nowNanos, long delayNanos, long stepNanos,
+      long verifyNanos) {
+    StopReason refusal = refusal(fault, risk, spec, history, breaker);
+    if (refusal == null && !deadline.allows(nowNanos, delayNanos, stepNanos, verifyNanos)) {
+      refusal = StopReason.DEADLINE;
+    }
+    if (refusal == null && step.attempts() >= spec.maxAttempts()) {
+      refusal = StopReason.STEP_ATTEMPTS_EXHAUSTED;
+    }
     if (refusal != null) {
       return RetryVerdict.stop(refusal);
     }
-    StopReason budget = charge(request);
+    StopReason budget = charge(step, tenant);
     if (budget != null) {
       return RetryVerdict.stop(budget);
     }
-    AttemptHistory history = request.history();
-    if (request.fault() == Fault.UNCLASSIFIED) {
+    if (fault == Fault.UNCLASSIFIED) {
       history.markUnclassifiedProbed();
     }
     history.consumeMarks();
     return RetryVerdict.RETRY;
   }
 
-  /** The first condition that forbids the retry, without charging anything; {@code null} when none does. */
-  private StopReason refusal(RetryRequest r) {
-    Fault fault = r.fault();
-    Risk risk = r.risk();
-    AttemptHistory history = r.history();
+  /**
+   * The first condition up to the breaker that forbids the retry, without charging anything; {@code null} when
+   * none does. The deadline and the step's attempts are checked after it, in that order.
+   */
+  private StopReason refusal(Fault fault, Risk risk, RetrySpec spec, AttemptHistory history, CircuitBreaker breaker) {
     boolean write = risk != Risk.R0;
     if (fault == Fault.T8) {
       return StopReason.POLICY_REFUSAL;
@@ -113,35 +135,29 @@ public final class RetryGate {
       }
     }
     boolean ownRule = fault == Fault.T6 || fault == Fault.V1 || fault == Fault.UNCLASSIFIED;
-    if (!ownRule && !r.spec().retryOn().contains(fault)) {
+    if (!ownRule && !spec.retryOn().contains(fault)) {
       return StopReason.NOT_RETRYABLE_CLASS;
     }
     if (history.lastFault() == fault && history.sameFaultStreak() >= sameFaultLimit) {
       return StopReason.SAME_FAULT_REPEATED;
     }
-    if (r.breaker() != null && !r.breaker().allowsRetries()) {
+    if (breaker != null && !breaker.allowsRetries()) {
       return StopReason.BREAKER_OPEN;
-    }
-    if (!r.deadline().allows(r.nowNanos(), r.delayNanos(), r.stepNanos(), r.verifyNanos())) {
-      return StopReason.DEADLINE;
-    }
-    if (r.step().attempts() >= r.spec().maxAttempts()) {
-      return StopReason.STEP_ATTEMPTS_EXHAUSTED;
     }
     return null;
   }
 
   /** Charges step, task and tenant, in that order, undoing earlier charges when a later one refuses. */
-  private StopReason charge(RetryRequest r) {
-    RetryBudget.Charge charge = r.step().tryChargeRetry();
+  private StopReason charge(RetryBudget.Step step, String tenant) {
+    RetryBudget.Charge charge = step.tryChargeRetry();
     if (charge == RetryBudget.Charge.STEP_EXHAUSTED) {
       return StopReason.STEP_ATTEMPTS_EXHAUSTED;
     }
     if (charge == RetryBudget.Charge.TASK_EXHAUSTED) {
       return StopReason.TASK_BUDGET_EXHAUSTED;
     }
-    if (tenantBudgets != null && r.tenant() != null && !tenantBudgets.tryAcquire(r.tenant())) {
-      r.step().refundRetry();
+    if (tenantBudgets != null && tenant != null && !tenantBudgets.tryAcquire(tenant)) {
+      step.refundRetry();
       return StopReason.TENANT_BUDGET_EXHAUSTED;
     }
     return null;

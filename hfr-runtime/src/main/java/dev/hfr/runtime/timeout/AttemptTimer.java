@@ -13,9 +13,10 @@ import java.util.function.LongSupplier;
  * starting and stopping it are a few volatile writes and one compare-and-set. The timer thread sleeps
  * until the earliest deadline of all watches and is woken only when a new deadline is earlier than that.
  *
- * <p>A call that ignores the interrupt cannot be taken back from its own thread without a thread hop; it
- * is counted ({@link #ignoredInterrupts()}) once it is still running a grace period after the interrupt,
- * so the tool can be fixed. Thread-safe.
+ * <p>A call that ignores the interrupt cannot be taken back from its own thread; once it is still running a
+ * grace period after the interrupt it is counted ({@link #ignoredInterrupts()}) and the {@code onIgnored}
+ * hook given at its start runs (on the timer thread), so the engine can run that tool's later attempts where
+ * they can be abandoned. Thread-safe.
  */
 public final class AttemptTimer implements AutoCloseable {
 
@@ -27,6 +28,13 @@ public final class AttemptTimer implements AutoCloseable {
   private static final long FIRED = 3;
   private static final long PHASE = 3;
   private static final long NEVER = Long.MAX_VALUE;
+  /**
+   * With nothing armed the timer still wakes this often, for {@link #IDLE_ROUNDS} rounds, before it parks for
+   * good: a start whose deadline is later than the next wake-up then needs no unpark (a system call), so a
+   * steady stream of short bounded calls does not wake the timer once per call.
+   */
+  private static final long IDLE_WAKE_NANOS = 100_000_000L;
+  private static final int IDLE_ROUNDS = 50;
 
   private final LongSupplier nanoTime;
   private final long graceNanos;
@@ -37,6 +45,8 @@ public final class AttemptTimer implements AutoCloseable {
   /** Whether the timer thread is parked until {@link #wakeAt}; starts with an earlier deadline unpark it. */
   private volatile boolean parked;
   private volatile long wakeAt = NEVER;
+  /** Whether the last scan saw any watch started since the scan before (timer thread only). */
+  private boolean active;
   private volatile boolean closed;
 
   /**
@@ -59,6 +69,14 @@ public final class AttemptTimer implements AutoCloseable {
    * @return the thread's watch, to stop
    */
   public Watch start(long deadlineNanos) {
+    return start(deadlineNanos, null);
+  }
+
+  /**
+   * As {@link #start(long)}; {@code onIgnored} (made once, not per call) runs on the timer thread if the call
+   * is still running the grace period after its interrupt.
+   */
+  public Watch start(long deadlineNanos, Runnable onIgnored) {
     Watch w = mine.get();
     long s = w.state;
     if ((s & PHASE) != IDLE) {
@@ -66,6 +84,7 @@ public final class AttemptTimer implements AutoCloseable {
       return w;
     }
     w.deadline = deadlineNanos;
+    w.onIgnored = onIgnored;
     w.state = (s & ~PHASE) + 4 + ARMED;
     if (parked && deadlineNanos - wakeAt < 0) {
       LockSupport.unpark(thread);
@@ -92,8 +111,16 @@ public final class AttemptTimer implements AutoCloseable {
   }
 
   private void run() {
+    int idleRounds = 0;
     while (!closed) {
       long earliest = scan();
+      if (earliest == NEVER && (active || idleRounds < IDLE_ROUNDS)) {
+        // Nothing due, but calls are being bounded (or were lately): look again soon rather than park for good.
+        idleRounds = active ? 0 : idleRounds + 1;
+        earliest = nanoTime.getAsLong() + IDLE_WAKE_NANOS;
+      } else if (earliest != NEVER) {
+        idleRounds = 0;
+      }
       wakeAt = earliest;
       parked = true;
       // A start that raced the scan either sees parked and unparks, or is seen by this second look.
@@ -114,14 +141,24 @@ public final class AttemptTimer implements AutoCloseable {
   private long scan() {
     long now = nanoTime.getAsLong();
     long earliest = NEVER;
+    active = false;
     for (Watch w : watches) {
       long s = w.state;
       long phase = s & PHASE;
+      long generation = s & ~PHASE;
+      if (generation != w.seenGeneration) {
+        w.seenGeneration = generation;
+        active = true;
+      }
       if (phase == ARMED) {
         long d = w.deadline;
         if (w.state != s) {
-          earliest = now; // it changed under us: look again at once
-        } else if (now - d >= 0) {
+          // It changed under us: a call ended and maybe another began. Not looked at again at once (a thread
+          // that arms and disarms millions of times a second would keep the timer spinning): a start after
+          // parked was set unparks the timer itself when its deadline is earlier than the wake-up.
+          continue;
+        }
+        if (now - d >= 0) {
           fire(w, s, now);
           earliest = earliestOf(earliest, now + graceNanos);
         } else {
@@ -132,6 +169,10 @@ public final class AttemptTimer implements AutoCloseable {
         if (now - graceEnd >= 0) {
           w.interruptedAt = 0L;
           ignoredInterrupts.incrementAndGet();
+          Runnable hook = w.onIgnored;
+          if (hook != null) {
+            hook.run();
+          }
         } else {
           earliest = earliestOf(earliest, graceEnd);
         }
@@ -169,8 +210,13 @@ public final class AttemptTimer implements AutoCloseable {
 
     private final Thread owner;
     private volatile long state;
-    private volatile long deadline;
+    // Plain fields: written before the volatile write of state that arms the watch, read by the timer only
+    // after its volatile read of state, so that write publishes them (and saves two fences per call).
+    private long deadline;
+    private Runnable onIgnored;
     private volatile long interruptedAt;
+    /** The generation the timer saw at its last scan (timer thread only). */
+    private long seenGeneration;
     private int nested;
 
     private Watch(Thread owner) {

@@ -38,26 +38,30 @@ class ConfigKeyCoverageTest {
     proof("retry.max_retries_per_task", "engine", ENGINE + "ConfigPoliciesTest#tenantOverrides");
     proof("retry.max_retries_per_tenant_per_min", "engine", ENGINE + "TenantIsolationTest#stormDoesNotStarveTheOtherTenant");
     proof("retry.respect_retry_after", "engine", ENGINE + "ConfigKeyEffectsTest#respectRetryAfter");
-    proof("retry.retry_on", "policy", CONFIG + "ToolPolicyResolutionTest#plainT3InRetryOnCoversIdempotentWritesButNotQueryableOnes");
-    proof("retry.never_retry_on", "policy", CONFIG + "ToolPolicyResolutionTest#defaultsRetryTimeoutsOnlyForReads");
+    proof("retry.retry_on", "engine", ENGINE + "ConfigKeysOnACallTest$RetryConditions#retryOn");
+    proof("retry.never_retry_on", "engine", ENGINE + "ConfigKeysOnACallTest$RetryConditions#neverRetryOn");
     proof("degradation.ladder", "engine", ENGINE + "ConfigKeyEffectsTest#ladder");
-    proof("degradation.quality_floor", "policy", ENGINE + "ConfigPoliciesTest#taskCriticalityWins");
-    proof("degradation.allow_auto_degrade", "policy", CONFIG + "ToolPolicyResolutionTest#aHighToolCannotBeGivenAutomaticL3");
-    proof("degradation.require_human_for", "policy", ENGINE + "ConfigPoliciesTest#taskCriticalityWins");
+    proof("degradation.quality_floor", "engine", ENGINE + "ConfigKeysOnACallTest$Degradation#qualityFloor");
+    proof("degradation.allow_auto_degrade", "engine", ENGINE + "ConfigKeysOnACallTest$Degradation#allowAutoDegrade");
+    proof("degradation.require_human_for", "engine", ENGINE + "ConfigKeysOnACallTest$Degradation#requireHumanFor");
     proof("idempotency.enabled", "engine", ENGINE + "ConfigKeyEffectsTest#idempotencyDisabled");
     proof("idempotency.key_fields", "policy", CONFIG + "HfrConfigLoaderTest#theLedgerKeyCannotLoseFields");
     proof("idempotency.ledger", "engine", RUNTIME + "LedgerSettingsTest#memory");
     proof("idempotency.path", "engine", RUNTIME + "LedgerSettingsTest#embeddedAtPath");
     proof("idempotency.jdbc_url", "engine", RUNTIME + "LedgerSettingsTest#postgres");
     proof("idempotency.reconcile_timeout_ms", "engine", ENGINE + "AttemptTimeoutTest#reconcileIsBounded");
-    proof("verification.default_level", "policy", CONFIG + "ToolPolicyResolutionTest#verifyLevelIsTheStricter");
-    proof("verification.levels", "policy", ENGINE + "ConfigPoliciesTest#taskCriticalityWins");
+    proof("verification.default_level", "engine", ENGINE + "ConfigKeysOnACallTest$Verification#defaultLevel");
+    proof("verification.levels", "engine", ENGINE + "ConfigKeysOnACallTest$Verification#levels");
     proof("verification.human_spot_check_rate", "engine", ENGINE + "ConfigKeyEffectsTest#humanSpotCheckRate");
-    for (String k : ConfigReader.BREAKER_KEYS) {
-      proof("circuit_breaker." + k, k.equals("consecutive_failures") ? "engine" : "policy",
-          k.equals("consecutive_failures") || k.equals("cooldown_ms") || k.equals("half_open_probes")
-              ? ENGINE + "ConfigPoliciesTest#perToolBreaker" : CONFIG + "ConfigValidationTest#workingBreaker");
-    }
+    String breaker = ENGINE + "ConfigKeysOnACallTest$Breaker#";
+    proof("circuit_breaker.consecutive_failures", "engine", ENGINE + "ConfigPoliciesTest#perToolBreaker");
+    proof("circuit_breaker.cooldown_ms", "engine", breaker + "cooldownMs");
+    proof("circuit_breaker.half_open_probes", "engine", breaker + "halfOpenProbes");
+    proof("circuit_breaker.error_rate_threshold", "engine", breaker + "errorRateAndMinCalls");
+    proof("circuit_breaker.min_calls", "engine", breaker + "errorRateAndMinCalls");
+    proof("circuit_breaker.window_ms", "engine", breaker + "windowMs");
+    proof("circuit_breaker.rate_limit_threshold", "engine", breaker + "rateLimitThreshold");
+    proof("circuit_breaker.p95_latency_ms", "engine", breaker + "p95LatencyMs");
     proof("telemetry.sample_rate", "engine", ENGINE + "DecisionEventRoutingTest#sampleRateZero");
     proof("telemetry.redact_pii", "engine", ENGINE + "DecisionEventRoutingTest#redactPii");
     proof("telemetry.emit_decision_events", "engine", ENGINE + "DecisionEventRoutingTest#emitFalse");
@@ -65,20 +69,23 @@ class ConfigKeyCoverageTest {
     proof("fleet.jdbc_url", "engine", RUNTIME + "fleet.FleetConfigTest#jdbcUrlNamesTheFleetsDatabase");
     proof("fleet.expected_workers", "engine", RUNTIME + "fleet.FleetConfigTest#expectedWorkersIsTheShareWithoutTheDatabase");
     proof("limits.max_same_tool_calls", "engine", ENGINE + "ConfigPoliciesTest#tenantOverrides");
-    for (String k : List.of("max_turns", "max_tool_calls", "max_wall_time_ms", "max_cost", "max_write_actions")) {
-      proof("limits." + k, "policy", CONFIG + "ToolPolicyResolutionTest#tenantAndTenantToolOverrides");
-    }
-    proof("tools.retry", "policy", CONFIG + "ToolPolicyResolutionTest#layering");
-    proof("tools.criticality", "policy", CONFIG + "ToolPolicyResolutionTest#aHighToolCannotBeGivenAutomaticL3");
-    proof("tools.verification", "policy", CONFIG + "ToolPolicyResolutionTest#verifyLevelIsTheStricter");
+    String limits = ENGINE + "ConfigKeysOnACallTest$Limits#";
+    proof("limits.max_turns", "engine", limits + "maxTurns");
+    proof("limits.max_tool_calls", "engine", limits + "maxToolCalls");
+    proof("limits.max_wall_time_ms", "engine", limits + "maxWallTimeMs");
+    proof("limits.max_cost", "engine", limits + "maxCost");
+    proof("limits.max_write_actions", "engine", limits + "maxWriteActions");
+    proof("tools.retry", "engine", ENGINE + "ConfigKeysOnACallTest$Sections#toolRetry");
+    proof("tools.criticality", "engine", ENGINE + "ConfigKeysOnACallTest$Sections#toolCriticality");
+    proof("tools.verification", "engine", ENGINE + "ConfigKeysOnACallTest$Sections#toolVerification");
     proof("tools.circuit_breaker", "engine", ENGINE + "ConfigPoliciesTest#perToolBreaker");
-    proof("tools.degradation", "policy", CONFIG + "ToolPolicyResolutionTest#aHighToolCannotBeGivenAutomaticL3");
-    proof("tools.timeout_ms", "policy", ENGINE + "ConfigKeyEffectsTest#timeouts");
+    proof("tools.degradation", "engine", ENGINE + "ConfigKeysOnACallTest$Sections#toolDegradation");
+    proof("tools.timeout_ms", "engine", ENGINE + "ConfigKeysOnACallTest$Sections#timeouts");
     proof("tenants.retry", "engine", ENGINE + "ConfigPoliciesTest#tenantOverrides");
     proof("tenants.limits", "engine", ENGINE + "ConfigPoliciesTest#tenantOverrides");
-    proof("tenants.circuit_breaker", "policy", CONFIG + "ToolPolicyResolutionTest#tenantAndTenantToolOverrides");
-    proof("tenants.tools", "policy", CONFIG + "ToolPolicyResolutionTest#tenantAndTenantToolOverrides");
-    proof("tenants.timeout_ms", "policy", ENGINE + "ConfigKeyEffectsTest#timeouts");
+    proof("tenants.circuit_breaker", "engine", ENGINE + "ConfigKeysOnACallTest$Sections#tenantBreaker");
+    proof("tenants.tools", "engine", ENGINE + "ConfigKeysOnACallTest$Sections#tenantTools");
+    proof("tenants.timeout_ms", "engine", ENGINE + "ConfigKeysOnACallTest$Sections#timeouts");
   }
 
   private static void proof(String key, String level, String test) {

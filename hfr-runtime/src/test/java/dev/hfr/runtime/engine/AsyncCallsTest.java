@@ -45,6 +45,14 @@ class AsyncCallsTest {
       return this;
     }
 
+    /** An attempt that fails later, on another thread. */
+    ScriptedAsyncTool failsLater(Exception e) {
+      attempts.add(CompletableFuture.supplyAsync(() -> {
+        throw new java.util.concurrent.CompletionException(e);
+      }, CompletableFuture.delayedExecutor(20, TimeUnit.MILLISECONDS)));
+      return this;
+    }
+
     /** An attempt that completes later, on another thread. */
     ScriptedAsyncTool answersLater(String value) {
       attempts.add(CompletableFuture.supplyAsync(() -> value, CompletableFuture.delayedExecutor(20, TimeUnit.MILLISECONDS)));

@@ -18,9 +18,7 @@ import dev.hfr.runtime.engine.LoopbackHttp.Answer;
 import dev.hfr.runtime.ledger.InMemoryLedger;
 import dev.hfr.runtime.timeout.AttemptTimeoutException;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
-import java.io.IOException;
 import java.time.Duration;
-import java.util.Optional;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -38,22 +36,14 @@ class AttemptTimeoutTest {
   private static final Duration CLIENT_TIMEOUT = Duration.ofSeconds(30);
   private static final RetrySpec FAST = RetrySpec.of(4, 10, 50, Fault.T1, Fault.T2, Fault.T3);
 
-  private final LoopbackHttp http = newServer();
+  private final LoopbackHttp http = LoopbackHttp.start();
+  private final LoopbackOrders orders = new LoopbackOrders(http);
   private final SimpleMeterRegistry registry = new SimpleMeterRegistry();
   private final RecordingSink sink = new RecordingSink();
 
-  private static LoopbackHttp newServer() {
-    try {
-      return new LoopbackHttp();
-    } catch (IOException e) {
-      throw new IllegalStateException(e);
-    }
-  }
-
   @BeforeEach
   void warmUp() throws Exception {
-    http.route("/warmup", (n, body, q) -> Answer.ok("{}"));
-    http.get("/warmup", Duration.ofSeconds(10));
+    http.warmUp();
   }
 
   @AfterEach
@@ -89,44 +79,13 @@ class AttemptTimeoutTest {
     }
   }
 
-  /** POST /orders, reconciled by GET /orders/find. */
-  final class CreateOrder extends ToolInvocation<String> {
-    private final String sku;
-
-    CreateOrder(String sku) {
-      this.sku = sku;
-    }
-
-    @Override
-    public String proceed(String key) throws Exception {
-      return http.post("/orders", sku, CLIENT_TIMEOUT);
-    }
-
-    @Override
-    public Optional<String> reconcile() throws Exception {
-      String found = http.get("/orders/find?sku=" + sku, CLIENT_TIMEOUT);
-      return found.isEmpty() || found.equals("{}") ? Optional.empty() : Optional.of(found);
-    }
-
-    @Override
-    public int argumentCount() {
-      return 1;
-    }
-
-    @Override
-    public Object argument(int index) {
-      return sku;
-    }
-  }
-
   private static ToolDescriptor.Builder search() {
     return ToolDescriptor.builder("com.acme.Search", "search", Risk.R0).parameters("path").retry(FAST)
         .resultType(String.class);
   }
 
   private static ToolDescriptor.Builder createOrder() {
-    return ToolDescriptor.builder("com.acme.Orders", "createOrder", Risk.R2).parameters("sku").reconcile("findOrder")
-        .retry(FAST).resultType(String.class);
+    return LoopbackOrders.createOrder().retry(FAST);
   }
 
   private static long millisSince(long startNanos) {
@@ -153,14 +112,13 @@ class AttemptTimeoutTest {
   @Test
   @DisplayName("a write that times out is UNKNOWN and reconciled first, never resent blindly")
   void timedOutWriteIsReconciledNotResent() {
-    http.route("/orders", (n, body, q) -> Answer.hang(10_000, "{\"id\":\"o-1\"}"));
-    http.route("/orders/find", (n, body, q) -> Answer.ok("{\"id\":\"o-1\"}"));
+    orders.serve((ref, attempt) -> LoopbackOrders.Outcome.commitsThenHangs(10_000));
     try (Hfr hfr = engine().build(); TaskScope task = hfr.openTask(TaskSpec.builder("acme", "order-1").build())) {
       long start = System.nanoTime();
 
-      String result = hfr.execute(createOrder().timeoutMs(200).build(), new CreateOrder("sku-1"));
+      String result = hfr.execute(createOrder().timeoutMs(200).build(), orders.new CreateOrder("sku-1", CLIENT_TIMEOUT));
 
-      assertThat(result).isEqualTo("{\"id\":\"o-1\"}");
+      assertThat(result).isEqualTo(LoopbackOrders.order("sku-1"));
       assertThat(http.hits("/orders")).as("no blind resend").isEqualTo(1);
       assertThat(http.hits("/orders/find")).isEqualTo(1);
       assertThat(millisSince(start)).isLessThan(3_000);
@@ -172,8 +130,7 @@ class AttemptTimeoutTest {
   @DisplayName("idempotency.reconcile_timeout_ms: 200 with a reconcile that hangs 10 s: the call ends in well under a"
       + " second past the attempt, outcome unknown (it took 10,043 ms before)")
   void reconcileIsBounded() {
-    http.route("/orders", (n, body, q) -> Answer.hang(10_000, "{\"id\":\"o-2\"}"));
-    http.route("/orders/find", (n, body, q) -> Answer.hang(10_000, "{}"));
+    orders.serve((ref, attempt) -> LoopbackOrders.Outcome.commitsThenHangs(10_000)).lookupsHang(10_000);
     String yaml = """
         hfr:
           idempotency:
@@ -183,12 +140,12 @@ class AttemptTimeoutTest {
     try (Hfr hfr = engine().config(HfrConfigLoader.parse(yaml, "hfr.yaml")).build()) {
       long start = System.nanoTime();
 
-      Throwable thrown = catchThrowable(() -> hfr.execute(createOrder().timeoutMs(200).build(), new CreateOrder("sku-2")));
+      Throwable thrown = catchThrowable(() -> hfr.execute(createOrder().timeoutMs(200).build(), orders.new CreateOrder("sku-2", CLIENT_TIMEOUT)));
 
       assertThat(thrown).isInstanceOf(OutcomeUnknownException.class);
       assertThat(((ToolCallException) thrown).outcome().reason()).isEqualTo("reconcile_unknown");
       assertThat(millisSince(start)).isLessThan(2_500);
-      assertThat(http.hits("/orders")).isEqualTo(1);
+      assertThat(http.hits("/orders")).as("never resent").isLessThanOrEqualTo(1);
     }
   }
 
@@ -224,7 +181,7 @@ class AttemptTimeoutTest {
       @Override
       public String proceed(String key) {
         long start = System.nanoTime();
-        while (System.nanoTime() - start < TimeUnit.MILLISECONDS.toNanos(400)) {
+        while (System.nanoTime() - start < TimeUnit.MILLISECONDS.toNanos(1_000)) {
           Thread.onSpinWait();
         }
         return "done";

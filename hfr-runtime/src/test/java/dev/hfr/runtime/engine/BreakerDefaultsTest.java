@@ -12,12 +12,8 @@ import dev.hfr.runtime.ToolDescriptor;
 import dev.hfr.runtime.ToolInvocation;
 import dev.hfr.runtime.engine.LoopbackHttp.Answer;
 import dev.hfr.runtime.ledger.InMemoryLedger;
-import java.io.IOException;
 import java.time.Duration;
-import java.util.Map;
-import java.util.Optional;
 import java.util.SplittableRandom;
-import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
@@ -42,22 +38,12 @@ class BreakerDefaultsTest {
   private static final int TASKS = 200;
   private static final int THREADS = 8;
 
-  private final LoopbackHttp http = newServer();
-  /** Orders the service created: id → how many times (a duplicate is a count above 1). */
-  private final Map<String, AtomicInteger> created = new ConcurrentHashMap<>();
-
-  private static LoopbackHttp newServer() {
-    try {
-      return new LoopbackHttp();
-    } catch (IOException e) {
-      throw new IllegalStateException(e);
-    }
-  }
+  private final LoopbackHttp http = LoopbackHttp.start();
+  private final LoopbackOrders orders = new LoopbackOrders(http);
 
   @BeforeEach
   void warmUp() throws Exception {
-    http.route("/warmup", (n, body, q) -> Answer.ok("{}"));
-    http.get("/warmup", Duration.ofSeconds(10));
+    http.warmUp();
   }
 
   @AfterEach
@@ -71,53 +57,14 @@ class BreakerDefaultsTest {
    * and their successes compare pair by pair.
    */
   private void orderService(double failureRate) {
-    Map<String, AtomicInteger> attempts = new ConcurrentHashMap<>();
-    http.route("/orders", (n, id, q) -> {
-      int attempt = attempts.computeIfAbsent(id, k -> new AtomicInteger()).incrementAndGet();
-      int order = Integer.parseInt(id.substring(id.indexOf('-') + 1));
-      if (new SplittableRandom(order * 31L + attempt).nextDouble() < failureRate) {
-        return Answer.status(500, "");
-      }
-      created.computeIfAbsent(id, k -> new AtomicInteger()).incrementAndGet();
-      return Answer.ok("{\"id\":\"" + id + "\"}");
-    });
-    http.route("/orders/find", (n, body, q) -> {
-      String id = q.substring("id=".length());
-      return created.containsKey(id) ? Answer.ok("{\"id\":\"" + id + "\"}") : Answer.ok("");
+    orders.serve((ref, attempt) -> {
+      int order = Integer.parseInt(ref.substring(ref.indexOf('-') + 1));
+      return new SplittableRandom(order * 31L + attempt).nextDouble() < failureRate
+          ? LoopbackOrders.Outcome.fails(500) : LoopbackOrders.Outcome.created();
     });
   }
 
-  static final ToolDescriptor CREATE_ORDER = ToolDescriptor.builder("com.acme.Orders", "createOrder", Risk.R2)
-      .parameters("id").reconcile("findOrder").resultType(String.class).build();
-
-  final class CreateOrder extends ToolInvocation<String> {
-    private final String id;
-
-    CreateOrder(String id) {
-      this.id = id;
-    }
-
-    @Override
-    public String proceed(String key) throws Exception {
-      return http.post("/orders", id, CLIENT_TIMEOUT);
-    }
-
-    @Override
-    public Optional<String> reconcile() throws Exception {
-      String found = http.get("/orders/find?id=" + id, CLIENT_TIMEOUT);
-      return found.isEmpty() ? Optional.empty() : Optional.of(found);
-    }
-
-    @Override
-    public int argumentCount() {
-      return 1;
-    }
-
-    @Override
-    public Object argument(int index) {
-      return id;
-    }
-  }
+  static final ToolDescriptor CREATE_ORDER = LoopbackOrders.createOrder().build();
 
   /** Runs {@code tasks} calls on {@link #THREADS} threads; returns how many succeeded. */
   private static int run(int tasks, CallOne call) throws InterruptedException {
@@ -141,10 +88,6 @@ class BreakerDefaultsTest {
     boolean call(int n);
   }
 
-  private int duplicates() {
-    return (int) created.values().stream().filter(c -> c.get() > 1).count();
-  }
-
   @ParameterizedTest(name = "{0} of requests failing transiently")
   @ValueSource(doubles = {0.2, 0.5})
   @DisplayName("HFR with default settings succeeds at least as often as a blind 3-try retry, with 0 duplicates")
@@ -165,7 +108,7 @@ class BreakerDefaultsTest {
     try (Hfr hfr = Hfr.builder().ledger(new InMemoryLedger()).decisionSink(new RecordingSink()).seed(3).build()) {
       hfrSucceeded = run(TASKS, n -> {
         try (TaskScope task = hfr.openTask(TaskSpec.builder("acme", "order-" + n).build())) {
-          hfr.execute(CREATE_ORDER, new CreateOrder("hfr-" + n));
+          hfr.execute(CREATE_ORDER, orders.new CreateOrder("hfr-" + n, CLIENT_TIMEOUT));
           return true;
         } catch (ToolCallException e) {
           return false;
@@ -177,7 +120,7 @@ class BreakerDefaultsTest {
     // order the scheduler runs them: on JDK 25 one run gave 178 against the blind retry's 179. Held to the
     // blind retry's count within 1 % of the tasks, so thread timing cannot fail the build.
     assertThat(hfrSucceeded).as("HFR (blind retry: %d of %d)", blind, TASKS).isGreaterThanOrEqualTo(blind - TASKS / 100);
-    assertThat(duplicates()).isZero();
+    assertThat(orders.duplicates()).isZero();
   }
 
   @Test
@@ -193,9 +136,7 @@ class BreakerDefaultsTest {
     http.route("/mirror", (n, body, q) -> Answer.ok("{\"from\":\"mirror\"}"));
     ToolDescriptor search = ToolDescriptor.builder("com.acme.Search", "search", Risk.R0).parameters("q")
         .resultType(String.class).degradeTo("searchMirror", DegradeLevel.L2, Risk.R0).build();
-    ToolDescriptor orders = CREATE_ORDER;
-    http.route("/orders", (n, id, q) -> Answer.status(503, ""));
-    http.route("/orders/find", (n, body, q) -> Answer.ok(""));
+    orders.serve((ref, attempt) -> LoopbackOrders.Outcome.fails(503));
     AtomicInteger mirrored = new AtomicInteger();
     AtomicInteger fastFailures = new AtomicInteger();
     try (Hfr hfr = Hfr.builder().ledger(new InMemoryLedger()).decisionSink(new RecordingSink()).seed(5).build()) {
@@ -234,7 +175,7 @@ class BreakerDefaultsTest {
             }
             long callStart = System.nanoTime();
             try {
-              hfr.execute(orders, new CreateOrder("o-" + id));
+              hfr.execute(CREATE_ORDER, orders.new CreateOrder("o-" + id, CLIENT_TIMEOUT));
             } catch (ToolCallException e) {
               if (TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - callStart) < 50) {
                 fastFailures.incrementAndGet();
@@ -251,6 +192,6 @@ class BreakerDefaultsTest {
     assertThat(stoppedAfterMs).as("the last attempt on the failing service").isLessThan(2_000);
     assertThat(mirrored.get()).as("reads answered by their rung").isGreaterThan(THREADS);
     assertThat(fastFailures.get()).as("writes failed fast while open").isGreaterThan(THREADS);
-    assertThat(created).isEmpty();
+    assertThat(orders.created).isEmpty();
   }
 }

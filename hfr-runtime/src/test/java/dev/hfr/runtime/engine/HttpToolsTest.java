@@ -25,10 +25,6 @@ import dev.hfr.runtime.engine.LoopbackHttp.Answer;
 import dev.hfr.runtime.ledger.LedgerState;
 import dev.hfr.runtime.telemetry.DecisionEvent;
 import java.time.Duration;
-import java.util.Map;
-import java.util.Optional;
-import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.DisplayName;
@@ -46,21 +42,13 @@ class HttpToolsTest {
   private static final RetrySpec RETRY = RetrySpec.of(4, 50, 500, Fault.T1, Fault.T2, Fault.T3);
 
   private final Fixtures f = new Fixtures();
-  private final LoopbackHttp http = newServer();
-
-  private static LoopbackHttp newServer() {
-    try {
-      return new LoopbackHttp();
-    } catch (java.io.IOException e) {
-      throw new IllegalStateException(e);
-    }
-  }
+  private final LoopbackHttp http = LoopbackHttp.start();
+  private final LoopbackOrders orders = new LoopbackOrders(http);
 
   @BeforeEach
   void warmUp() throws Exception {
     // The first exchange of a fresh client and server pays for class loading; keep it out of the timings.
-    http.route("/warmup", (n, body, q) -> Answer.ok("{}"));
-    http.get("/warmup", Duration.ofSeconds(10));
+    http.warmUp();
   }
 
   @AfterEach
@@ -143,44 +131,7 @@ class HttpToolsTest {
     }
   }
 
-  static final ToolDescriptor CREATE_ORDER = ToolDescriptor.builder("com.acme.Orders", "createOrder", Risk.R2)
-      .parameters("sku").reconcile("findOrder").retry(RETRY).resultType(String.class).build();
-
-  /** POST /orders (sku), reconciled by GET /orders?sku= (404: absent). */
-  final class CreateOrder extends ToolInvocation<String> {
-    private final String sku;
-
-    CreateOrder(String sku) {
-      this.sku = sku;
-    }
-
-    @Override
-    public String proceed(String key) throws Exception {
-      return http.post("/orders", sku, TIMEOUT);
-    }
-
-    @Override
-    public Optional<String> reconcile() throws Exception {
-      try {
-        return Optional.of(http.get("/orders?sku=" + sku, TIMEOUT));
-      } catch (HttpCallException e) {
-        if (e.status() == 404) {
-          return Optional.empty();
-        }
-        throw e;
-      }
-    }
-
-    @Override
-    public int argumentCount() {
-      return 1;
-    }
-
-    @Override
-    public Object argument(int index) {
-      return sku;
-    }
-  }
+  static final ToolDescriptor CREATE_ORDER = LoopbackOrders.createOrder().retry(RETRY).build();
 
   static final ToolDescriptor SEND_MAIL = ToolDescriptor.builder("com.acme.Mail", "send", Risk.R3).parameters("to")
       .resultType(String.class).build();
@@ -292,24 +243,14 @@ class HttpToolsTest {
   @Test
   @DisplayName("an R2 order that committed and then timed out is reconciled, not created twice")
   void r2TimeoutAfterCommitIsReconciled() {
-    Map<String, String> orders = new ConcurrentHashMap<>();
-    AtomicInteger ids = new AtomicInteger();
-    http.route("/orders", (n, body, q) -> {
-      if (q != null && q.startsWith("sku=")) {
-        String id = orders.get(q.substring(4));
-        return id == null ? Answer.status(404, "{\"error\":\"not_found\"}") : Answer.ok(id);
-      }
-      String id = "order-" + ids.incrementAndGet();
-      orders.put(body, id);
-      // Committed; the response is lost to the client's timeout.
-      return n == 1 ? Answer.hang(4_000, id) : Answer.ok(id);
-    });
+    // Committed; the first answer is lost to the client's timeout.
+    orders.serve((ref, attempt) -> attempt == 1 ? LoopbackOrders.Outcome.commitsThenHangs(4_000) : LoopbackOrders.Outcome.created());
     Hfr hfr = f.engine();
     try (TaskScope task = hfr.openTask(TaskSpec.builder("acme", "checkout-7").build())) {
-      assertThat(hfr.execute(CREATE_ORDER, new CreateOrder("sku-1"))).isEqualTo("order-1");
+      assertThat(hfr.execute(CREATE_ORDER, orders.new CreateOrder("sku-1", TIMEOUT))).isEqualTo(LoopbackOrders.order("sku-1"));
       assertThat(task.lastOutcome().reason()).isEqualTo(Reason.RECONCILED_COMMITTED.code());
     }
-    assertThat(ids.get()).isEqualTo(1);
+    assertThat(orders.created.get("sku-1")).hasValue(1);
     assertThat(f.sink.events).extracting(DecisionEvent::ledgerState).containsExactly("UNKNOWN", "RECONCILED_COMMITTED");
     assertThat(f.ledger.pending()).isEmpty();
     assertThat(f.registry.get("harness.reconcile").tag("outcome", "committed").counter().count()).isEqualTo(1.0);

@@ -5,6 +5,7 @@ import com.sun.net.httpserver.HttpServer;
 import dev.hfr.runtime.classify.HttpCallException;
 import java.io.IOException;
 import java.io.OutputStream;
+import java.io.UncheckedIOException;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.net.URI;
@@ -62,6 +63,27 @@ final class LoopbackHttp implements AutoCloseable {
     server = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 64);
     server.setExecutor(executor);
     server.start();
+  }
+
+  /** A server on a free port of 127.0.0.1. */
+  static LoopbackHttp start() {
+    try {
+      return new LoopbackHttp();
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+  }
+
+  /**
+   * Sends one request first: the JVM's first HTTP exchange loads and links the client and server classes,
+   * which on a loaded machine can take longer than the short timeouts the tests give their tools.
+   */
+  void warmUp() throws IOException, InterruptedException {
+    if (hits.containsKey("/warmup")) {
+      return;
+    }
+    route("/warmup", (n, body, q) -> Answer.ok("{}"));
+    get("/warmup", Duration.ofSeconds(30));
   }
 
   /** Serves {@code path} with {@code script}. */

@@ -76,6 +76,22 @@ final class ShopService implements AutoCloseable {
     server.setExecutor(executor);
     server.createContext("/", this::handle);
     server.start();
+    warmUp();
+  }
+
+  /**
+   * One request before the tests' own: the JVM's first HTTP exchange loads and links the client's and the
+   * server's classes, which on a loaded machine takes longer than the tools' 1 s {@link #CLIENT_TIMEOUT} —
+   * a test would then see a timeout it did not script. It goes to a path no test counts.
+   */
+  private void warmUp() throws IOException {
+    try {
+      client.send(HttpRequest.newBuilder(uri("/warmup")).timeout(Duration.ofSeconds(30)).GET().build(),
+          HttpResponse.BodyHandlers.discarding());
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new IOException("interrupted while warming up the shop", e);
+    }
   }
 
   /** The next requests of {@code path} meet these faults, in order; later ones are served normally. */

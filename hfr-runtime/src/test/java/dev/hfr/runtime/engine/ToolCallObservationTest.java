@@ -26,6 +26,8 @@ import io.opentelemetry.sdk.trace.data.SpanData;
 import io.opentelemetry.sdk.trace.export.SimpleSpanProcessor;
 import java.net.ConnectException;
 import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
@@ -86,6 +88,57 @@ class ToolCallObservationTest {
         .satisfiesExactly(
             e -> assertThat(e).startsWith("attempt 1: T1 -> RETRY ("),
             e -> assertThat(e).startsWith("attempt 2: T1 -> RETRY ("));
+  }
+
+  @Test
+  void anAsynchronousCallIsOneSpanFromTheCallToTheFuturesCompletionWithItsDecisionsAsEvents() throws Exception {
+    Hfr hfr = f.builder().observationRegistry(observations).build();
+    AsyncCallsTest.ScriptedAsyncTool tool = new AsyncCallsTest.ScriptedAsyncTool()
+        .failsLater(new ConnectException("Connection refused")).answersLater("3 results");
+
+    CompletableFuture<String> call;
+    long calledAt = System.currentTimeMillis();
+    try (TaskScope task = hfr.openTask(TaskSpec.builder("acme", "task-async").build())) {
+      call = hfr.executeAsync(Fixtures.read("search"), tool);
+      assertThat(spans.getFinishedSpanItems()).as("the span stays open while the call runs").isEmpty();
+    }
+    assertThat(call.get(10, TimeUnit.SECONDS)).isEqualTo("3 results");
+
+    SpanData span = awaitOnlySpan();
+    assertThat(span.getName()).isEqualTo("execute_tool Search.search");
+    assertThat(attribute(span, "hfr.task.id")).isEqualTo("task-async");
+    assertThat(attribute(span, "hfr.fault")).isEqualTo("T1");
+    assertThat(attribute(span, "hfr.action")).isEqualTo("RETRY");
+    assertThat(attribute(span, "hfr.outcome")).isEqualTo("SUCCESS");
+    assertThat(attribute(span, "hfr.attempts")).isEqualTo("2");
+    assertThat(span.getEvents()).extracting(EventData::getName)
+        .as("the decision taken on the thread that failed the first attempt")
+        .singleElement().asString().startsWith("attempt 1: T1 -> RETRY (");
+    assertThat(TimeUnit.NANOSECONDS.toMillis(span.getEndEpochNanos() - span.getStartEpochNanos()))
+        .as("two attempts of about 20 ms each, on other threads").isGreaterThanOrEqualTo(30);
+    assertThat(span.getStartEpochNanos() / 1_000_000L).isGreaterThanOrEqualTo(calledAt - 1);
+  }
+
+  @Test
+  void anAsynchronousCallThatFailsMarksItsSpanAsError() throws Exception {
+    Hfr hfr = f.builder().observationRegistry(observations).build();
+    AsyncCallsTest.ScriptedAsyncTool tool = new AsyncCallsTest.ScriptedAsyncTool().failsLater(Fixtures.timeout());
+    try (TaskScope task = hfr.openTask(TaskSpec.builder("acme", "task-async-2").build())) {
+      assertThatThrownBy(() -> hfr.executeAsync(Fixtures.irreversible(), tool).get(10, TimeUnit.SECONDS))
+          .hasCauseInstanceOf(ToolCallException.class);
+    }
+    SpanData span = awaitOnlySpan();
+    assertThat(span.getStatus().getStatusCode()).isEqualTo(StatusCode.ERROR);
+    assertThat(attribute(span, "hfr.outcome")).isEqualTo("ESCALATED");
+    assertThat(span.getEvents()).extracting(EventData::getName).anyMatch(n -> n.contains("ESCALATE"));
+  }
+
+  /** The one span, once the future's completion has stopped its Observation (on the completing thread). */
+  private SpanData awaitOnlySpan() throws InterruptedException {
+    for (int i = 0; i < 200 && spans.getFinishedSpanItems().isEmpty(); i++) {
+      Thread.sleep(10);
+    }
+    return onlySpan();
   }
 
   @Test

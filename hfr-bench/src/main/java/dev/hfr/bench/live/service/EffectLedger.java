@@ -17,6 +17,7 @@ public final class EffectLedger {
   private final Set<String> wrongResponses = ConcurrentHashMap.newKeySet();
   private final Map<Integer, DoubleAdder> billed = new ConcurrentHashMap<>();
   private final AtomicInteger requests = new AtomicInteger();
+  private volatile long lastRequestNanos;
 
   void effect(String ref) {
     effects.computeIfAbsent(ref, k -> new AtomicInteger()).incrementAndGet();
@@ -34,6 +35,7 @@ public final class EffectLedger {
 
   void request() {
     requests.incrementAndGet();
+    lastRequestNanos = System.nanoTime();
   }
 
   /** Side effects committed for {@code ref}. */
@@ -56,6 +58,11 @@ public final class EffectLedger {
   public double billed(int task) {
     DoubleAdder a = billed.get(task);
     return a == null ? 0 : a.sum();
+  }
+
+  /** When the last request arrived ({@link System#nanoTime()}), or 0 before the first. */
+  public long lastRequestNanos() {
+    return lastRequestNanos;
   }
 
   /** Requests received. */

@@ -1,6 +1,7 @@
 package dev.hfr.bench.live.service;
 
 import dev.hfr.bench.workload.Draws;
+import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
@@ -21,6 +22,8 @@ public final class FaultPlan {
   private final Map<String, List<WireFault>> faultsByOperation;
   private final Map<String, AtomicInteger> attempts = new ConcurrentHashMap<>();
   private final Map<String, WireFault> stuck = new ConcurrentHashMap<>();
+  private volatile long outageFromNanos;
+  private volatile long outageUntilNanos;
 
   /**
    * @param rate the chance that a request meets a fault (5 %, 10 %, 20 %)
@@ -47,8 +50,25 @@ public final class FaultPlan {
     return burstShare;
   }
 
+  /**
+   * From now on, for {@code duration}, every request of every operation answers 503 (a service that is
+   * down); afterwards the schedule applies again.
+   */
+  public void outage(Duration duration) {
+    long now = System.nanoTime();
+    outageUntilNanos = now + duration.toNanos();
+    outageFromNanos = now;
+  }
+
   /** The fault of the next request of {@code op} for task number {@code task}. */
   public WireFault next(String op, int task) {
+    long from = outageFromNanos;
+    if (from != 0) {
+      long now = System.nanoTime();
+      if (now - from >= 0 && now - outageUntilNanos < 0) {
+        return WireFault.UNAVAILABLE;
+      }
+    }
     String key = op + '#' + task;
     int n = attempts.computeIfAbsent(key, k -> new AtomicInteger()).getAndIncrement();
     WireFault previous = stuck.get(key);

@@ -98,8 +98,10 @@ public final class JournalWriter implements AutoCloseable {
       mark = m;
       if (policy == ForcePolicy.OS_BUFFERED) {
         // nothing is forced, so the checkpoint follows every write: a SIGKILL leaves both in the page
-        // cache; a power loss that drops journal pages is then reported as lost records, not hidden
+        // cache; a power loss that drops journal pages is then reported as lost records, not hidden.
+        // A written frame is as durable as this policy makes it.
         checkpoint.write(checkpointOf(m));
+        forced = m.logical();
       }
       return m.logical();
     } catch (IOException | RuntimeException e) {
@@ -118,7 +120,7 @@ public final class JournalWriter implements AutoCloseable {
     return forces;
   }
 
-  /** The logical position forced so far. */
+  /** The logical position forced so far (under {@code OS_BUFFERED}: written so far). */
   public long forced() {
     return forced;
   }

@@ -1,0 +1,71 @@
+#!/usr/bin/env bash
+# What the agent adds to the CPU time of a JVM that sends one request (issue 16, item 4; docs/AGENT.md,
+# "Start-up"). A benchmark, not a test: run it on a machine as quiet as you can get, at normal priority.
+#
+#   mvn -B -pl hfr-agent-bytebuddy -am package -DskipTests     # the agent jar and the test classes
+#   hfr-agent-bytebuddy/bench/startup-cpu.sh [RUNS] [VARIANT...]
+#
+# RUNS JVMs (default 7) per variant, the variants alternating run by run. Each JVM runs StartupProbe, which
+# sends one GET with the JDK HttpClient to a loopback server (LoopbackServer, a JVM of its own) and exits.
+# CPU is the whole process's user + sys time as GNU time reports it. Variants (default: none agent):
+#   none        no agent
+#   noop        a Java agent whose transformer changes nothing (NoOpAgent): the floor of every agent
+#   agent       -javaagent:target/hfr-agent.jar with its default options
+#   agent-idle  the agent with every client switched off: its premain and transformer, no instrumentation
+#   before      -javaagent:$BEFORE_JAR, another build of the agent (e.g. main's) to compare with
+# Prints one line per JVM, then per variant the median and mean CPU and the median wall time, and the
+# load average before and after. JAVA (default: java on the PATH) picks the JVM.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+RUNS=${1:-7}
+shift || true
+VARIANTS=("${@:-none agent}")
+read -r -a VARIANTS <<< "${VARIANTS[*]}"
+JAVA=${JAVA:-java}
+CP=target/test-classes
+[ -f target/hfr-agent.jar ] || { echo "build first: mvn -B -pl hfr-agent-bytebuddy -am package -DskipTests" >&2; exit 1; }
+TIME=/usr/bin/time
+[ -x "$TIME" ] || { echo "needs GNU time (/usr/bin/time)" >&2; exit 1; }
+
+WORK=$(mktemp -d)
+trap 'kill "$SERVER_PID" 2>/dev/null || true; rm -rf "$WORK"' EXIT
+printf 'Premain-Class: dev.hfr.agent.bench.NoOpAgent\nCan-Retransform-Classes: true\n' > "$WORK/manifest"
+jar cfm "$WORK/noop.jar" "$WORK/manifest" -C "$CP" dev/hfr/agent/bench/NoOpAgent.class
+
+"$JAVA" -cp "$CP" dev.hfr.agent.bench.LoopbackServer > "$WORK/url" &
+SERVER_PID=$!
+for _ in $(seq 100); do [ -s "$WORK/url" ] && break; sleep 0.1; done
+URL=$(cat "$WORK/url")
+
+agent_args() {
+  case "$1" in
+    none) ;;
+    noop) echo "-javaagent:$WORK/noop.jar" ;;
+    agent) echo "-javaagent:target/hfr-agent.jar" ;;
+    before) echo "-javaagent:${BEFORE_JAR:?set BEFORE_JAR to the other agent jar}" ;;
+    agent-idle) echo "-javaagent:target/hfr-agent.jar=instrument.jdk-httpclient=false,instrument.http-url-connection=false,instrument.okhttp=false,instrument.apache-httpclient5=false" ;;
+    *) echo "unknown variant $1" >&2; exit 1 ;;
+  esac
+}
+
+echo "load before: $(cut -d' ' -f1-3 /proc/loadavg)   $("$JAVA" -version 2>&1 | head -1)   $URL"
+for run in $(seq "$RUNS"); do
+  for v in "${VARIANTS[@]}"; do
+    # shellcheck disable=SC2046
+    "$TIME" -o "$WORK/t" -f "%e %U %S" "$JAVA" $(agent_args "$v") -cp "$CP" dev.hfr.agent.bench.StartupProbe "$URL" > /dev/null 2> "$WORK/err" \
+      || { cat "$WORK/err" >&2; exit 1; }
+    read -r wall user sys < "$WORK/t"
+    cpu=$(awk -v u="$user" -v s="$sys" 'BEGIN { printf "%d", (u + s) * 1000 }')
+    echo "$run $v cpu_ms=$cpu wall_s=$wall"
+    echo "$v $cpu $wall" >> "$WORK/all"
+  done
+done
+echo "load after: $(cut -d' ' -f1-3 /proc/loadavg)"
+median() { sort -n | awk '{ x[NR] = $1 } END { printf "%s", (NR % 2) ? x[(NR + 1) / 2] : (x[NR / 2] + x[NR / 2 + 1]) / 2 }'; }
+for v in "${VARIANTS[@]}"; do
+  cpus=$(awk -v v="$v" '$1 == v { print $2 }' "$WORK/all")
+  walls=$(awk -v v="$v" '$1 == v { print $3 }' "$WORK/all")
+  mean=$(echo "$cpus" | awk '{ s += $1 } END { printf "%d", s / NR }')
+  printf "%-10s runs=%d cpu_median_ms=%s cpu_mean_ms=%s wall_median_s=%s   cpu_ms: %s\n" "$v" "$(echo "$cpus" | wc -l)" \
+    "$(echo "$cpus" | median)" "$mean" "$(echo "$walls" | median)" "$(echo $cpus)"
+done
