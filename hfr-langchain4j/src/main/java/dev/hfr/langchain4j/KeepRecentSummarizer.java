@@ -1,11 +1,11 @@
 package dev.hfr.langchain4j;
 
+import dev.hfr.runtime.model.KeepRecentCompression;
 import dev.langchain4j.data.message.AiMessage;
 import dev.langchain4j.data.message.ChatMessage;
 import dev.langchain4j.data.message.SystemMessage;
 import dev.langchain4j.data.message.ToolExecutionResultMessage;
 import dev.langchain4j.data.message.UserMessage;
-import java.util.ArrayList;
 import java.util.List;
 
 /**
@@ -19,22 +19,42 @@ import java.util.List;
  */
 public final class KeepRecentSummarizer implements ContextSummarizer {
 
-  private final int keepLast;
-  private final int lineChars;
+  /** LangChain4j's message types, as the shared compression sees them. */
+  private static final KeepRecentCompression.Messages<ChatMessage> MESSAGES = new KeepRecentCompression.Messages<>() {
+    @Override
+    public boolean isSystem(ChatMessage m) {
+      return m instanceof SystemMessage;
+    }
+
+    @Override
+    public boolean isToolResult(ChatMessage m) {
+      return m instanceof ToolExecutionResultMessage;
+    }
+
+    @Override
+    public String role(ChatMessage m) {
+      return m.type().name();
+    }
+
+    @Override
+    public String text(ChatMessage m) {
+      return textOf(m);
+    }
+
+    @Override
+    public ChatMessage system(String text) {
+      return SystemMessage.from(text);
+    }
+  };
+
+  private final KeepRecentCompression compression;
 
   /**
    * @param keepLast how many of the most recent messages are kept verbatim (at least 1)
    * @param lineChars how many characters of each dropped message the summary keeps (at least 8)
    */
   public KeepRecentSummarizer(int keepLast, int lineChars) {
-    if (keepLast < 1) {
-      throw new IllegalArgumentException("keepLast must be at least 1, was " + keepLast);
-    }
-    if (lineChars < 8) {
-      throw new IllegalArgumentException("lineChars must be at least 8, was " + lineChars);
-    }
-    this.keepLast = keepLast;
-    this.lineChars = lineChars;
+    this.compression = new KeepRecentCompression(keepLast, lineChars);
   }
 
   /** Keeps the last 6 messages and 80 characters of each summarised one. */
@@ -44,33 +64,7 @@ public final class KeepRecentSummarizer implements ContextSummarizer {
 
   @Override
   public List<ChatMessage> compress(List<ChatMessage> messages) {
-    int head = 0;
-    while (head < messages.size() && messages.get(head) instanceof SystemMessage) {
-      head++;
-    }
-    int tailStart = Math.max(head, messages.size() - keepLast);
-    // Never start the kept tail with a tool result: its AI message (the tool request) must come along.
-    while (tailStart > head && messages.get(tailStart) instanceof ToolExecutionResultMessage) {
-      tailStart--;
-    }
-    if (tailStart <= head) {
-      return messages;
-    }
-    List<ChatMessage> out = new ArrayList<>(head + 1 + messages.size() - tailStart);
-    out.addAll(messages.subList(0, head));
-    out.add(SystemMessage.from(summary(messages.subList(head, tailStart))));
-    out.addAll(messages.subList(tailStart, messages.size()));
-    return out;
-  }
-
-  private String summary(List<ChatMessage> dropped) {
-    StringBuilder sb = new StringBuilder("Summary of ").append(dropped.size())
-        .append(" earlier messages, compressed because the conversation exceeded the context window:");
-    for (ChatMessage m : dropped) {
-      sb.append('\n').append("- ").append(m.type().name().toLowerCase(java.util.Locale.ROOT)).append(": ")
-          .append(clip(textOf(m)));
-    }
-    return sb.toString();
+    return compression.compress(messages, MESSAGES);
   }
 
   private static String textOf(ChatMessage m) {
@@ -92,10 +86,5 @@ public final class KeepRecentSummarizer implements ContextSummarizer {
       return s.text();
     }
     return m.toString();
-  }
-
-  private String clip(String text) {
-    String oneLine = text.replace('\n', ' ').strip();
-    return oneLine.length() <= lineChars ? oneLine : oneLine.substring(0, lineChars - 3) + "...";
   }
 }

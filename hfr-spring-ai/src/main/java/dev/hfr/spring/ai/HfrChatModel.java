@@ -15,6 +15,7 @@ import java.util.Objects;
 import java.util.SplittableRandom;
 import java.util.function.Consumer;
 import java.util.random.RandomGenerator;
+import org.springframework.ai.chat.messages.Message;
 import org.springframework.ai.chat.model.ChatModel;
 import org.springframework.ai.chat.model.ChatResponse;
 import org.springframework.ai.chat.prompt.ChatOptions;
@@ -30,9 +31,10 @@ import org.springframework.ai.chat.prompt.Prompt;
  * skipped. An answer from a fallback rung is marked in the response metadata: {@code hfr.degraded=true},
  * {@code hfr.rung}, {@code hfr.level} ({@code hfr.degraded=false} on the primary).
  *
- * <p>T6 (context overflow) fails here instead of being compressed (L1): this decorator has no summarizer, and an
- * overflowing conversation is never resent unchanged. Streaming is not decorated ({@link #stream} is the interface's
- * default). Configure the rungs' models without their own retries ({@code spring.ai.openai.max-retries=0}).
+ * <p>T6 (context overflow) compresses the conversation once (L1, the {@link ContextSummarizer}; by default the same
+ * {@link KeepRecentSummarizer} compression as the LangChain4j adapter's) and resends it to the same rung; an answer to a
+ * compressed conversation is marked degraded at L1. A conversation that cannot be shortened, or overflows again, fails:
+ * it is never resent unchanged. Streaming is not decorated ({@link #stream} is the interface's default). Configure the rungs' models without their own retries ({@code spring.ai.openai.max-retries=0}).
  *
  * <p>Under a {@code ChatClient}, Spring AI 2 runs the tool loop in an advisor, so one {@link #call} is one model
  * request and a retry repeats no tool. A model with internal tool execution runs tools inside {@code call}: give this
@@ -49,6 +51,7 @@ public final class HfrChatModel implements ChatModel {
   private final Sleeper sleeper;
   private final Consumer<ModelDecision> listener;
   private final Consumer<ModelCallFailedException> escalationHandler;
+  private final ContextSummarizer summarizer;
 
   private HfrChatModel(Builder b) {
     this.rungs = List.copyOf(b.rungs);
@@ -58,6 +61,7 @@ public final class HfrChatModel implements ChatModel {
     this.sleeper = b.sleeper;
     this.listener = b.listener;
     this.escalationHandler = b.escalationHandler;
+    this.summarizer = b.summarizer;
   }
 
   public static Builder builder() {
@@ -71,6 +75,8 @@ public final class HfrChatModel implements ChatModel {
 
   @Override
   public ChatResponse call(Prompt prompt) {
+    Prompt current = prompt;
+    boolean compressed = false;
     List<ModelDecision> decisions = new ArrayList<>();
     Throwable lastError = null;
     Fault lastFault = Fault.UNCLASSIFIED;
@@ -82,12 +88,14 @@ public final class HfrChatModel implements ChatModel {
         ModelFailureClassifier.Failure failure;
         RuntimeException error = null;
         try {
-          ChatResponse response = rung.model().call(prompt);
+          ChatResponse response = rung.model().call(current);
           failure = classifier.classify(response);
           if (failure == null) {
+            DegradeLevel level = i > 0 ? rung.level() : compressed ? DegradeLevel.L1 : DegradeLevel.L0;
             record(decisions, new ModelDecision(rung.name(), rung.level(), attempt, null, "ok", "ACCEPT", 0,
-                i > 0 ? "degraded=true (" + rung.level() + " " + rung.name() + ")" : "degraded=false"));
-            return marked(response, rung, i > 0);
+                level == DegradeLevel.L0 ? "degraded=false" : "degraded=true (" + level + " " + rung.name()
+                    + (compressed ? ", L1 compressed" : "") + ")"));
+            return marked(response, rung, level);
           }
         } catch (RuntimeException e) {
           error = e;
@@ -96,8 +104,18 @@ public final class HfrChatModel implements ChatModel {
         lastError = error;
         lastFault = failure.fault();
         ModelLadderRules.Decision d =
-            rules.decide(failure.classification(), failure.quotaExhausted(), i, attempt, waited, 0, false);
+            rules.decide(failure.classification(), failure.quotaExhausted(), i, attempt, waited, 0, compressed);
         if (d.move() == ModelLadderRules.Move.COMPRESS) {
+          List<Message> messages = current.getInstructions();
+          List<Message> shorter = summarizer.compress(messages);
+          if (shorter.size() < messages.size()) {
+            record(decisions, new ModelDecision(rung.name(), rung.level(), attempt, failure.fault(),
+                failure.classification().rule(), d.action(), 0,
+                "L1: " + messages.size() + " -> " + shorter.size() + " messages, resending"));
+            current = new Prompt(List.copyOf(shorter), current.getOptions());
+            compressed = true;
+            continue;
+          }
           d = rules.cannotCompress(false);
         }
         record(decisions, new ModelDecision(rung.name(), rung.level(), attempt, failure.fault(),
@@ -147,11 +165,11 @@ public final class HfrChatModel implements ChatModel {
     return escalation;
   }
 
-  private static ChatResponse marked(ChatResponse response, Rung rung, boolean degraded) {
+  private static ChatResponse marked(ChatResponse response, Rung rung, DegradeLevel level) {
     return ChatResponse.builder().from(response)
-        .metadata("hfr.degraded", degraded)
+        .metadata("hfr.degraded", level != DegradeLevel.L0)
         .metadata("hfr.rung", rung.name())
-        .metadata("hfr.level", rung.level().name())
+        .metadata("hfr.level", level.name())
         .build();
   }
 
@@ -167,6 +185,7 @@ public final class HfrChatModel implements ChatModel {
     private RandomGenerator random = new SplittableRandom();
     private Consumer<ModelDecision> listener = d -> { };
     private Consumer<ModelCallFailedException> escalationHandler = e -> { };
+    private ContextSummarizer summarizer = new KeepRecentSummarizer();
 
     private Builder() {}
 
@@ -239,6 +258,12 @@ public final class HfrChatModel implements ChatModel {
     /** Receives refusals and, at HIGH criticality, exhausted ladders before they are thrown. */
     public Builder escalationHandler(Consumer<ModelCallFailedException> handler) {
       this.escalationHandler = Objects.requireNonNull(handler, "handler");
+      return this;
+    }
+
+    /** How a conversation that overflowed the context window is shortened (L1); default {@link KeepRecentSummarizer}. */
+    public Builder summarizer(ContextSummarizer summarizer) {
+      this.summarizer = Objects.requireNonNull(summarizer, "summarizer");
       return this;
     }
 

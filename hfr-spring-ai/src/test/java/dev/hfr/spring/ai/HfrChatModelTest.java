@@ -11,10 +11,16 @@ import dev.hfr.junit.openai.ScriptedOpenAiServer;
 import dev.hfr.runtime.ToolOutcome;
 import dev.hfr.runtime.classify.DefaultFailureClassifier;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
+import org.springframework.ai.chat.messages.AssistantMessage;
+import org.springframework.ai.chat.messages.Message;
+import org.springframework.ai.chat.messages.SystemMessage;
+import org.springframework.ai.chat.messages.ToolResponseMessage;
+import org.springframework.ai.chat.messages.UserMessage;
 import org.springframework.ai.chat.model.ChatModel;
 import org.springframework.ai.chat.model.ChatResponse;
 import org.springframework.ai.chat.prompt.Prompt;
@@ -107,6 +113,60 @@ class HfrChatModelTest {
     assertThat(decisions).extracting(ModelDecision::action).containsExactly("RETRY", "RETRY", "ESCALATE");
     assertThat(llm.remaining("gpt-4o-mini")).as("L3 is not run without a human at HIGH").isEqualTo(1);
     assertThat(escalations).hasSize(1);
+  }
+
+  @Test
+  void aContextOverflowIsCompressedOnceAndResentShorterAndTheAnswerIsMarkedL1() {
+    llm.script("gpt-4o", Reply.contextLengthExceeded(), Reply.text("fits now"));
+    List<Message> conversation = new ArrayList<>();
+    conversation.add(new SystemMessage("You are a shop assistant."));
+    for (int i = 0; i < 10; i++) {
+      conversation.add(new UserMessage("question " + i + " ".repeat(50)));
+      conversation.add(new AssistantMessage("answer " + i));
+    }
+
+    ChatResponse answer = base(Criticality.Level.MEDIUM).summarizer(new KeepRecentSummarizer(4, 40)).build()
+        .call(new Prompt(conversation));
+
+    assertThat(answer.getResult().getOutput().getText()).isEqualTo("fits now");
+    assertThat(answer.getMetadata().<Boolean>get("hfr.degraded")).isTrue();
+    assertThat(answer.getMetadata().<String>get("hfr.level")).isEqualTo("L1");
+    assertThat(decisions).extracting(ModelDecision::action).containsExactly("COMPRESS", "ACCEPT");
+    var sent = llm.requests("gpt-4o");
+    assertThat(sent.get(0).messageCount()).isEqualTo(21);
+    assertThat(sent.get(1).messageCount()).as("the system message, the summary, the last four").isEqualTo(1 + 1 + 4);
+    assertThat(sent.get(1).body().path("messages").get(1).path("content").asText()).startsWith("Summary of 16 earlier messages");
+  }
+
+  @Test
+  void aSecondOverflowAfterCompressionFailsInsteadOfResendingTheSameRequest() {
+    llm.script("gpt-4o", Reply.contextLengthExceeded(), Reply.contextLengthExceeded());
+    List<Message> conversation = new ArrayList<>();
+    for (int i = 0; i < 10; i++) {
+      conversation.add(new UserMessage("q" + i));
+    }
+
+    assertThatThrownBy(() -> base(Criticality.Level.MEDIUM).build().call(new Prompt(conversation)))
+        .isInstanceOfSatisfying(ModelCallFailedException.class, e -> {
+          assertThat(e.status()).isEqualTo(ToolOutcome.Status.FAILED);
+          assertThat(e.fault()).isEqualTo(Fault.T6);
+        });
+    assertThat(llm.requests("gpt-4o")).hasSize(2);
+  }
+
+  @Test
+  void theKeptTailNeverStartsWithAnOrphanedToolResponse() {
+    AssistantMessage call = AssistantMessage.builder().content("")
+        .toolCalls(List.of(new AssistantMessage.ToolCall("c1", "function", "stock", "{}"))).build();
+    ToolResponseMessage result = ToolResponseMessage.builder()
+        .responses(List.of(new ToolResponseMessage.ToolResponse("c1", "stock", "12"))).build();
+    List<Message> conversation = List.of(new UserMessage("a"), new UserMessage("b"), call, result, new UserMessage("c"));
+
+    List<Message> shorter = new KeepRecentSummarizer(2, 40).compress(conversation);
+
+    assertThat(shorter).hasSize(4);
+    assertThat(shorter.get(0).getText()).startsWith("Summary of 2 earlier messages").contains("- user: a");
+    assertThat(shorter.subList(1, 4)).containsExactly(call, result, conversation.get(4));
   }
 
   private HfrChatModel ladder(Criticality.Level criticality) {
