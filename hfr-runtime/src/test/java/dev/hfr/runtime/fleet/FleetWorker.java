@@ -50,6 +50,7 @@ public final class FleetWorker {
     long seconds = Long.parseLong(args[5]);
     int retriesPerWindow = Integer.parseInt(args[6]);
     Duration window = Duration.ofSeconds(Long.parseLong(args[7]));
+    Duration cooldown = Duration.ofSeconds(Long.parseLong(args[8]));
 
     Clock clock = Clock.system();
     // a pool, as a worker runs in production, with a short wait so an outage costs a call little
@@ -71,7 +72,7 @@ public final class FleetWorker {
       }
     };
     CircuitBreakers breakers = CircuitBreakers.builder(clock).listener(printer)
-        .defaults(CircuitBreakerConfig.builder().cooldown(Duration.ofSeconds(4)).cooldownJitter(0).build()).build();
+        .defaults(CircuitBreakerConfig.builder().cooldown(cooldown).cooldownJitter(0).build()).build();
     TenantRetryBudgets.Builder budgets = TenantRetryBudgets.builder(clock).retriesPerWindow(retriesPerWindow).window(window);
     if (fleet != null) {
       budgets.supply(fleet.retryTokens());
