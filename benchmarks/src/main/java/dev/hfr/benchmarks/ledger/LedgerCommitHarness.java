@@ -370,33 +370,11 @@ public final class LedgerCommitHarness {
     }
   }
 
+  /** Two autocommit statements on a bare table: the floor a hand-written ledger could reach. */
   private static Call rawJdbcCall(HikariDataSource ds) {
-    String argsHash = IdempotencyKeys.argsHash(List.of("sku-1", 2));
-    String resultHash = IdempotencyKeys.resultHash("order-1");
-    return (t, seq) -> {
-      String key = uniqueKey(t, seq);
-      long now = System.currentTimeMillis();
-      try (Connection c = ds.getConnection()) {
-        try (PreparedStatement ins = c.prepareStatement(
-            "INSERT INTO bench_raw (tenant, key, tool, args_hash, state, created_at_ms, updated_at_ms) VALUES (?, ?, ?, ?, 'PREPARED', ?, ?)")) {
-          ins.setString(1, "bench");
-          ins.setString(2, key);
-          ins.setString(3, "Orders.create");
-          ins.setString(4, argsHash);
-          ins.setLong(5, now);
-          ins.setLong(6, now);
-          ins.executeUpdate();
-        }
-        try (PreparedStatement upd = c.prepareStatement(
-            "UPDATE bench_raw SET state = 'COMMITTED', result_hash = ?, updated_at_ms = ? WHERE tenant = ? AND key = ?")) {
-          upd.setString(1, resultHash);
-          upd.setLong(2, now);
-          upd.setString(3, "bench");
-          upd.setString(4, key);
-          upd.executeUpdate();
-        }
-      }
-    };
+    return rawJdbcCall(ds, "bare-",
+        "INSERT INTO bench_raw (tenant, key, tool, args_hash, state, created_at_ms, updated_at_ms) VALUES (?, ?, ?, ?, 'PREPARED', ?, ?)",
+        "UPDATE bench_raw SET state = 'COMMITTED', result_hash = ?, updated_at_ms = ? WHERE tenant = ? AND key = ?");
   }
 
   /**
@@ -404,14 +382,21 @@ public final class LedgerCommitHarness {
    * what the ledger costs beyond the rows and indexes its recovery queries need.
    */
   private static Call rawJdbcOnLedgerTableCall(HikariDataSource ds) {
+    return rawJdbcCall(ds, "raw-",
+        "INSERT INTO hfr_ledger (tenant, key, tool, args_hash, state, attempts, fencing_token, lease_expires_at_ms, "
+            + "created_at_ms, updated_at_ms) VALUES (?, ?, ?, ?, 'PREPARED', 0, 0, 0, ?, ?)",
+        "UPDATE hfr_ledger SET state = 'COMMITTED', attempts = 1, result_hash = ?, updated_at_ms = ? WHERE tenant = ? AND key = ?");
+  }
+
+  /** {@code insert} takes tenant, key, tool, args hash, created and updated; {@code update} result hash, updated, tenant, key. */
+  private static Call rawJdbcCall(HikariDataSource ds, String keyPrefix, String insert, String update) {
     String argsHash = IdempotencyKeys.argsHash(List.of("sku-1", 2));
     String resultHash = IdempotencyKeys.resultHash("order-1");
     return (t, seq) -> {
-      String key = "raw-" + uniqueKey(t, seq);
+      String key = keyPrefix + uniqueKey(t, seq);
       long now = System.currentTimeMillis();
       try (Connection c = ds.getConnection()) {
-        try (PreparedStatement ins = c.prepareStatement("INSERT INTO hfr_ledger (tenant, key, tool, args_hash, state, attempts, "
-            + "fencing_token, lease_expires_at_ms, created_at_ms, updated_at_ms) VALUES (?, ?, ?, ?, 'PREPARED', 0, 0, 0, ?, ?)")) {
+        try (PreparedStatement ins = c.prepareStatement(insert)) {
           ins.setString(1, "bench");
           ins.setString(2, key);
           ins.setString(3, "Orders.create");
@@ -420,8 +405,7 @@ public final class LedgerCommitHarness {
           ins.setLong(6, now);
           ins.executeUpdate();
         }
-        try (PreparedStatement upd = c.prepareStatement(
-            "UPDATE hfr_ledger SET state = 'COMMITTED', attempts = 1, result_hash = ?, updated_at_ms = ? WHERE tenant = ? AND key = ?")) {
+        try (PreparedStatement upd = c.prepareStatement(update)) {
           upd.setString(1, resultHash);
           upd.setLong(2, now);
           upd.setString(3, "bench");
