@@ -4,7 +4,7 @@ import dev.failsafe.Failsafe;
 import dev.failsafe.FailsafeExecutor;
 import dev.failsafe.Timeout;
 import dev.hfr.runtime.Hfr;
-import dev.hfr.runtime.timeout.AttemptTimer;
+import dev.hfr.runtime.internal.engine.AttemptTimer;
 import io.github.resilience4j.timelimiter.TimeLimiter;
 import io.github.resilience4j.timelimiter.TimeLimiterConfig;
 import java.time.Duration;

@@ -1,9 +1,9 @@
 package dev.hfr.agent;
 
-import dev.hfr.agent.bootstrap.HfrBridge;
-import dev.hfr.agent.config.AgentOptions;
-import dev.hfr.agent.instrumentation.HttpClientInstrumentations;
-import dev.hfr.agent.instrumentation.TypeInstrumentation;
+import dev.hfr.agent.internal.bootstrap.HfrBridge;
+import dev.hfr.agent.internal.config.AgentOptions;
+import dev.hfr.agent.internal.instrumentation.HttpClientInstrumentations;
+import dev.hfr.agent.internal.instrumentation.TypeInstrumentation;
 import java.lang.instrument.Instrumentation;
 import java.util.ArrayList;
 import java.util.HashSet;

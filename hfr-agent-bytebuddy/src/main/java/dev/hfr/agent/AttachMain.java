@@ -1,6 +1,6 @@
 package dev.hfr.agent;
 
-import dev.hfr.agent.config.AgentOptions;
+import dev.hfr.agent.internal.config.AgentOptions;
 import java.io.File;
 import java.net.URISyntaxException;
 import java.util.Map;

@@ -1,5 +1,6 @@
 package dev.hfr.agent;
 
+import dev.hfr.agent.internal.BootstrapDefiner;
 import java.io.File;
 import java.io.FileOutputStream;
 import java.io.IOException;
@@ -12,7 +13,7 @@ import java.util.jar.JarOutputStream;
 import java.util.zip.ZipEntry;
 
 /**
- * Puts the {@code dev.hfr.agent.bootstrap} classes into the bootstrap class loader, where the advice
+ * Puts the {@code dev.hfr.agent.internal.bootstrap} classes into the bootstrap class loader, where the advice
  * inlined into {@code java.base} and {@code java.net.http} classes can see them. The system class loader
  * asks its parents first, so from then on the agent's own code gets the same bootstrap copies.
  *
@@ -27,10 +28,10 @@ import java.util.zip.ZipEntry;
  */
 final class BootstrapInjector {
 
-  static final String BRIDGE = "dev.hfr.agent.bootstrap.HfrBridge";
+  static final String BRIDGE = "dev.hfr.agent.internal.bootstrap.HfrBridge";
   /** The bridge's classes; the interface first, so that it is there when the class that uses it is defined. */
-  private static final String[] CLASSES = {"dev.hfr.agent.bootstrap.HttpCallHooks", BRIDGE, "dev.hfr.agent.bootstrap.CallDepth"};
-  private static final String DEFINER = "dev.hfr.agent.BootstrapDefiner";
+  private static final String[] CLASSES = {"dev.hfr.agent.internal.bootstrap.HttpCallHooks", BRIDGE, "dev.hfr.agent.internal.bootstrap.CallDepth"};
+  private static final String DEFINER = "dev.hfr.agent.internal.BootstrapDefiner";
 
   private BootstrapInjector() {}
 

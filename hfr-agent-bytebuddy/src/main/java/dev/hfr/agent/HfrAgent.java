@@ -1,6 +1,6 @@
 package dev.hfr.agent;
 
-import dev.hfr.agent.config.AgentOptions;
+import dev.hfr.agent.internal.config.AgentOptions;
 import java.lang.instrument.Instrumentation;
 
 /**
@@ -8,7 +8,7 @@ import java.lang.instrument.Instrumentation;
  * for {@code java -jar hfr-agent.jar attach PID [options]}. Whatever goes wrong here is reported on stderr
  * and the application goes on without the agent.
  *
- * <p>This class must not touch {@code dev.hfr.agent.bootstrap} before {@link BootstrapInjector} has put it
+ * <p>This class must not touch {@code dev.hfr.agent.internal.bootstrap} before {@link BootstrapInjector} has put it
  * into the bootstrap class loader; everything that does lives in {@link AgentInstaller}.
  */
 public final class HfrAgent {

@@ -1,8 +1,8 @@
 package dev.hfr.agent;
 
-import dev.hfr.agent.instrumentation.TypeInstrumentation;
-import dev.hfr.agent.weave.HookWeaver;
-import dev.hfr.agent.weave.MethodHook;
+import dev.hfr.agent.internal.instrumentation.TypeInstrumentation;
+import dev.hfr.agent.internal.weave.HookWeaver;
+import dev.hfr.agent.internal.weave.MethodHook;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;

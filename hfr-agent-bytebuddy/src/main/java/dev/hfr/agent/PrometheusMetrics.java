@@ -1,9 +1,9 @@
 package dev.hfr.agent;
 
-import dev.hfr.agent.config.AgentOptions;
-import dev.hfr.agent.telemetry.AgentMeters;
-import dev.hfr.agent.telemetry.PrometheusEndpoint;
-import dev.hfr.agent.telemetry.QuietMicrometerLogging;
+import dev.hfr.agent.internal.config.AgentOptions;
+import dev.hfr.agent.internal.telemetry.AgentMeters;
+import dev.hfr.agent.internal.telemetry.PrometheusEndpoint;
+import dev.hfr.agent.internal.telemetry.QuietMicrometerLogging;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import java.io.IOException;

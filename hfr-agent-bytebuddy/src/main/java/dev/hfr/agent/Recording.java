@@ -1,14 +1,14 @@
 package dev.hfr.agent;
 
-import dev.hfr.agent.bootstrap.HfrBridge;
-import dev.hfr.agent.config.AgentOptions;
-import dev.hfr.agent.enforce.RetryEnforcer;
-import dev.hfr.agent.record.HostTags;
-import dev.hfr.agent.record.HttpCallRecorder;
-import dev.hfr.agent.record.ShadowDecider;
-import dev.hfr.agent.telemetry.AgentMeters;
-import dev.hfr.agent.telemetry.DecisionLog;
-import dev.hfr.agent.telemetry.SummaryReporter;
+import dev.hfr.agent.internal.bootstrap.HfrBridge;
+import dev.hfr.agent.internal.config.AgentOptions;
+import dev.hfr.agent.internal.enforce.RetryEnforcer;
+import dev.hfr.agent.internal.record.HostTags;
+import dev.hfr.agent.internal.record.HttpCallRecorder;
+import dev.hfr.agent.internal.record.ShadowDecider;
+import dev.hfr.agent.internal.telemetry.AgentMeters;
+import dev.hfr.agent.internal.telemetry.DecisionLog;
+import dev.hfr.agent.internal.telemetry.SummaryReporter;
 import dev.hfr.runtime.classify.DefaultFailureClassifier;
 import dev.hfr.runtime.time.Clock;
 import java.util.ArrayList;

@@ -1,6 +1,6 @@
 package dev.hfr.langchain4j;
 
-import dev.hfr.runtime.model.KeepRecentCompression;
+import dev.hfr.runtime.internal.model.KeepRecentCompression;
 import dev.langchain4j.data.message.AiMessage;
 import dev.langchain4j.data.message.ChatMessage;
 import dev.langchain4j.data.message.SystemMessage;

@@ -5,7 +5,7 @@ import dev.hfr.annotations.DegradeLevel;
 import dev.hfr.annotations.Fault;
 import dev.hfr.runtime.ToolOutcome;
 import dev.hfr.runtime.action.Reason;
-import dev.hfr.runtime.model.ModelLadderRules;
+import dev.hfr.runtime.internal.model.ModelLadderRules;
 import dev.hfr.runtime.time.Clock;
 import dev.hfr.runtime.time.Sleeper;
 import dev.langchain4j.data.message.ChatMessage;

@@ -7,7 +7,7 @@ import static dev.hfr.processor.Sources.tools;
 
 import com.google.common.truth.Truth;
 import com.google.testing.compile.Compilation;
-import dev.hfr.processor.messages.AsyncMessages;
+import dev.hfr.processor.internal.messages.AsyncMessages;
 import java.io.IOException;
 import javax.tools.JavaFileObject;
 import org.junit.jupiter.api.DisplayName;

@@ -5,7 +5,7 @@ import static com.google.testing.compile.CompilationSubject.assertThat;
 import static dev.hfr.processor.Sources.source;
 
 import com.google.testing.compile.Compilation;
-import dev.hfr.processor.messages.ProxyMessages;
+import dev.hfr.processor.internal.messages.ProxyMessages;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.io.Writer;

@@ -5,7 +5,7 @@ import static dev.hfr.processor.Sources.compile;
 import static dev.hfr.processor.Sources.tools;
 
 import com.google.testing.compile.Compilation;
-import dev.hfr.processor.messages.TimeoutMessages;
+import dev.hfr.processor.internal.messages.TimeoutMessages;
 import javax.tools.JavaFileObject;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;

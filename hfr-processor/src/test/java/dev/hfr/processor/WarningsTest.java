@@ -5,12 +5,12 @@ import static dev.hfr.processor.Sources.compile;
 import static dev.hfr.processor.Sources.tools;
 
 import com.google.testing.compile.Compilation;
-import dev.hfr.processor.messages.DegradeMessages;
-import dev.hfr.processor.messages.IdempotencyMessages;
-import dev.hfr.processor.messages.ProxyMessages;
-import dev.hfr.processor.messages.ReconcileMessages;
-import dev.hfr.processor.messages.RetryMessages;
-import dev.hfr.processor.messages.RiskMessages;
+import dev.hfr.processor.internal.messages.DegradeMessages;
+import dev.hfr.processor.internal.messages.IdempotencyMessages;
+import dev.hfr.processor.internal.messages.ProxyMessages;
+import dev.hfr.processor.internal.messages.ReconcileMessages;
+import dev.hfr.processor.internal.messages.RetryMessages;
+import dev.hfr.processor.internal.messages.RiskMessages;
 import javax.tools.JavaFileObject;
 import org.junit.jupiter.api.Test;
 

@@ -14,26 +14,26 @@ import dev.hfr.runtime.config.FleetSettings;
 import dev.hfr.runtime.config.HfrConfig;
 import dev.hfr.runtime.config.IdempotencySettings;
 import dev.hfr.runtime.config.TelemetrySettings;
-import dev.hfr.runtime.context.TaskContext;
+import dev.hfr.runtime.internal.context.TaskContext;
 import dev.hfr.runtime.degrade.ContextCompressor;
-import dev.hfr.runtime.engine.AttemptTimeout;
-import dev.hfr.runtime.engine.BackoffScheduler;
-import dev.hfr.runtime.engine.CallListener;
-import dev.hfr.runtime.engine.Compensator;
-import dev.hfr.runtime.engine.ConfigPolicies;
-import dev.hfr.runtime.engine.Controller;
-import dev.hfr.runtime.engine.CrashResume;
-import dev.hfr.runtime.engine.DecisionRecorder;
-import dev.hfr.runtime.engine.DefaultPolicies;
-import dev.hfr.runtime.engine.EngineParts;
-import dev.hfr.runtime.engine.FailureHandling;
-import dev.hfr.runtime.engine.ImplicitTasks;
-import dev.hfr.runtime.engine.Oversight;
-import dev.hfr.runtime.engine.PolicySource;
-import dev.hfr.runtime.engine.TaskCheckpoints;
-import dev.hfr.runtime.engine.TaskState;
-import dev.hfr.runtime.engine.ToolRuntimes;
-import dev.hfr.runtime.engine.WriteLedger;
+import dev.hfr.runtime.internal.engine.AttemptTimeout;
+import dev.hfr.runtime.internal.engine.BackoffScheduler;
+import dev.hfr.runtime.observation.CallListener;
+import dev.hfr.runtime.internal.engine.Compensator;
+import dev.hfr.runtime.internal.engine.ConfigPolicies;
+import dev.hfr.runtime.internal.engine.Controller;
+import dev.hfr.runtime.internal.engine.CrashResume;
+import dev.hfr.runtime.internal.engine.DecisionRecorder;
+import dev.hfr.runtime.internal.engine.DefaultPolicies;
+import dev.hfr.runtime.internal.engine.EngineParts;
+import dev.hfr.runtime.internal.engine.FailureHandling;
+import dev.hfr.runtime.internal.engine.ImplicitTasks;
+import dev.hfr.runtime.internal.engine.Oversight;
+import dev.hfr.runtime.policy.PolicySource;
+import dev.hfr.runtime.internal.engine.TaskCheckpoints;
+import dev.hfr.runtime.internal.engine.TaskState;
+import dev.hfr.runtime.internal.engine.ToolRuntimes;
+import dev.hfr.runtime.internal.engine.WriteLedger;
 import dev.hfr.runtime.escalate.EscalationHandler;
 import dev.hfr.runtime.fleet.PostgresFleet;
 import dev.hfr.runtime.ledger.IdempotencyKeys;
@@ -45,16 +45,16 @@ import dev.hfr.runtime.ledger.LedgerOptions;
 import dev.hfr.runtime.ledger.Ledgers;
 import dev.hfr.runtime.observation.ToolCallObservationConvention;
 import dev.hfr.runtime.observation.ToolCallObservations;
-import dev.hfr.runtime.retry.Backoff;
-import dev.hfr.runtime.retry.FixedDelayBackoff;
-import dev.hfr.runtime.retry.FullJitterBackoff;
-import dev.hfr.runtime.retry.RetryGate;
+import dev.hfr.runtime.internal.retry.Backoff;
+import dev.hfr.runtime.internal.retry.FixedDelayBackoff;
+import dev.hfr.runtime.internal.retry.FullJitterBackoff;
+import dev.hfr.runtime.internal.retry.RetryGate;
 import dev.hfr.runtime.telemetry.CallTiming;
 import dev.hfr.runtime.telemetry.CompensationMeters;
 import dev.hfr.runtime.telemetry.DecisionLog;
 import dev.hfr.runtime.telemetry.DecisionSink;
 import dev.hfr.runtime.telemetry.HfrMeters;
-import dev.hfr.runtime.telemetry.RedactingDecisionSink;
+import dev.hfr.runtime.internal.telemetry.RedactingDecisionSink;
 import dev.hfr.runtime.time.Clock;
 import dev.hfr.runtime.time.Sleeper;
 import dev.hfr.runtime.verify.ResultVerification;
@@ -618,7 +618,7 @@ public final class Hfr implements RecoveryEngine, AutoCloseable {
      * {@value DecisionLog#LOGGER_NAME}). The {@code telemetry} settings of the {@link #config} — or their
      * defaults — apply to it: with {@code emit_decision_events: false} it receives nothing, with {@code
      * redact_pii: true} (the default) it receives events after {@link
-     * dev.hfr.runtime.telemetry.PiiRedaction}. A sink passed here stays open when the engine closes.
+     * dev.hfr.runtime.internal.telemetry.PiiRedaction}. A sink passed here stays open when the engine closes.
      */
     public Builder decisionSink(DecisionSink sink) {
       this.decisionSink = Objects.requireNonNull(sink, "sink");

@@ -1,6 +1,6 @@
 package dev.hfr.runtime;
 
-import dev.hfr.runtime.engine.ExplicitSteps;
+import dev.hfr.runtime.internal.engine.ExplicitSteps;
 
 /**
  * A stretch of the agent's code, on one thread, whose writes are keyed by the step id the agent gave

@@ -1,10 +1,10 @@
 package dev.hfr.runtime;
 
 import dev.hfr.runtime.budget.TaskLimit;
-import dev.hfr.runtime.context.TaskContext;
-import dev.hfr.runtime.context.TaskPropagation;
-import dev.hfr.runtime.engine.Compensator;
-import dev.hfr.runtime.engine.TaskState;
+import dev.hfr.runtime.internal.context.TaskContext;
+import dev.hfr.runtime.internal.context.TaskPropagation;
+import dev.hfr.runtime.internal.engine.Compensator;
+import dev.hfr.runtime.internal.engine.TaskState;
 import java.util.List;
 import java.util.Objects;
 import java.util.concurrent.Callable;
@@ -35,7 +35,7 @@ import java.util.concurrent.ScheduledExecutorService;
  * it. Anything that propagates Micrometer context-propagation's {@code ContextRegistry} (Reactor with
  * automatic context propagation, Spring's {@code ContextPropagatingTaskDecorator}, {@code
  * ContextExecutorService}) carries it without code of ours: the task is a registered {@code
- * ThreadLocalAccessor} (key {@value dev.hfr.runtime.context.TaskContextAccessor#KEY}). {@link
+ * ThreadLocalAccessor} (key {@value dev.hfr.runtime.internal.context.TaskContextAccessor#KEY}). {@link
  * #bindCurrentThread()} joins a thread to the task by hand.
  */
 public final class TaskScope implements AutoCloseable {

@@ -19,7 +19,7 @@ import org.junit.jupiter.params.ParameterizedTest;
 @DisplayName("Every Hfr.builder() option has a test that proves its effect")
 class BuilderOptionCoverageTest {
 
-  private static final String ENGINE = "dev.hfr.runtime.engine.";
+  private static final String ENGINE = "dev.hfr.runtime.internal.engine.";
   private static final String EFFECTS = ENGINE + "BuilderOptionEffectsTest#";
 
   /** option → the test that shows its effect on a call. */

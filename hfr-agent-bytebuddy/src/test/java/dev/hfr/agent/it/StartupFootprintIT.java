@@ -38,9 +38,9 @@ class StartupFootprintIT {
 
     assertThat(run.stderr).contains("[hfr-agent] started on start-up");
     assertThat(run.classes).as("the agent ran and its bridge is in the bootstrap class loader")
-        .contains("dev.hfr.agent.HfrAgent", "dev.hfr.agent.bootstrap.HfrBridge");
+        .contains("dev.hfr.agent.HfrAgent", "dev.hfr.agent.internal.bootstrap.HfrBridge");
     assertThat(run.classes).as("classes set up only when an HTTP client class loads")
-        .doesNotContain("dev.hfr.agent.Recording", "dev.hfr.agent.HookTransformer", "dev.hfr.agent.weave.HookWeaver")
+        .doesNotContain("dev.hfr.agent.Recording", "dev.hfr.agent.HookTransformer", "dev.hfr.agent.internal.weave.HookWeaver")
         .noneMatch(c -> c.startsWith(SHADED_ASM))
         .noneMatch(c -> c.startsWith(SHADED_BYTE_BUDDY))
         .noneMatch(c -> c.startsWith("dev.hfr.agent.shaded.io.micrometer."))
@@ -68,7 +68,7 @@ class StartupFootprintIT {
       Run run = probe("events=" + events + ",events.successes=true,summary.interval=0s",
           "http://127.0.0.1:" + server.getAddress().getPort() + "/ok");
 
-      assertThat(run.classes).contains("dev.hfr.agent.weave.HookWeaver", SHADED_ASM + "ClassReader", SHADED_ASM + "ClassWriter")
+      assertThat(run.classes).contains("dev.hfr.agent.internal.weave.HookWeaver", SHADED_ASM + "ClassReader", SHADED_ASM + "ClassWriter")
           .noneMatch(c -> c.startsWith(SHADED_BYTE_BUDDY));
       // Byte Buddy's Advice loaded about 680 classes here (1,215 with its AgentBuilder); ASM's reader and writer about 20
       assertThat(run.classes.stream().filter(c -> c.startsWith(SHADED_ASM))).hasSizeLessThan(40);

@@ -1,8 +1,8 @@
 package dev.hfr.langchain4j.mcp;
 
 import dev.hfr.mcp.client.HfrMcpClient;
-import dev.hfr.mcp.model.McpModelTool;
-import dev.hfr.mcp.model.McpModelTools;
+import dev.hfr.mcp.internal.model.McpModelTool;
+import dev.hfr.mcp.internal.model.McpModelTools;
 import dev.langchain4j.agent.tool.ToolExecutionRequest;
 import dev.langchain4j.agent.tool.ToolSpecification;
 import dev.langchain4j.invocation.InvocationContext;

@@ -1,7 +1,7 @@
 package dev.hfr.mcp.internal;
 
-import dev.hfr.runtime.http.FailedResponseListener;
-import dev.hfr.runtime.http.ObservedHttpClients;
+import dev.hfr.runtime.internal.http.FailedResponseListener;
+import dev.hfr.runtime.internal.http.ObservedHttpClients;
 import java.net.http.HttpClient;
 import java.net.http.HttpHeaders;
 import java.util.List;

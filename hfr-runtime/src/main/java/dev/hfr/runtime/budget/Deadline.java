@@ -1,7 +1,7 @@
 package dev.hfr.runtime.budget;
 
 import dev.hfr.runtime.time.Clock;
-import dev.hfr.runtime.time.Nanos;
+import dev.hfr.runtime.internal.time.Nanos;
 import java.time.Duration;
 import java.util.Objects;
 

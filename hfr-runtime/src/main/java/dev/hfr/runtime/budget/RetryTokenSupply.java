@@ -1,5 +1,6 @@
 package dev.hfr.runtime.budget;
 
+import dev.hfr.runtime.internal.budget.TokenBucket;
 import java.time.Duration;
 
 /**

@@ -1,5 +1,7 @@
 package dev.hfr.runtime.budget;
 
+import dev.hfr.runtime.internal.budget.TokenBucket;
+
 /**
  * One tenant's supply of retry tokens: a {@link TokenBucket} in this JVM, or a share of a bucket that a
  * whole fleet of workers draws from ({@code dev.hfr.runtime.fleet}). Thread-safe.

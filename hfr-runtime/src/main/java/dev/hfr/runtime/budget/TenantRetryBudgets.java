@@ -1,5 +1,6 @@
 package dev.hfr.runtime.budget;
 
+import dev.hfr.runtime.internal.budget.TokenBucket;
 import dev.hfr.runtime.time.Clock;
 import java.time.Duration;
 import java.util.HashMap;

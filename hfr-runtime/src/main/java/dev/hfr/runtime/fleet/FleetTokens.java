@@ -1,7 +1,7 @@
 package dev.hfr.runtime.fleet;
 
 import dev.hfr.runtime.budget.RetryTokens;
-import dev.hfr.runtime.budget.TokenBucket;
+import dev.hfr.runtime.internal.budget.TokenBucket;
 import dev.hfr.runtime.time.Clock;
 import java.sql.Connection;
 import java.sql.PreparedStatement;

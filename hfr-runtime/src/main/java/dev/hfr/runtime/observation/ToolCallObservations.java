@@ -2,8 +2,6 @@ package dev.hfr.runtime.observation;
 
 import dev.hfr.runtime.ToolDescriptor;
 import dev.hfr.runtime.ToolOutcome;
-import dev.hfr.runtime.engine.CallListener;
-import dev.hfr.runtime.engine.CallScope;
 import dev.hfr.runtime.ledger.LedgerState;
 import dev.hfr.runtime.telemetry.DecisionEvent;
 import io.micrometer.observation.Observation;

@@ -1,5 +1,6 @@
 package dev.hfr.runtime.telemetry;
 
+import dev.hfr.runtime.internal.telemetry.PiiRedaction;
 import com.fasterxml.jackson.databind.ObjectWriter;
 import com.fasterxml.jackson.databind.json.JsonMapper;
 import io.micrometer.core.instrument.Counter;

@@ -21,7 +21,7 @@ import org.junit.jupiter.api.Test;
 @DisplayName("Every configuration key has a test that proves its effect")
 class ConfigKeyCoverageTest {
 
-  private static final String ENGINE = "dev.hfr.runtime.engine.";
+  private static final String ENGINE = "dev.hfr.runtime.internal.engine.";
   private static final String CONFIG = "dev.hfr.runtime.config.";
   private static final String RUNTIME = "dev.hfr.runtime.";
 

@@ -1,5 +1,6 @@
 package dev.hfr.runtime.telemetry;
 
+import dev.hfr.runtime.internal.telemetry.PiiRedaction;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import org.junit.jupiter.api.DisplayName;

@@ -6,7 +6,7 @@ import dev.hfr.annotations.Fault;
 import dev.hfr.runtime.RetrySpec;
 import dev.hfr.runtime.ToolOutcome;
 import dev.hfr.runtime.classify.FailureClassifier;
-import dev.hfr.runtime.model.ModelLadderRules;
+import dev.hfr.runtime.internal.model.ModelLadderRules;
 import dev.hfr.runtime.time.Sleeper;
 import java.time.Duration;
 import java.util.ArrayList;

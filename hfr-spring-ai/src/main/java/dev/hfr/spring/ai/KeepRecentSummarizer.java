@@ -1,6 +1,6 @@
 package dev.hfr.spring.ai;
 
-import dev.hfr.runtime.model.KeepRecentCompression;
+import dev.hfr.runtime.internal.model.KeepRecentCompression;
 import java.util.List;
 import java.util.stream.Collectors;
 import org.springframework.ai.chat.messages.AssistantMessage;

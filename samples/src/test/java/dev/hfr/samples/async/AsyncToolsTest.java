@@ -83,7 +83,7 @@ class AsyncToolsTest {
       int threadsWaiting = ManagementFactory.getThreadMXBean().getThreadCount();
       List<String> threadNames = Thread.getAllStackTraces().keySet().stream().map(Thread::getName).sorted().toList();
       long inBlockingDriver = Thread.getAllStackTraces().values().stream()
-          .filter(stack -> Arrays.stream(stack).anyMatch(f -> f.getClassName().startsWith("dev.hfr.runtime.engine.BlockingDriver")))
+          .filter(stack -> Arrays.stream(stack).anyMatch(f -> f.getClassName().startsWith("dev.hfr.runtime.internal.engine.BlockingDriver")))
           .count();
       assertThat(searches).as("still waiting").noneMatch(CompletableFuture::isDone);
 

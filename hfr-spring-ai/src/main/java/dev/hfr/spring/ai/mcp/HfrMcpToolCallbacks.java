@@ -1,8 +1,8 @@
 package dev.hfr.spring.ai.mcp;
 
 import dev.hfr.mcp.client.HfrMcpClient;
-import dev.hfr.mcp.model.McpModelTool;
-import dev.hfr.mcp.model.McpModelTools;
+import dev.hfr.mcp.internal.model.McpModelTool;
+import dev.hfr.mcp.internal.model.McpModelTools;
 import java.util.List;
 import java.util.Objects;
 import org.springframework.ai.chat.model.ToolContext;

@@ -1,0 +1,191 @@
+package dev.hfr.agent.internal.bootstrap;
+
+import java.util.concurrent.atomic.AtomicIntegerArray;
+
+/**
+ * The only code the inlined advice calls. It is injected into the bootstrap class loader, so that
+ * {@code java.base} and {@code java.net.http} classes can see it, and forwards to the agent's
+ * {@link HttpCallHooks}. It keeps the re-entry guard, and it is where the agent's own failures stop:
+ * whatever a hook throws is reported once on stderr and switches that client off for the life of the
+ * JVM, so the application's call goes on exactly as if the agent were not there.
+ *
+ * <p>Every {@code ...Enter} method returns {@code null} (nothing to undo), {@link #NESTED} (leave one
+ * level on exit, record nothing) or a call handle; the matching {@code ...Exit} method must be given it.
+ */
+public final class HfrBridge {
+
+  /** Client slots: {@code java.net.http.HttpClient}. */
+  public static final int JDK_HTTP_CLIENT = 0;
+  /** {@code java.net.HttpURLConnection}. */
+  public static final int HTTP_URL_CONNECTION = 1;
+  /** OkHttp 4 and 5. */
+  public static final int OKHTTP = 2;
+  /** Apache HttpClient 5 classic. */
+  public static final int APACHE_HTTPCLIENT5 = 3;
+  /** The number of client slots. */
+  public static final int CLIENTS = 4;
+
+  private static final String[] NAMES = {"jdk-httpclient", "http-url-connection", "okhttp", "apache-httpclient5"};
+
+  /** Marks a nested call: its exit leaves one level of {@link CallDepth} and records nothing. */
+  public static final Object NESTED = new Object();
+
+  private static volatile HttpCallHooks hooks;
+  private static final AtomicIntegerArray DISABLED = new AtomicIntegerArray(CLIENTS);
+
+  private HfrBridge() {}
+
+  /** The tag value and log name of a client slot. */
+  public static String clientName(int client) {
+    return NAMES[client];
+  }
+
+  /** Connects the agent; false when an agent was connected already (a second attach). */
+  public static synchronized boolean install(HttpCallHooks agentHooks) {
+    if (hooks != null) {
+      return false;
+    }
+    hooks = agentHooks;
+    return true;
+  }
+
+  /** Whether a client is still recorded (false after an internal failure switched it off). */
+  public static boolean enabled(int client) {
+    return DISABLED.get(client) == 0;
+  }
+
+  // ---- java.net.http.HttpClient ----
+
+  public static Object jdkEnter(Object request) {
+    HttpCallHooks h = active(JDK_HTTP_CLIENT);
+    if (h == null) {
+      return null;
+    }
+    if (!CallDepth.enter(JDK_HTTP_CLIENT)) {
+      return NESTED;
+    }
+    try {
+      Object call = h.jdkStart(request);
+      return call == null ? NESTED : call;
+    } catch (Throwable t) {
+      fail(JDK_HTTP_CLIENT, t);
+      return NESTED;
+    }
+  }
+
+  /** After {@code send}; true asks the advice to run the method again (an enforced retry). */
+  public static boolean jdkSendExit(Object call, Object response, Throwable thrown) {
+    if (call == null) {
+      return false;
+    }
+    if (call != NESTED && enabled(JDK_HTTP_CLIENT)) {
+      try {
+        if (hooks.jdkFinish(call, response, thrown)) {
+          return true; // still inside the outermost call: keep the depth for the repeat
+        }
+      } catch (Throwable t) {
+        fail(JDK_HTTP_CLIENT, t);
+      }
+    }
+    CallDepth.exit(JDK_HTTP_CLIENT);
+    return false;
+  }
+
+  public static void jdkAsyncExit(Object call, Object future, Throwable thrown) {
+    if (call == null) {
+      return;
+    }
+    try {
+      if (call != NESTED && enabled(JDK_HTTP_CLIENT)) {
+        hooks.jdkFinishAsync(call, future, thrown);
+      }
+    } catch (Throwable t) {
+      fail(JDK_HTTP_CLIENT, t);
+    } finally {
+      CallDepth.exit(JDK_HTTP_CLIENT);
+    }
+  }
+
+  // ---- java.net.HttpURLConnection ----
+
+  public static Object urlConnectionEnter(Object connection) {
+    HttpCallHooks h = active(HTTP_URL_CONNECTION);
+    if (h == null) {
+      return null;
+    }
+    if (!CallDepth.enter(HTTP_URL_CONNECTION)) {
+      return NESTED;
+    }
+    try {
+      Object call = h.urlConnectionStart(connection);
+      return call == null ? NESTED : call;
+    } catch (Throwable t) {
+      fail(HTTP_URL_CONNECTION, t);
+      return NESTED;
+    }
+  }
+
+  public static void urlConnectionExit(Object call, Object connection, Throwable thrown) {
+    if (call == null) {
+      return;
+    }
+    try {
+      // the depth is still held here, so the hook's own look at the connection is not recorded again
+      if (call != NESTED && enabled(HTTP_URL_CONNECTION)) {
+        hooks.urlConnectionFinish(call, connection, thrown);
+      }
+    } catch (Throwable t) {
+      fail(HTTP_URL_CONNECTION, t);
+    } finally {
+      CallDepth.exit(HTTP_URL_CONNECTION);
+    }
+  }
+
+  // ---- OkHttp, Apache HttpClient 5 ----
+
+  public static Object libraryEnter(int client, String method, String host, boolean idempotencyKey) {
+    HttpCallHooks h = active(client);
+    if (h == null) {
+      return null;
+    }
+    if (!CallDepth.enter(client)) {
+      return NESTED;
+    }
+    try {
+      Object call = h.libraryStart(client, method, host, idempotencyKey);
+      return call == null ? NESTED : call;
+    } catch (Throwable t) {
+      fail(client, t);
+      return NESTED;
+    }
+  }
+
+  public static void libraryExit(int client, Object call, int status, String retryAfter, Throwable thrown) {
+    if (call == null) {
+      return;
+    }
+    try {
+      if (call != NESTED && enabled(client)) {
+        hooks.libraryFinish(call, status, retryAfter, thrown);
+      }
+    } catch (Throwable t) {
+      fail(client, t);
+    } finally {
+      CallDepth.exit(client);
+    }
+  }
+
+  // ----
+
+  private static HttpCallHooks active(int client) {
+    HttpCallHooks h = hooks;
+    return h != null && DISABLED.get(client) == 0 ? h : null;
+  }
+
+  /** Switches a client off after the agent's own failure, reporting it once. */
+  public static void fail(int client, Throwable t) {
+    if (DISABLED.compareAndSet(client, 0, 1)) {
+      System.err.println("[hfr-agent] " + NAMES[client] + " is no longer recorded after an internal error: " + t);
+    }
+  }
+}

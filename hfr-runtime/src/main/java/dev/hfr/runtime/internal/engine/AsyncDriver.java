@@ -1,0 +1,120 @@
+package dev.hfr.runtime.internal.engine;
+
+import dev.hfr.runtime.observation.CallScope;
+import dev.hfr.runtime.AsyncToolInvocation;
+import dev.hfr.runtime.ToolCallException;
+import dev.hfr.runtime.internal.context.TaskContext;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionStage;
+
+/**
+ * Runs the state machine of an asynchronous tool's call without holding a thread while it waits: the
+ * same steps as {@link BlockingDriver}, but an attempt continues on the thread that completes its stage,
+ * and a backoff is a timer on the {@link BackoffScheduler} instead of a sleep. The call's task is current
+ * while its steps run, and when its future completes (so stages the caller chains see it too).
+ */
+final class AsyncDriver {
+
+  private final StateMachine machine;
+  private final BackoffScheduler scheduler;
+  private final EngineFailure failure;
+
+  AsyncDriver(StateMachine machine, BackoffScheduler scheduler, EngineFailure failure) {
+    this.machine = machine;
+    this.scheduler = scheduler;
+    this.failure = failure;
+  }
+
+  /** Runs {@code c} from INIT; the future completes with the accepted result or the structured failure. */
+  <R> CompletableFuture<R> run(Call<R> c, AsyncToolInvocation<R> invocation) {
+    CompletableFuture<R> out = new CompletableFuture<>();
+    resume(c, invocation, Next.to(ControllerState.INIT), out);
+    return out;
+  }
+
+  /** One attempt as if HFR were absent; what the tool fails with reaches the caller unchanged. */
+  static <R> CompletableFuture<R> direct(AsyncToolInvocation<R> invocation) {
+    try {
+      CompletionStage<R> stage = invocation.start(null);
+      return stage == null ? CompletableFuture.failedFuture(new NullPointerException("the tool returned null"))
+          : stage.toCompletableFuture();
+    } catch (Exception e) {
+      return CompletableFuture.failedFuture(e);
+    }
+  }
+
+  /** Runs steps from {@code next} until the call ends, waits or starts an attempt. */
+  private <R> void resume(Call<R> c, AsyncToolInvocation<R> invocation, Next next, CompletableFuture<R> out) {
+    TaskState previous = TaskContext.current();
+    TaskState explicit = c.task instanceof TaskState t ? t : null;
+    boolean bind = explicit != null && previous != explicit;
+    if (bind) {
+      TaskContext.set(explicit);
+    }
+    CallScope.Handle scope = c.scope.open();
+    try {
+      Next n = next;
+      while (true) {
+        ControllerState s = n.state;
+        c.state = s;
+        if (n.waits && n.delayNanos > 0) {
+          Next after = Next.to(s);
+          scheduler.schedule(() -> resume(c, invocation, after, out), n.delayNanos);
+          return;
+        }
+        if (s == ControllerState.ACCEPT) {
+          out.complete(machine.accept(c));
+          return;
+        }
+        if (StateMachine.failsCall(s)) {
+          out.completeExceptionally(machine.terminate(c, s));
+          return;
+        }
+        if (s == ControllerState.RUN_STEP) {
+          // Continues on the thread that completes the attempt (at once if it already has).
+          machine.runStep.runAsync(c, invocation).whenComplete((following, engineFailure) -> {
+            if (engineFailure == null) {
+              resume(c, invocation, following, out);
+            } else {
+              failed(c, invocation, RunStep.unwrap(engineFailure), out);
+            }
+          });
+          return;
+        }
+        n = machine.step(c, s);
+      }
+    } catch (ToolCallException e) {
+      out.completeExceptionally(e);
+    } catch (LostKey e) {
+      out.completeExceptionally(machine.lostKey(c, e));
+    } catch (RuntimeException | LinkageError | AssertionError e) {
+      failed(c, invocation, e, out);
+    } finally {
+      scope.close();
+      if (bind) {
+        TaskContext.set(previous);
+      }
+    }
+  }
+
+  /** §4.1 for an asynchronous call: a read fails open, a write fails closed (see {@link EngineFailure}). */
+  private <R> void failed(Call<R> c, AsyncToolInvocation<R> invocation, Throwable engineFailure, CompletableFuture<R> out) {
+    try {
+      if (!failure.failsOpen(c)) {
+        out.completeExceptionally(failure.failClosed(c, engineFailure));
+      } else if (c.hasResult) {
+        out.complete(c.result);
+      } else {
+        direct(invocation).whenComplete((r, t) -> {
+          if (t == null) {
+            out.complete(r);
+          } else {
+            out.completeExceptionally(RunStep.unwrap(t));
+          }
+        });
+      }
+    } catch (RuntimeException | Error broken) {
+      out.completeExceptionally(broken);
+    }
+  }
+}

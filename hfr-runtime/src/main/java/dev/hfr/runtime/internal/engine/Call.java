@@ -1,0 +1,224 @@
+package dev.hfr.runtime.internal.engine;
+
+import dev.hfr.runtime.observation.CallScope;
+import dev.hfr.runtime.policy.CallPolicy;
+import dev.hfr.annotations.Criticality;
+import dev.hfr.annotations.DegradeLevel;
+import dev.hfr.annotations.Fault;
+import dev.hfr.annotations.Risk;
+import dev.hfr.runtime.ToolDescriptor;
+import dev.hfr.runtime.ToolInvocation;
+import dev.hfr.runtime.action.Action;
+import dev.hfr.runtime.action.Reason;
+import dev.hfr.runtime.budget.RetryBudget;
+import dev.hfr.runtime.budget.TaskLimit;
+import dev.hfr.runtime.classify.Classification;
+import dev.hfr.runtime.ledger.IdempotencyKeys;
+import dev.hfr.runtime.ledger.LedgerState;
+import dev.hfr.runtime.ledger.Lease;
+import dev.hfr.runtime.internal.retry.AttemptHistory;
+import dev.hfr.runtime.telemetry.DecisionEvent;
+import dev.hfr.runtime.verify.Verdict;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * The mutable state of one logical call while the state machine runs it: one object per call, used by the
+ * calling thread only. Parts that only failures need (history, step budget, decisions) are created on the
+ * first failure, so a clean call allocates nothing else.
+ */
+final class Call<R> {
+
+  final ToolRuntime rt;
+  final ToolDescriptor tool;
+  final ToolInvocation<R> invocation;
+  final CallTask task;
+  final CallPolicy policy;
+  /** The tenant's breakers of the method and each rung, or {@code null} when breakers are off. */
+  final dev.hfr.runtime.breaker.CircuitBreaker[] breakers;
+  final Risk risk;
+  final Criticality.Level criticality;
+  final long step;
+  final long startNanos;
+
+  ControllerState state = ControllerState.INIT;
+  /** Made current around each stretch of an asynchronous call's steps (its Observation); none for blocking calls. */
+  CallScope scope = CallScope.NONE;
+  /** The ladder rung the next attempt runs on; -1 is the method itself. */
+  int rung = -1;
+  /**
+   * An attempt of this write failed in a way that does not prove it was not applied, and no reconcile has
+   * found it absent since: whatever the later attempts say, its effect may be in place, so it must not be
+   * sent anywhere without a key (a rung) — only resent under its key, or escalated.
+   */
+  boolean mayHaveApplied;
+  /** The rung {@link ControllerState#DEGRADE} moves to. */
+  int nextRung = -1;
+  int attempts;
+  int compressRounds;
+
+  R result;
+  boolean hasResult;
+  boolean resultFromReconcile;
+  Exception error;
+  long lastLatencyNanos;
+  /** When the last attempt ended: the breaker's time for its outcome, and where verification starts. */
+  long lastAttemptEndNanos;
+  long verifyNanos;
+  Classification classification;
+  Fault fault;
+  Verdict lastRejection;
+  boolean verificationRequired;
+  double quality = 1.0;
+
+  /** The task limit that refused the call when it was admitted before its Call existed (the inline read). */
+  TaskLimit refusal;
+
+  /** The bulkhead permit the running attempt holds, released when it ends. */
+  dev.hfr.runtime.breaker.Bulkhead bulkhead;
+
+  /** Set when the call could not even be attempted (breaker open, bulkhead full). */
+  Reason blocked;
+  Action action;
+  Reason reason;
+  long delayNanos;
+  String suggestion;
+
+  // Writes
+  String key;
+  /**
+   * The key an R1 write sends to its provider when it is not {@link #key}: the key of the unfinished write
+   * of a cut-off run this write stands in for (a reopened task), so the provider deduplicates the two.
+   */
+  String wireKey;
+  String argsHash;
+  Lease lease;
+  /** Renews {@link #lease} while the call runs; {@code null} without a lease. */
+  LeaseHeartbeat.Beat heartbeat;
+  LedgerState ledgerState;
+  boolean alreadyCommitted;
+
+  /**
+   * The failure of the last attempt on the current target, not yet reported to its (closed) breaker: a
+   * breaker judges calls, so a failure a retry then fixes never counts; one the call leaves the target
+   * with does ({@link #reportBreakerFailure()}).
+   */
+  private Fault pendingBreakerFault;
+  private long pendingBreakerLatencyNanos;
+
+  private AttemptHistory history;
+  private RetryBudget.Step budgetStep;
+  /** The first decision, and the list from the second on: most failed calls take one decision. */
+  private DecisionEvent firstDecision;
+  private List<DecisionEvent> decisions;
+  /** How many of the last decisions await the end of the call to be published or sampled out. */
+  int unpublished;
+
+  Call(ToolRuntime rt, ToolInvocation<R> invocation, CallTask task, ToolRuntime.TenantView view, CallPolicy policy,
+      long step, long startNanos) {
+    this.rt = rt;
+    this.breakers = view.breakers;
+    this.tool = rt.tool;
+    this.invocation = invocation;
+    this.task = task;
+    this.policy = policy;
+    this.risk = rt.tool.risk();
+    this.criticality = policy.criticality();
+    this.step = step;
+    this.startNanos = startNanos;
+  }
+
+  /** Holds a failed attempt's outcome until the call is known to leave the current target failing. */
+  void deferBreakerFailure(Fault fault, long latencyNanos) {
+    pendingBreakerFault = fault;
+    pendingBreakerLatencyNanos = latencyNanos;
+  }
+
+  /** A later attempt on the same target answered: the held failure was one a retry fixed. */
+  void forgetBreakerFailure() {
+    pendingBreakerFault = null;
+  }
+
+  /** The call leaves the current target failing (a rung, or the end): its breaker counts one failed call. */
+  void reportBreakerFailure() {
+    Fault f = pendingBreakerFault;
+    if (f != null) {
+      pendingBreakerFault = null;
+      dev.hfr.runtime.breaker.CircuitBreaker b = breaker();
+      if (b != null) {
+        b.onFailure(f, pendingBreakerLatencyNanos);
+      }
+    }
+  }
+
+  AttemptHistory history() {
+    if (history == null) {
+      history = new AttemptHistory();
+    }
+    return history;
+  }
+
+  /** A fresh history for a new target (a ladder rung): streaks against the old target do not carry over. */
+  void resetHistory() {
+    history = new AttemptHistory();
+  }
+
+  /** The step's attempt counter against the task budget, opened on first need (its first attempt is made). */
+  RetryBudget.Step budgetStep() {
+    if (budgetStep == null) {
+      budgetStep = task.retryBudget().openStep(policy.retry().maxAttempts());
+    }
+    return budgetStep;
+  }
+
+  /** The step's counter if a failure opened it, else {@code null}. */
+  RetryBudget.Step budgetStepIfOpened() {
+    return budgetStep;
+  }
+
+  void addDecision(DecisionEvent event) {
+    if (firstDecision == null) {
+      firstDecision = event;
+      return;
+    }
+    if (decisions == null) {
+      decisions = new ArrayList<>(4);
+      decisions.add(firstDecision);
+    }
+    decisions.add(event);
+  }
+
+  List<DecisionEvent> decisions() {
+    return decisions != null ? decisions : firstDecision != null ? List.of(firstDecision) : List.of();
+  }
+
+  boolean write() {
+    return risk != Risk.R0;
+  }
+
+  /** The argument hash for records: the ledger's when there is one; never fails (hashes the type when it must). */
+  /** The idempotency key an R1 tool receives. */
+  String wireKey() {
+    return wireKey != null ? wireKey : key;
+  }
+
+  String argsHash() {
+    if (argsHash == null) {
+      try {
+        argsHash = IdempotencyKeys.argsHash(IdempotencyKeys.arguments(tool, invocation));
+      } catch (RuntimeException unreadable) {
+        argsHash = "unhashable";
+      }
+    }
+    return argsHash;
+  }
+
+  /** The breaker of the current rung, or {@code null} when breakers are off. */
+  dev.hfr.runtime.breaker.CircuitBreaker breaker() {
+    return breakers == null ? null : breakers[rung + 1];
+  }
+
+  DegradeLevel rungLevel() {
+    return rung < 0 ? DegradeLevel.L0 : tool.degradeLadder().get(rung).level();
+  }
+}

@@ -1,0 +1,141 @@
+package dev.hfr.runtime.internal.engine;
+
+import dev.hfr.annotations.Fault;
+import dev.hfr.annotations.Risk;
+import dev.hfr.runtime.HfrFeatures;
+import dev.hfr.runtime.action.Action;
+import dev.hfr.runtime.action.ActionTable;
+import dev.hfr.runtime.action.Reason;
+import dev.hfr.runtime.internal.retry.RetryVerdict;
+import dev.hfr.runtime.internal.retry.StopReason;
+import dev.hfr.runtime.time.Clock;
+
+/**
+ * CHECK (Table 9): starts from the class's default action ({@link ActionTable#defaultAction}) and lets
+ * the checks — the retry gate's stop conditions, budgets, deadline, breaker, risk — only make it more
+ * conservative; hands the result to DECIDE.
+ */
+final class Check {
+
+  private final HfrFeatures features;
+  private final FailureHandling failures;
+  private final Clock clock;
+  private final Decide decide;
+
+  Check(HfrFeatures features, FailureHandling failures, Clock clock, Decide decide) {
+    this.features = features;
+    this.failures = failures;
+    this.clock = clock;
+    this.decide = decide;
+  }
+
+  <R> Next run(Call<R> c) {
+    if (c.blocked != null) {
+      return decide.fallback(c, c.blocked);
+    }
+    if (c.rung >= 0 && c.mayHaveApplied && features.idempotency()) {
+      // A rung of a write is called without the key, so a resend after an ambiguous failure could repeat it.
+      return decide.fallback(c, Reason.TIMEOUT_UNKNOWN_STATE);
+    }
+    Action a = features.classification() ? ActionTable.defaultAction(c.fault, c.risk, c.criticality) : Action.RETRY;
+    if (a == Action.RECONCILE) {
+      if (!features.idempotency()) {
+        a = Action.RETRY;
+      } else if (c.history().reconciledAbsent()) {
+        a = Action.RETRY;
+      } else if (c.risk == Risk.R1 && c.tool.reconcileMethod() == null) {
+        // For an idempotent write the resend under the same key is the reconciliation: the service
+        // answers a known key with its committed result.
+        c.history().markReconciledAbsent();
+        a = Action.RETRY;
+      } else {
+        return decide.settle(c, Action.RECONCILE, Decide.unknownOutcome(c.fault));
+      }
+    }
+    switch (a) {
+      case RETRY:
+        return retry(c);
+      case COMPRESS:
+        if (!features.degradation()) {
+          return decide.fallback(c, Reason.CONTEXT_NOT_COMPRESSIBLE);
+        }
+        return decide.settle(c, Action.COMPRESS, Reason.CONTEXT_COMPRESSED);
+      case DEGRADE_MODEL:
+      case DEGRADE_TOOL:
+      case DEGRADE_SCOPE:
+        return decide.fallback(c, c.fault == Fault.T4 ? Reason.OVERLOADED : Reason.TOOL_UNAVAILABLE);
+      case ESCALATE:
+        return decide.settle(c, Action.ESCALATE, reasonOf(c.fault));
+      case FAIL:
+        return decide.fallback(c, reasonOf(c.fault));
+      default:
+        return decide.fallback(c, reasonOf(c.fault));
+    }
+  }
+
+  /** Whether a retry passes the gate (which charges step, task and tenant budgets when it does), and its backoff. */
+  <R> Next retry(Call<R> c) {
+    if (!features.retry()) {
+      return decide.fallback(c, Reason.NOT_RETRYABLE);
+    }
+    long retryAfter = c.classification == null || !c.policy.respectRetryAfter() ? -1 : c.classification.retryAfterMillis();
+    if (retryAfter > failures.maxRetryAfterMillis) {
+      return decide.fallback(c, Reason.DEADLINE);
+    }
+    int retryNumber = c.budgetStep().attempts();
+    long delay = failures.backoffNanos(retryNumber, c.policy, retryAfter);
+    Fault gateFault = features.classification() ? c.fault : Fault.T1;
+    // The gate's allocation-free form: a RetryRequest per failed attempt would be one more object per failure.
+    RetryVerdict verdict = failures.gate.check(gateFault, c.risk, c.policy.retry(), c.history(), c.budgetStep(),
+        features.budgets() ? c.task.tenant() : null, c.breaker(), c.task.deadline(), clock.nanoTime(), delay,
+        c.lastLatencyNanos, c.verifyNanos);
+    if (verdict.retry()) {
+      c.delayNanos = delay;
+      return decide.settle(c, Action.RETRY, Reason.RETRYABLE);
+    }
+    Reason why = reasonOf(verdict.reason());
+    if (why == Reason.STEP_BUDGET_EXHAUSTED || why == Reason.TASK_BUDGET_EXHAUSTED || why == Reason.TENANT_BUDGET_EXHAUSTED) {
+      c.rt.meters.retryBudgetExhausted(why);
+    }
+    return decide.fallback(c, why);
+  }
+
+  /** The reason a class's default action gives when it is not a retry. */
+  static Reason reasonOf(Fault fault) {
+    if (fault == null) {
+      return Reason.NO_SAFE_ALTERNATIVE;
+    }
+    switch (fault) {
+      case T3: return Reason.TIMEOUT_UNKNOWN_STATE;
+      case T4: return Reason.OVERLOADED;
+      case T5: return Reason.TOOL_UNAVAILABLE;
+      case T6: return Reason.CONTEXT_NOT_COMPRESSIBLE;
+      case T7: return Reason.PERMANENT_ERROR;
+      case T8: return Reason.POLICY_REFUSAL;
+      case V1: return Reason.VERIFICATION_FAILED;
+      case UNCLASSIFIED: return Reason.UNCLASSIFIED;
+      default: return Reason.NOT_RETRYABLE;
+    }
+  }
+
+  private static Reason reasonOf(StopReason stop) {
+    switch (stop) {
+      case POLICY_REFUSAL: return Reason.POLICY_REFUSAL;
+      case PERMANENT_FAULT: return Reason.PERMANENT_ERROR;
+      case IRREVERSIBLE: return Reason.IRREVERSIBLE;
+      case RECONCILE_FIRST: return Reason.TIMEOUT_UNKNOWN_STATE;
+      case UNCLASSIFIED_PROBED: return Reason.UNCLASSIFIED;
+      case NEEDS_OTHER_TARGET: return Reason.NOT_RETRYABLE;
+      case COMPRESS_FIRST: return Reason.CONTEXT_NOT_COMPRESSIBLE;
+      case SIDE_EFFECT_COMMITTED: return Reason.VERIFICATION_FAILED;
+      case SAME_FAULT_REPEATED: return Reason.SAME_FAULT_REPEATED;
+      case SAME_VERIFIER_REASON: return Reason.SAME_VERIFIER_REASON;
+      case BREAKER_OPEN: return Reason.CIRCUIT_OPEN;
+      case DEADLINE: return Reason.DEADLINE;
+      case STEP_ATTEMPTS_EXHAUSTED: return Reason.STEP_BUDGET_EXHAUSTED;
+      case TASK_BUDGET_EXHAUSTED: return Reason.TASK_BUDGET_EXHAUSTED;
+      case TENANT_BUDGET_EXHAUSTED: return Reason.TENANT_BUDGET_EXHAUSTED;
+      default: return Reason.NOT_RETRYABLE;
+    }
+  }
+}

@@ -1,0 +1,242 @@
+package dev.hfr.runtime.internal.engine;
+
+import dev.hfr.runtime.policy.CallPolicy;
+import dev.hfr.annotations.Criticality;
+import dev.hfr.annotations.VerifyLevel;
+import dev.hfr.runtime.HfrFeatures;
+import dev.hfr.runtime.ToolDescriptor;
+import dev.hfr.runtime.ToolInvocation;
+import dev.hfr.runtime.action.Reason;
+import dev.hfr.runtime.breaker.Bulkhead;
+import dev.hfr.runtime.breaker.CircuitBreaker;
+import dev.hfr.runtime.budget.TaskLimit;
+import dev.hfr.runtime.time.Clock;
+import dev.hfr.runtime.timeout.AttemptTimeoutException;
+import dev.hfr.runtime.verify.ResultVerification;
+
+/**
+ * The clean read's fast path: a read that answers at once and passes verification never builds a
+ * {@link Call}. It runs INIT's admission, RUN_STEP, OBSERVE, VERIFY and ACCEPT on locals, and hands any
+ * other case to the {@link BlockingDriver} at the state it reached.
+ */
+final class InlineRead {
+
+  private final HfrFeatures features;
+  private final Clock clock;
+  private final ToolRuntimes tools;
+  private final ResultVerification verification;
+  private final StateMachine machine;
+  private final BlockingDriver driver;
+  private final EngineFailure failure;
+  private final AttemptTimeout timeouts;
+  private final Oversight oversight;
+
+  InlineRead(EngineParts parts, StateMachine machine, BlockingDriver driver, EngineFailure failure) {
+    this.timeouts = parts.timeouts;
+    this.oversight = parts.oversight;
+    this.features = parts.features;
+    this.clock = parts.clock;
+    this.tools = parts.tools;
+    this.verification = parts.verification;
+    this.machine = machine;
+    this.driver = driver;
+    this.failure = failure;
+  }
+
+  /**
+   * Runs a read (R0, no approval) in {@code task}, or outside any scope ({@code task == null}, one-call tasks
+   * from {@code tasks}). The clean read — first attempt answered and verified — runs inline without a
+   * {@link Call}: INIT's admission, RUN_STEP, OBSERVE, VERIFY and ACCEPT on locals. Anything else (a
+   * task limit, a failure, a rejection, an open breaker) creates the call with the state reached, and the
+   * state machine continues from there, so behaviour is that of the {@link BlockingDriver} from INIT. Outside a scope
+   * not even the task is created, and the call may go untimed ({@link TimingSampler}).
+   */
+  <R> R run(ToolDescriptor tool, ToolInvocation<R> invocation, TaskState task, ImplicitTasks tasks) {
+    ToolRuntime rt;
+    ToolRuntime.TenantView view;
+    CallPolicy policy;
+    CircuitBreaker breaker;
+    VerifyLevel level;
+    boolean timed;
+    long start;
+    long step = 0;
+    try {
+      rt = tools.of(tool);
+      String tenant = task != null ? task.tenant() : tasks.tenant();
+      Criticality.Level criticality = Controller.effectiveCriticality(task != null ? task.criticality() : null, tool.criticality());
+      view = rt.tenant(tenant);
+      policy = rt.policy(tenant, view, criticality);
+      breaker = view.breakers == null ? null : view.breakers[0];
+      level = features.verification() ? policy.verifyLevel() : null;
+      // A task's calls are always timed; verification above V0 may take real time of its own; and a
+      // latency threshold needs every latency.
+      timed = task != null || rt.timing.shouldTime() || (level != null && level != VerifyLevel.V0)
+          || (breaker != null && breaker.needsLatency());
+      start = timed ? clock.nanoTime() : rt.timing.lastReading();
+      if (task != null) {
+        step = task.nextStep();
+      }
+    } catch (RuntimeException e) {
+      return failure.beforeCall(tool, invocation, e);
+    }
+    // The locals mirror the fields of Call that INIT, RUN_STEP, OBSERVE and VERIFY set on a read.
+    R result = null;
+    boolean hasResult = false;
+    if (task != null) {
+      // INIT's admission; a refusal takes the state machine's way out, with the refusal already counted.
+      TaskLimit refusal;
+      try {
+        refusal = machine.init.admit(task, tool, false, false, start);
+      } catch (RuntimeException e) {
+        return failure.beforeCall(tool, invocation, e);
+      }
+      if (refusal != null) {
+        Call<R> refused = new Call<>(rt, invocation, task, view, policy, step, start);
+        refused.refusal = refusal;
+        return driver.run(refused, Next.to(ControllerState.INIT));
+      }
+    }
+    Call<R> c;
+    Next next;
+    try {
+      // RUN_STEP on the method itself (a read: no ledger key).
+      Bulkhead bulkhead = features.circuitBreaker() ? rt.bulkhead(-1) : null;
+      Reason blocked = null;
+      if (breaker != null && !breaker.tryAcquire()) {
+        blocked = Reason.CIRCUIT_OPEN;
+      } else if (bulkhead != null && !bulkhead.tryAcquire(policy.criticality() == Criticality.Level.HIGH)) {
+        if (breaker != null) {
+          breaker.releasePermit();
+        }
+        blocked = Reason.BULKHEAD_FULL;
+      }
+      if (blocked != null) {
+        c = leaveInline(rt, invocation, task, tasks, view, policy, step, timed ? start : clock.nanoTime());
+        c.blocked = blocked;
+        next = Next.to(ControllerState.CHECK);
+      } else {
+        Exception error = null;
+        // A bounded read is interrupted by the shared timer; an unbounded one costs two field reads here.
+        long bound = 0L;
+        AttemptTimer.Watch watch = null;
+        if (AttemptTimeout.bounded(policy, task)) {
+          long now = timed ? start : clock.nanoTime();
+          bound = timeouts.attemptBoundNanos(policy, task, now);
+          // A tool known to ignore interruption runs where it can be abandoned instead.
+          watch = rt.ignoresInterrupts ? null : timeouts.start(now + bound, rt);
+        }
+        try {
+          result = bound > 0 && watch == null
+              ? timeouts.abandonable(() -> invocation.proceed(null), bound, tool.name() + " attempt")
+              : invocation.proceed(null);
+          hasResult = true;
+        } catch (Exception e) {
+          if (e instanceof InterruptedException) {
+            Thread.currentThread().interrupt();
+          }
+          error = e;
+        } finally {
+          if (watch != null && watch.stop() && !hasResult) {
+            error = new AttemptTimeoutException(tool.name() + " attempt", bound, error);
+          }
+          if (bulkhead != null) {
+            bulkhead.release();
+          }
+        }
+        if (!hasResult) {
+          long now = clock.nanoTime();
+          c = leaveInline(rt, invocation, task, tasks, view, policy, step, timed ? start : now);
+          c.attempts = 1;
+          c.error = error;
+          c.lastLatencyNanos = timed ? now - start : 0; // an untimed call failed in microseconds at most
+          c.lastAttemptEndNanos = now;
+          next = Next.to(ControllerState.CLASSIFY);
+        } else {
+          // OBSERVE and VERIFY. A timed call reads the clock once more when it ends, or twice when a
+          // verification above V0 ran (the attempt's latency excludes it); the permits' nanoseconds count
+          // as the attempt's.
+          boolean verifyTakesTime = level != null && level != VerifyLevel.V0;
+          long attemptEnd = verifyTakesTime ? clock.nanoTime() : 0;
+          ResultVerification.Result v = level == null ? null : verification.verify(tool, level, result);
+          long end = timed ? clock.nanoTime() : rt.timing.lastReading();
+          if (!verifyTakesTime) {
+            attemptEnd = end;
+          }
+          long latency = timed ? attemptEnd - start : 0;
+          if (breaker != null) {
+            breaker.onSuccess(latency, attemptEnd);
+          }
+          double floor = task == null || Double.isNaN(task.qualityFloor()) ? policy.qualityFloor() : task.qualityFloor();
+          if (v == null || (v.accepted() && !v.verificationRequired() && v.verdict().quality() >= floor)) {
+            // ACCEPT. Outside a scope only the meters: nobody can ask for the outcome.
+            if (task != null) {
+              task.onCallEnd(rt.cleanReadOutcome, false);
+            }
+            if (timed) {
+              rt.meters.cleanCall(end - start);
+              rt.timing.timed(start, end);
+            } else {
+              rt.meters.cleanCall();
+            }
+            if (Oversight.sampled(policy)) {
+              spotCheck(rt, invocation, task, tasks, view, policy, step, start, result);
+            }
+            return result;
+          }
+          rt.meters.attempt(null, true);
+          if (!timed) {
+            start = clock.nanoTime();
+            end = start;
+            attemptEnd = start;
+          }
+          c = leaveInline(rt, invocation, task, tasks, view, policy, step, start);
+          c.result = result;
+          c.hasResult = true;
+          c.attempts = 1;
+          c.lastLatencyNanos = latency;
+          c.lastAttemptEndNanos = attemptEnd;
+          c.verifyNanos = end - attemptEnd;
+          c.state = ControllerState.VERIFY;
+          next = machine.verify.verified(c, level, v);
+        }
+      }
+    } catch (RuntimeException | LinkageError | AssertionError e) {
+      // §4.1 for a read, exactly as EngineFailure.duringCall: fail open with the result if there is one.
+      rt.meters.controllerFailure(true);
+      if (hasResult) {
+        return result;
+      }
+      try {
+        return invocation.proceed(null);
+      } catch (Exception thrown) {
+        throw Controller.Sneaky.<RuntimeException>rethrow(thrown);
+      }
+    }
+    return driver.run(c, next);
+  }
+
+  /** Builds the call (only now: one was sampled) that the spot check's evidence describes. */
+  private <R> void spotCheck(ToolRuntime rt, ToolInvocation<R> invocation, TaskState task, ImplicitTasks tasks,
+      ToolRuntime.TenantView view, CallPolicy policy, long step, long start, R result) {
+    CallTask in = task != null ? task : tasks.next();
+    Call<R> c = new Call<>(rt, invocation, in, view, policy, task != null ? step : in.nextStep(), start);
+    c.result = result;
+    c.hasResult = true;
+    c.attempts = 1;
+    oversight.spotCheck(c, rt.meters);
+  }
+
+  /**
+   * The call of a read that left the inline path, as INIT would have set it up: in its task (admitted
+   * already), or in a new implicit task.
+   */
+  private static <R> Call<R> leaveInline(ToolRuntime rt, ToolInvocation<R> invocation, TaskState task, ImplicitTasks tasks,
+      ToolRuntime.TenantView view, CallPolicy policy, long step, long start) {
+    if (task != null) {
+      return new Call<>(rt, invocation, task, view, policy, step, start);
+    }
+    OneCallTask implicit = tasks.next();
+    implicit.onCallStart(false);
+    return new Call<>(rt, invocation, implicit, view, policy, implicit.nextStep(), start);
+  }
+}

@@ -1,0 +1,80 @@
+package dev.hfr.runtime.internal.engine;
+
+import dev.hfr.annotations.Risk;
+import dev.hfr.runtime.action.Action;
+import dev.hfr.runtime.action.Reason;
+import dev.hfr.runtime.ledger.IdempotencyKeys;
+import dev.hfr.runtime.ledger.LedgerState;
+import dev.hfr.runtime.telemetry.ToolMeters;
+import java.util.Optional;
+
+/**
+ * RECONCILE (Table 9): asks whether a write with an unknown outcome committed (§4.5's four steps). Found:
+ * the write's result is verified like an answer. Absent: the write may be resent (never an R3 one).
+ * Unanswerable: escalate — the engine does not guess. An R1 write without a reconcile method is
+ * reconciled by resending it under the same key (Table 7).
+ */
+final class Reconcile {
+
+  private final WriteLedger writes;
+  private final DecisionRecorder decisions;
+  private final Decide decide;
+  private final AttemptTimeout timeouts;
+
+  Reconcile(WriteLedger writes, DecisionRecorder decisions, Decide decide, AttemptTimeout timeouts) {
+    this.writes = writes;
+    this.decisions = decisions;
+    this.decide = decide;
+    this.timeouts = timeouts;
+  }
+
+  <R> Next run(Call<R> c) {
+    if (c.key != null && c.ledgerState == LedgerState.PREPARED) {
+      writes.transition(c, LedgerState.UNKNOWN, null);
+    }
+    if (c.tool.reconcileMethod() == null) {
+      if (c.risk == Risk.R1 && c.key != null) {
+        // The provider deduplicates on the key and answers with the committed result. The record stays
+        // UNKNOWN until it answers.
+        c.delayNanos = 0L;
+        return decide.settle(c, Action.RETRY, Reason.RESEND_SAME_KEY);
+      }
+      c.rt.meters.reconcile(ToolMeters.ReconcileOutcome.UNKNOWN);
+      return decide.settle(c, Action.ESCALATE, Reason.RECONCILE_UNKNOWN);
+    }
+    Optional<R> found;
+    try {
+      found = timeouts.reconcile(c);
+      if (found == null) {
+        throw new IllegalStateException(c.tool.reconcileMethod() + " returned null instead of an Optional");
+      }
+    } catch (Exception e) {
+      // The query itself failed or ran out of reconcile_timeout_ms: do not guess; the record stays UNKNOWN.
+      c.error = e;
+      c.rt.meters.reconcile(ToolMeters.ReconcileOutcome.UNKNOWN);
+      return decide.settle(c, Action.ESCALATE, Reason.RECONCILE_UNKNOWN);
+    }
+    if (found.isPresent()) {
+      c.rt.meters.reconcile(ToolMeters.ReconcileOutcome.COMMITTED);
+      c.result = found.get();
+      c.hasResult = true;
+      c.resultFromReconcile = true;
+      if (c.key != null) {
+        writes.transition(c, LedgerState.RECONCILED_COMMITTED, IdempotencyKeys.resultHash(c.result));
+      }
+      decisions.record(c, Action.RECONCILE, Reason.RECONCILED_COMMITTED, DecisionRecorder.ENFORCE);
+      return Next.to(ControllerState.VERIFY);
+    }
+    c.rt.meters.reconcile(ToolMeters.ReconcileOutcome.ABSENT);
+    if (c.key != null) {
+      writes.transition(c, LedgerState.RECONCILED_ABSENT, null);
+    }
+    c.history().markReconciledAbsent();
+    c.mayHaveApplied = false;
+    decisions.record(c, Action.RECONCILE, Reason.RECONCILED_ABSENT, DecisionRecorder.ENFORCE);
+    if (c.risk == Risk.R3) {
+      return decide.settle(c, Action.FAIL, Reason.IRREVERSIBLE);
+    }
+    return Next.to(ControllerState.CHECK);
+  }
+}

@@ -1,0 +1,114 @@
+package dev.hfr.runtime.internal.engine;
+
+import dev.hfr.runtime.ledger.IdempotencyLedger;
+import dev.hfr.runtime.ledger.KeyInUseException;
+import dev.hfr.runtime.ledger.LedgerRecord;
+import dev.hfr.runtime.ledger.LedgerState;
+import dev.hfr.runtime.ledger.Lease;
+import dev.hfr.runtime.ledger.StaleFencingTokenException;
+import dev.hfr.runtime.time.Clock;
+import dev.hfr.runtime.time.Sleeper;
+import java.time.Duration;
+import java.util.List;
+import java.util.Objects;
+
+/**
+ * The engine's side of the idempotency ledger (§4.5): a write's key and record, the lease that makes this
+ * call its only recoverer (kept alive by the heartbeat, released on every exit), and every checkpoint of
+ * its state, fenced by the lease's token.
+ */
+public final class WriteLedger {
+
+  private final IdempotencyLedger ledger;
+  private final Duration leaseTtl;
+  private final WriteClaims claims;
+  private final boolean keysWrites;
+
+  /**
+   * @param leaseTtl how long a write's lease lasts between two heartbeats
+   * @param owner this engine's name in leases (each call adds its own number)
+   * @param clock the engine's clock, for bounded waits on another holder
+   * @param sleeper how such a wait sleeps
+   */
+  public WriteLedger(IdempotencyLedger ledger, Duration leaseTtl, String owner, Clock clock, Sleeper sleeper) {
+    this(ledger, leaseTtl, owner, clock, sleeper, true);
+  }
+
+  /**
+   * @param keysWrites {@code idempotency.enabled}: whether writes get ledger records and keys at all
+   */
+  public WriteLedger(IdempotencyLedger ledger, Duration leaseTtl, String owner, Clock clock, Sleeper sleeper,
+      boolean keysWrites) {
+    this.ledger = Objects.requireNonNull(ledger, "ledger");
+    this.leaseTtl = Objects.requireNonNull(leaseTtl, "leaseTtl");
+    this.claims = new WriteClaims(ledger, clock, sleeper, leaseTtl, owner);
+    this.keysWrites = keysWrites;
+  }
+
+  /** Whether writes get ledger records and keys ({@code idempotency.enabled}). */
+  boolean keysWrites() {
+    return keysWrites;
+  }
+
+  /** The write's key (occurrence or step id; an old ledger's step key when its record is found). */
+  String key(CallTask task, String tool, List<Object> args, String argsHash, long step) {
+    return claims.key(task, tool, args, argsHash, step);
+  }
+
+  /** Finds or creates the write's record and decides whether this call may act on it (see {@link WriteClaims}). */
+  WriteClaims.Claim claim(Call<?> c) {
+    return claims.claim(c.task.tenant(), c.task.taskId(), c.key, c.tool.name(), c.argsHash, c.task.deadline());
+  }
+
+  /** Why a claim found the key in use: the holder and the time its lease has left. */
+  KeyInUseException inUse(WriteClaims.Claim claim) {
+    return claims.inUse(claim);
+  }
+
+  /** The call holds {@code lease} from now on, renewed by the heartbeat until {@link #releaseLease}. */
+  void hold(Call<?> c, Lease lease) {
+    c.lease = lease;
+    c.heartbeat = LeaseHeartbeat.start(ledger, lease, leaseTtl);
+  }
+
+  /**
+   * Moves the call's record from its known state to {@code target}; the call then knows the new state.
+   *
+   * @throws LostKey if the call's lease lapsed and another recoverer took the key over
+   */
+  void transition(Call<?> c, LedgerState target, String resultHash) {
+    long token = c.lease == null ? 0L : c.lease.fencingToken();
+    LedgerRecord r;
+    try {
+      r = ledger.transition(c.task.tenant(), c.key, c.ledgerState, target, resultHash, token);
+    } catch (StaleFencingTokenException takenOver) {
+      forget(c);
+      throw new LostKey(takenOver);
+    }
+    c.ledgerState = r.state();
+  }
+
+  /** Stops renewing and gives up the call's lease, if it holds one; never throws (every exit path runs it). */
+  void releaseLease(Call<?> c) {
+    LeaseHeartbeat.Beat beat = c.heartbeat;
+    c.heartbeat = null;
+    Lease lease = beat != null ? beat.stop() : c.lease;
+    c.lease = null;
+    if (lease != null) {
+      try {
+        ledger.releaseLease(lease);
+      } catch (RuntimeException unreachable) {
+        // The lease then lapses by itself within one TTL: no heartbeat renews it any more.
+      }
+    }
+  }
+
+  /** Drops a lease another recoverer took over: nothing of it is this call's to release. */
+  private static void forget(Call<?> c) {
+    if (c.heartbeat != null) {
+      c.heartbeat.stop();
+      c.heartbeat = null;
+    }
+    c.lease = null;
+  }
+}

@@ -1,0 +1,143 @@
+package dev.hfr.runtime.internal.engine;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.hfr.runtime.Hfr;
+import dev.hfr.runtime.TaskScope;
+import dev.hfr.runtime.TaskSpec;
+import dev.hfr.runtime.ToolDescriptor;
+import dev.hfr.runtime.ToolInvocation;
+import dev.hfr.runtime.breaker.CircuitBreakerConfig;
+import dev.hfr.runtime.budget.TaskLimits;
+import dev.hfr.runtime.breaker.CircuitBreakers;
+import dev.hfr.runtime.telemetry.CallTiming;
+import dev.hfr.runtime.time.VirtualTime;
+import java.time.Duration;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.DisplayName;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Which calls read the clock: every call, except — under the default {@link CallTiming#ADAPTIVE} — the
+ * clean calls of a tool that answers in microseconds and is called back to back, of which a random one
+ * in 16 is timed. Virtual time stands still unless a tool advances it, so here a call "takes" exactly
+ * what the tool says.
+ */
+@DisplayName("Call timing")
+class CallTimingTest {
+
+  private static final int CALLS = 2_000;
+
+  /** Answers after {@code micros} of virtual time. */
+  static final class Lookup extends ToolInvocation<String> {
+    private final VirtualTime time;
+    private final long micros;
+    private final String query;
+
+    Lookup(VirtualTime time, long micros) {
+      this(time, micros, "q");
+    }
+
+    Lookup(VirtualTime time, long micros, String query) {
+      this.time = time;
+      this.micros = micros;
+      this.query = query;
+    }
+
+    @Override
+    public String proceed(String key) {
+      time.advance(micros * 1_000);
+      return "hit";
+    }
+
+    @Override
+    public int argumentCount() {
+      return 1;
+    }
+
+    @Override
+    public Object argument(int index) {
+      return query;
+    }
+  }
+
+  private static double timed(Fixtures f) {
+    return f.registry.get("harness.call.duration").tag("status", "success").timer().count();
+  }
+
+  private static double calls(Fixtures f) {
+    return f.registry.get("harness.calls").functionCounter().count();
+  }
+
+  /** Makes {@link #CALLS} calls of a lookup that takes {@code micros}, {@code gapMillis} apart. */
+  private static void callLookup(Fixtures f, Hfr hfr, long micros, long gapMillis) {
+    ToolDescriptor lookup = Fixtures.read("lookup");
+    Lookup call = new Lookup(f.time, micros);
+    for (int i = 0; i < CALLS; i++) {
+      hfr.execute(lookup, call);
+      f.time.advance(Duration.ofMillis(gapMillis).toNanos());
+    }
+  }
+
+  @Test
+  @DisplayName("a tool answering in a microsecond, called back to back, is timed on a sample and counted in full")
+  void fastToolIsSampled() {
+    Fixtures f = new Fixtures();
+    callLookup(f, f.engine(), 1, 0);
+    assertThat(calls(f)).isEqualTo(CALLS);
+    // 64 calls are timed while the mean is learnt, then one in 16 of the rest (mean 121, sd 11).
+    assertThat(timed(f)).isBetween(64.0 + 60, 64.0 + 190);
+    assertThat(f.registry.get("harness.call.duration").tag("status", "success").timer().mean(TimeUnit.NANOSECONDS))
+        .as("the sample's mean is the calls' duration").isEqualTo(1_000.0);
+  }
+
+  @Test
+  @DisplayName("a tool answering in 50 µs has every call timed")
+  void slowToolIsTimedEveryCall() {
+    Fixtures f = new Fixtures();
+    callLookup(f, f.engine(), 50, 0);
+    assertThat(timed(f)).isEqualTo(CALLS);
+  }
+
+  @Test
+  @DisplayName("a fast tool called rarely has every call timed")
+  void rareCallsAreTimedEveryCall() {
+    Fixtures f = new Fixtures();
+    callLookup(f, f.engine(), 1, 1);
+    assertThat(timed(f)).isEqualTo(CALLS);
+  }
+
+  @Test
+  @DisplayName("EVERY_CALL times every call")
+  void everyCall() {
+    Fixtures f = new Fixtures();
+    callLookup(f, f.builder().callTiming(CallTiming.EVERY_CALL).build(), 1, 0);
+    assertThat(timed(f)).isEqualTo(CALLS);
+  }
+
+  @Test
+  @DisplayName("a breaker with a latency threshold needs every latency: every call is timed")
+  void latencyThresholdTimesEveryCall() {
+    Fixtures f = new Fixtures();
+    Hfr hfr = f.builder().circuitBreakers(CircuitBreakers.builder(f.time)
+        .defaults(CircuitBreakerConfig.builder().latencyThreshold(0.95, Duration.ofMillis(200)).build()).build()).build();
+    callLookup(f, hfr, 1, 0);
+    assertThat(timed(f)).isEqualTo(CALLS);
+  }
+
+  @Test
+  @DisplayName("calls inside a task are always timed")
+  void callsInATask() {
+    Fixtures f = new Fixtures();
+    Hfr hfr = f.engine();
+    ToolDescriptor lookup = Fixtures.read("lookup");
+    try (TaskScope task = hfr.openTask(TaskSpec.builder("acme", "t-1").limits(TaskLimits.unlimited()).build())) {
+      for (int i = 0; i < CALLS; i++) {
+        hfr.execute(lookup, new Lookup(f.time, 1, "q" + i));
+      }
+      assertThat(task.report().calls()).isEqualTo(CALLS);
+    }
+    assertThat(timed(f)).isEqualTo(CALLS);
+    assertThat(calls(f)).isEqualTo(CALLS);
+  }
+}
