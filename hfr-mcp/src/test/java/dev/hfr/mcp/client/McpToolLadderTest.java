@@ -121,10 +121,15 @@ class McpToolLadderTest {
 
   @Test
   void theAsynchronousClientWalksTheSameLadder() throws Exception {
-    try (HfrMcpAsyncClient tracker = HfrMcpAsyncClient.builder(h.hfr, "tracker", McpClient.async(
+    // An asynchronous client's rungs go to asynchronous peers: a synchronous peer would block the thread that
+    // completes the failed call (a transport thread), which can stall the rung until the request times out.
+    try (HfrMcpAsyncClient asyncArchive = HfrMcpAsyncClient.builder(h.hfr, "archive", McpClient.async(
+            McpHttpTransports.streamableHttp(archiveServer.url()).endpoint(FaultyMcpServer.ENDPOINT).build()))
+            .config(McpConfigs.parse(CONFIG)).build();
+        HfrMcpAsyncClient tracker = HfrMcpAsyncClient.builder(h.hfr, "tracker", McpClient.async(
             McpHttpTransports.streamableHttp(h.server.url()).endpoint(FaultyMcpServer.ENDPOINT).build()))
         .config(McpConfigs.parse(CONFIG))
-        .peer(archive)
+        .peer(asyncArchive)
         .build()) {
       h.faults.next("search_issues", new McpFault.ErrorResult("input validation failed: search is down"));
       McpSchema.CallToolResult r = tracker.callTool("search_issues", Map.of("query", "disk")).get(30, TimeUnit.SECONDS);
