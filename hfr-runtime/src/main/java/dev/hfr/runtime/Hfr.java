@@ -132,6 +132,8 @@ public final class Hfr implements RecoveryEngine, AutoCloseable {
    * of them reopened here is checkpointed at open, so its close is saved even if the new run only reads.
    */
   private final Set<String> cutOffTasks = ConcurrentHashMap.newKeySet();
+  /** {@link Builder#checkpointTasksAtOpen}. */
+  private final boolean checkpointAtOpen;
   /** The configuration's version and source, saved with each task's spec to see drift on resume. */
   private final String configVersion;
   /** One Observation per call, or {@code null} without an ObservationRegistry: then the engine does none of it. */
@@ -193,6 +195,7 @@ public final class Hfr implements RecoveryEngine, AutoCloseable {
     // idempotency.enabled: false leaves writes unkeyed (no ledger record); the processor's rules still hold.
     boolean keysWrites = b.config == null || b.config.idempotency().enabled();
     this.configVersion = b.config == null ? "defaults" : b.config.version() + "@" + b.config.source();
+    this.checkpointAtOpen = b.checkpointTasksAtOpen;
     this.checkpoints = keysWrites && features.idempotency()
         ? new TaskCheckpoints(ledger, owner, clock, spec -> SpecText.of(spec, configVersion)) : TaskCheckpoints.NONE;
     EngineParts parts = new EngineParts(clock, features,
@@ -305,8 +308,9 @@ public final class Hfr implements RecoveryEngine, AutoCloseable {
     TaskState state = TaskState.explicit(spec, deadline, tracker);
     if (mode == HfrMode.ENFORCE && checkpoints.saves()) {
       // A task is checkpointed from its first write or escalation on (a task that only reads leaves nothing to
-      // resume); one this engine knows was cut off is checkpointed now, so its close is saved whatever it does.
-      if (!cutOffTasks.isEmpty() && cutOffTasks.remove(cutOffKey(spec.tenant(), spec.taskId()))) {
+      // reconcile), unless asked for at open; one this engine knows was cut off is checkpointed now, so its
+      // close is saved whatever the new run does.
+      if (checkpointAtOpen || (!cutOffTasks.isEmpty() && cutOffTasks.remove(cutOffKey(spec.tenant(), spec.taskId())))) {
         checkpoints.started(state);
       } else {
         state.checkpointLater();
@@ -548,6 +552,7 @@ public final class Hfr implements RecoveryEngine, AutoCloseable {
     private Duration maxRetryAfter = Duration.ofMinutes(1);
     private int sameFaultLimit = 3;
     private boolean stackTraces;
+    private boolean checkpointTasksAtOpen;
 
     private Builder() {}
 
@@ -768,6 +773,19 @@ public final class Hfr implements RecoveryEngine, AutoCloseable {
      */
     public Builder stackTraces(boolean record) {
       this.stackTraces = record;
+      return this;
+    }
+
+    /**
+     * When a task's start checkpoint (§5.4) is saved. Default {@code false}: before the task's first write or
+     * escalation — a task that only reads costs no ledger write at open or close, and one cut off before its
+     * first write is not listed by {@link Hfr#resumePending()} (it left nothing to reconcile). {@code true}: at
+     * {@code openTask} / {@code newTask}, so every task opened and cut off is listed — for a worker that treats
+     * the ledger as its work log (acknowledges its queue once a task is open). Costs one ledger write at open
+     * and one at close per task (on the embedded ledger, two {@code write} system calls).
+     */
+    public Builder checkpointTasksAtOpen(boolean atOpen) {
+      this.checkpointTasksAtOpen = atOpen;
       return this;
     }
 

@@ -147,6 +147,9 @@ public final class TaskCheckpoints {
 
   /** Saves that {@code task} closed: nothing of it is left to resume (nothing, if its start was never saved). */
   public void closed(TaskState task) {
+    if (ledger == null) {
+      return;
+    }
     // A task that never needed its start saved has nothing to close; a start being saved is waited for.
     if (!task.moveStart(TaskState.START_DUE, TaskState.START_DONE) && task.startState() == TaskState.START_SAVING) {
       synchronized (task) {

@@ -169,6 +169,8 @@ public final class TaskState implements CallTask {
   private static final VarHandle CALLS;
   private static final VarHandle HIGH_RISK;
   private static final VarHandle CLEAN_READS;
+  private static final VarHandle LAST_OUTCOME;
+  private static final VarHandle SCOPE;
 
   static {
     try {
@@ -178,6 +180,8 @@ public final class TaskState implements CallTask {
       CALLS = lookup.findVarHandle(TaskState.class, "calls", int.class);
       HIGH_RISK = lookup.findVarHandle(TaskState.class, "highRisk", int.class);
       CLEAN_READS = lookup.findVarHandle(TaskState.class, "cleanReads", int.class);
+      LAST_OUTCOME = lookup.findVarHandle(TaskState.class, "lastOutcome", ToolOutcome.class);
+      SCOPE = lookup.findVarHandle(TaskState.class, "scope", TaskScope.class);
     } catch (ReflectiveOperationException e) {
       throw new ExceptionInInitializerError(e);
     }
@@ -185,7 +189,8 @@ public final class TaskState implements CallTask {
 
   /** The start checkpoint is saved when the task first needs one (its first write or escalation), not now. */
   public void checkpointLater() {
-    start = START_DUE;
+    // Plain: called before the task is published (to other threads through a handover, which orders it).
+    START.set(this, START_DUE);
   }
 
   /** The start checkpoint's state. */
@@ -243,7 +248,7 @@ public final class TaskState implements CallTask {
   /** Counts a clean read (one attempt, accepted) that ended on the inline path; {@code outcome} becomes the last. */
   void onCleanRead(ToolOutcome outcome) {
     CLEAN_READS.getAndAdd(this, 1);
-    lastOutcome = outcome;
+    LAST_OUTCOME.setRelease(this, outcome); // no fence: a reader sees it with the count, or the one before
   }
 
   /** Counts a call that ended; {@code outcome} becomes the task's last outcome. */
@@ -260,7 +265,7 @@ public final class TaskState implements CallTask {
 
   /** Called once by the scope that opens this task. */
   public void openedBy(TaskScope scope) {
-    this.scope = scope;
+    SCOPE.setRelease(this, scope); // before the task is published: no fence needed
   }
 
   /** Counts a whole call that ran outside the engine (see {@code TaskScope.recordOutcome}). */

@@ -161,6 +161,21 @@ class TaskCheckpointsTest {
   }
 
   @Test
+  @DisplayName("checkpointTasksAtOpen(true): every task's start is saved at open, so one cut off before its first write is listed too")
+  void checkpointsAtOpenOnRequest() throws Exception {
+    Hfr first = f.builder().checkpointTasksAtOpen(true).build();
+    first.newTask(TaskSpec.builder("acme", "opened-only").build());               // cut off before doing anything
+    readIn(first, first.newTask(TaskSpec.builder("acme", "read-only").build()));  // cut off after a read
+    assertThat(f.ledger.findCheckpoint("acme", "opened-only")).hasValueSatisfying(cp ->
+        assertThat(cp.phase()).isEqualTo(TaskCheckpoint.Phase.STARTED));
+    first.newTask(TaskSpec.builder("acme", "closed").build()).close();
+
+    assertThat(f.engine().resumePending()).extracting(PendingTask::taskId).containsExactly("opened-only", "read-only");
+    assertThat(f.ledger.findCheckpoint("acme", "closed")).hasValueSatisfying(cp ->
+        assertThat(cp.phase()).isEqualTo(TaskCheckpoint.Phase.CLOSED));
+  }
+
+  @Test
   @DisplayName("a cut-off task reopened after resumePending() or a restart is closed in the ledger even if the new run only reads")
   void reopenedReadOnlyRunClosesTheTask() throws Exception {
     Hfr first = f.engine();
