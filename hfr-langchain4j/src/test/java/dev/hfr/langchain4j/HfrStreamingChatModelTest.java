@@ -1,9 +1,9 @@
 package dev.hfr.langchain4j;
 
-import static dev.hfr.langchain4j.StreamingOpenAiServer.Step.contentFilteredAfter;
-import static dev.hfr.langchain4j.StreamingOpenAiServer.Step.relay;
-import static dev.hfr.langchain4j.StreamingOpenAiServer.Step.tokens;
-import static dev.hfr.langchain4j.StreamingOpenAiServer.Step.tokensThenDrop;
+import static dev.hfr.junit.openai.StreamingOpenAiServer.Step.contentFilteredAfter;
+import static dev.hfr.junit.openai.StreamingOpenAiServer.Step.relay;
+import static dev.hfr.junit.openai.StreamingOpenAiServer.Step.tokens;
+import static dev.hfr.junit.openai.StreamingOpenAiServer.Step.tokensThenDrop;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.hfr.annotations.Criticality;
@@ -11,10 +11,15 @@ import dev.hfr.annotations.DegradeLevel;
 import dev.hfr.annotations.Fault;
 import dev.hfr.junit.openai.Reply;
 import dev.hfr.junit.openai.ScriptedOpenAiServer;
+import dev.hfr.junit.openai.StreamingOpenAiServer;
 import dev.hfr.runtime.ToolOutcome;
 import dev.hfr.runtime.action.Action;
 import dev.hfr.runtime.action.Reason;
 import dev.hfr.runtime.classify.DefaultFailureClassifier;
+import dev.hfr.runtime.model.ModelCallFailedException;
+import dev.hfr.runtime.model.ModelDecision;
+import dev.hfr.runtime.model.ModelRefusalException;
+import dev.hfr.runtime.model.ModelStreamInterruptedException;
 import dev.hfr.runtime.telemetry.DecisionEvent;
 import dev.hfr.runtime.time.VirtualTime;
 import dev.langchain4j.model.chat.response.ChatResponse;
