@@ -1,8 +1,7 @@
 package dev.hfr.runtime.telemetry;
 
+import dev.hfr.runtime.internal.telemetry.DecisionEventJson;
 import dev.hfr.runtime.internal.telemetry.PiiRedaction;
-import com.fasterxml.jackson.databind.ObjectWriter;
-import com.fasterxml.jackson.databind.json.JsonMapper;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.FunctionCounter;
 import io.micrometer.core.instrument.MeterRegistry;
@@ -40,7 +39,6 @@ public final class DecisionLog implements DecisionSink {
   /** Counts events dropped because the queue was full (or the log closed). */
   public static final String DROPPED = "harness.decision.events.dropped";
 
-  private static final ObjectWriter JSON = JsonMapper.builder().build().writerFor(DecisionEvent.class);
   /** Events written per batch at most, between two flushes. */
   private static final int BATCH = 512;
   /** While events flow, the writer looks at the queue this often... */
@@ -50,6 +48,8 @@ public final class DecisionLog implements DecisionSink {
 
   private final DecisionDestination destination;
   private final EventQueue<DecisionEvent> queue;
+  /** The writer thread's serialiser, its buffer reused for every event. */
+  private final DecisionEventJson json = new DecisionEventJson();
   private volatile boolean redactPii;
   private final LongAdder dropped = new LongAdder();
   private final LongAdder batches = new LongAdder();
@@ -156,6 +156,11 @@ public final class DecisionLog implements DecisionSink {
     return done;
   }
 
+  /** How many events were queued for the writer (not counting the dropped ones). */
+  public long queued() {
+    return queue.accepted();
+  }
+
   /** How many events were dropped because the queue was full or the log closed. */
   public long dropped() {
     return dropped.sum();
@@ -222,7 +227,7 @@ public final class DecisionLog implements DecisionSink {
     while (n < BATCH && (event = queue.poll()) != null) {
       n++;
       try {
-        destination.write(JSON.writeValueAsString(redactPii ? PiiRedaction.apply(event) : event));
+        destination.write(json.write(redactPii ? PiiRedaction.apply(event) : event));
       } catch (IOException | RuntimeException e) {
         writeFailed();
       }
