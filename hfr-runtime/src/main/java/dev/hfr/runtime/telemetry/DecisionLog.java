@@ -50,6 +50,8 @@ public final class DecisionLog implements DecisionSink {
   private final EventQueue<DecisionEvent> queue;
   /** The writer thread's serialiser, its buffer reused for every event. */
   private final DecisionEventJson json = new DecisionEventJson();
+  /** The writer thread's redaction, which remembers each field's last text. */
+  private final PiiRedaction.Remembering redaction = new PiiRedaction.Remembering();
   private volatile boolean redactPii;
   private final LongAdder dropped = new LongAdder();
   private final LongAdder batches = new LongAdder();
@@ -227,7 +229,7 @@ public final class DecisionLog implements DecisionSink {
     while (n < BATCH && (event = queue.poll()) != null) {
       n++;
       try {
-        destination.write(json.write(redactPii ? PiiRedaction.apply(event) : event));
+        destination.write(json.write(redactPii ? redaction.apply(event) : event));
       } catch (IOException | RuntimeException e) {
         writeFailed();
       }
