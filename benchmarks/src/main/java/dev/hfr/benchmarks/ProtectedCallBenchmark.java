@@ -8,6 +8,9 @@ import dev.hfr.runtime.ledger.InMemoryLedger;
 import dev.hfr.runtime.telemetry.DecisionLog;
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.lang.management.ManagementFactory;
+import java.lang.management.ThreadInfo;
+import java.lang.management.ThreadMXBean;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import io.github.resilience4j.bulkhead.Bulkhead;
@@ -71,6 +74,7 @@ public class ProtectedCallBenchmark {
   /** The file log's counts when the iteration began, and whether a thread has reported this iteration's. */
   private long fileLogQueuedBefore;
   private long fileLogDroppedBefore;
+  private long fileLogWriterCpuBefore;
   private final AtomicBoolean fileLogReported = new AtomicBoolean();
 
   @Setup(Level.Trial)
@@ -101,25 +105,41 @@ public class ProtectedCallBenchmark {
   public void iterationStarts() {
     fileLogQueuedBefore = fileLog.queued();
     fileLogDroppedBefore = fileLog.dropped();
+    fileLogWriterCpuBefore = writerCpuNanos();
     fileLogReported.set(false);
+  }
+
+  /** The CPU time of the decision logs' writer threads so far (only the file log's writer has work here). */
+  static long writerCpuNanos() {
+    ThreadMXBean threads = ManagementFactory.getThreadMXBean();
+    long sum = 0;
+    for (ThreadInfo t : threads.getThreadInfo(threads.getAllThreadIds())) {
+      if (t != null && t.getThreadName().equals("hfr-decision-log")) {
+        sum += Math.max(0, threads.getThreadCpuTime(t.getThreadId()));
+      }
+    }
+    return sum;
   }
 
   /**
    * Whether the file log's writer kept up, per iteration: the events the calls handed to the decision log
    * and how many of those it had to drop because its queue was full (a call never waits for the writer).
    * JMH reports both beside the time ({@code fileLogEvents}, {@code fileLogDropped}: sums over the measured
-   * iterations); one thread reports the whole iteration's counts, the others zero.
+   * iterations), with the CPU time the writer thread took ({@code fileLogWriterCpuNanos}); one thread
+   * reports the whole iteration's counts, the others zero.
    */
   @State(Scope.Thread)
   @AuxCounters(AuxCounters.Type.EVENTS)
   public static class FileLogCounts {
     public long fileLogEvents;
     public long fileLogDropped;
+    public long fileLogWriterCpuNanos;
 
     @Setup(Level.Iteration)
     public void clear() {
       fileLogEvents = 0;
       fileLogDropped = 0;
+      fileLogWriterCpuNanos = 0;
     }
 
     @TearDown(Level.Iteration)
@@ -127,6 +147,7 @@ public class ProtectedCallBenchmark {
       if (benchmark.fileLogReported.compareAndSet(false, true)) {
         fileLogDropped = benchmark.fileLog.dropped() - benchmark.fileLogDroppedBefore;
         fileLogEvents = benchmark.fileLog.queued() - benchmark.fileLogQueuedBefore + fileLogDropped;
+        fileLogWriterCpuNanos = writerCpuNanos() - benchmark.fileLogWriterCpuBefore;
       }
     }
   }

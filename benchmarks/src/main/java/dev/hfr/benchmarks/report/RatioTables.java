@@ -26,7 +26,8 @@ public final class RatioTables {
    * file-log benchmark also the decision events handed to the log and the dropped ones (its
    * {@code @AuxCounters}, summed over the measured iterations; {@code NaN} elsewhere).
    */
-  record Score(double value, double error, String unit, double bytesPerOp, int threads, double events, double dropped) {}
+  record Score(double value, double error, String unit, double bytesPerOp, int threads, double events, double dropped,
+      double writerCpuNanos) {}
 
   private RatioTables() {}
 
@@ -71,7 +72,7 @@ public final class RatioTables {
       scores.put(r.get("benchmark").asText(), new Score(primary.get("score").asDouble(),
           primary.get("scoreError").asDouble(), primary.get("scoreUnit").asText(),
           alloc.isMissingNode() ? Double.NaN : alloc.get("score").asDouble(), r.get("threads").asInt(),
-          secondary(r, "fileLogEvents"), secondary(r, "fileLogDropped")));
+          secondary(r, "fileLogEvents"), secondary(r, "fileLogDropped"), secondary(r, "fileLogWriterCpuNanos")));
     }
     return scores;
   }
@@ -87,8 +88,11 @@ public final class RatioTables {
       return "";
     }
     double share = s.events() == 0 ? 0 : 100.0 * s.dropped() / s.events();
+    double written = s.events() - s.dropped();
+    String writer = Double.isNaN(s.writerCpuNanos()) || written <= 0 ? ""
+        : String.format(Locale.ROOT, "; the writer thread's CPU time: %,.0f ns per event written", s.writerCpuNanos() / written);
     return String.format(Locale.ROOT, "Decision events in the file-log row, %d thread(s), measured iterations: **%,.0f handed to "
-        + "the log, %,.0f dropped (%.1f %%)**.%n%n", threads, s.events(), s.dropped(), share);
+        + "the log, %,.0f dropped (%.1f %%)**%s.%n%n", threads, s.events(), s.dropped(), share, writer);
   }
 
   static String protectedTable(Map<String, Score> scores, String scenario, int threads) {
