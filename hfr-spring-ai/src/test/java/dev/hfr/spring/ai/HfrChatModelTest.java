@@ -10,12 +10,15 @@ import dev.hfr.junit.openai.Reply;
 import dev.hfr.junit.openai.ScriptedOpenAiServer;
 import dev.hfr.runtime.ToolOutcome;
 import dev.hfr.runtime.classify.DefaultFailureClassifier;
+import dev.hfr.runtime.model.ModelCallFailedException;
+import dev.hfr.runtime.model.ModelDecision;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
+import org.springframework.ai.chat.client.ChatClient;
 import org.springframework.ai.chat.messages.AssistantMessage;
 import org.springframework.ai.chat.messages.Message;
 import org.springframework.ai.chat.messages.SystemMessage;
@@ -67,6 +70,21 @@ class HfrChatModelTest {
     assertThat(decisions.get(0).fault()).isEqualTo(Fault.T4);
     assertThat(decisions.get(0).action()).isEqualTo("DEGRADE_MODEL");
     assertThat(llm.requests("gpt-4o")).as("not retried on the overloaded model").hasSize(1);
+  }
+
+  @Test
+  void underAChatClientEachRungGetsItsOwnModelWithTheCallersOptions() {
+    llm.script("gpt-4o", Reply.overloaded());
+    llm.script("gpt-4o-backup", Reply.text("from the backup"));
+
+    String answer = ChatClient.create(ladder(Criticality.Level.MEDIUM)).prompt("hello")
+        .options(OpenAiChatOptions.builder().temperature(0.3)).call().content();
+
+    assertThat(answer).isEqualTo("from the backup");
+    assertThat(llm.requests("gpt-4o")).singleElement()
+        .satisfies(r -> assertThat(r.body().path("temperature").asDouble()).isEqualTo(0.3));
+    assertThat(llm.requests("gpt-4o-backup")).as("the fallback asks for its own model, not the primary's")
+        .singleElement().satisfies(r -> assertThat(r.body().path("temperature").asDouble()).isEqualTo(0.3));
   }
 
   @Test
