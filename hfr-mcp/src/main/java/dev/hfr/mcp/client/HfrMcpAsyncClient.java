@@ -233,7 +233,10 @@ public final class HfrMcpAsyncClient implements AutoCloseable {
       return this;
     }
 
-    /** The client of another server whose tools this server's tools degrade to ({@code degrade_to}). */
+    /**
+     * The client of another server whose tools this server's tools degrade to ({@code degrade_to}). Its
+     * blocking calls run on Reactor's bounded elastic scheduler, so no thread of this client's waits for them.
+     */
     public Builder peer(HfrMcpClient other) {
       peers.add(other.wire());
       return this;

@@ -13,6 +13,8 @@ import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.concurrent.CompletableFuture;
+import reactor.core.publisher.Mono;
+import reactor.core.scheduler.Schedulers;
 
 /**
  * An MCP client whose every {@code tools/call} runs through HFR: classified (F2D-9), retried, reconciled or
@@ -202,13 +204,18 @@ public final class HfrMcpClient implements AutoCloseable {
       return HfrMcpClient.this.send(request);
     }
 
+    /**
+     * Sends on a thread of Reactor's bounded elastic scheduler, never on the caller's. The caller is an
+     * asynchronous client's rung, running on the thread that completed the failed call: a pooled thread
+     * (JDK 25 completes HTTP responses on the common fork-join pool, one worker on 2 cores), where the SDK's
+     * blocking wait would hold the very thread this server's answer is queued for — the rung stalled until
+     * the request timeout — or a Reactor timer thread, where that wait refuses to run at all.
+     */
     @Override
     public CompletableFuture<McpSchema.CallToolResult> sendAsync(McpSchema.CallToolRequest request) {
-      try {
-        return CompletableFuture.completedFuture(HfrMcpClient.this.send(request));
-      } catch (RuntimeException e) {
-        return CompletableFuture.failedFuture(e);
-      }
+      return Mono.fromCallable(() -> HfrMcpClient.this.send(request))
+          .subscribeOn(Schedulers.boundedElastic())
+          .toFuture();
     }
   }
 
