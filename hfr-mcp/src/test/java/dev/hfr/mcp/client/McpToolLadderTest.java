@@ -163,12 +163,13 @@ class McpToolLadderTest {
    */
   @Test
   void anAsynchronousClientsRungOnASynchronousPeerAnswersAfterTheToolTimedOut() throws Exception {
-    try (HfrMcpAsyncClient tracker = asyncTrackerWithRungs(Duration.ofMillis(300))) {
+    // 1.5 s: short, yet long enough for the client's initialize on a busy machine
+    try (HfrMcpAsyncClient tracker = asyncTrackerWithRungs(Duration.ofMillis(1_500))) {
       for (int attempt = 0; attempt < 4; attempt++) {  // every attempt the engine makes of the read
-        h.faults.next("search_issues", new McpFault.SlowAfterCommit(1_000));
+        h.faults.next("search_issues", new McpFault.SlowAfterCommit(2_500));
       }
       assertThat(tracker.callTool("search_issues", Map.of("query", "disk")))
-          .succeedsWithin(Duration.ofSeconds(15))
+          .succeedsWithin(Duration.ofSeconds(30))
           .extracting(McpSchema.CallToolResult::structuredContent)
           .isEqualTo(Map.of("items", List.of(Map.of("title", "archived"))));
       assertThat(archiveCalls).containsExactly(Map.of("text", "disk"));
