@@ -14,7 +14,8 @@
 #   agent-idle  the agent with every client switched off: its premain and transformer, no instrumentation
 #   before      -javaagent:$BEFORE_JAR, another build of the agent (e.g. main's) to compare with
 # Prints one line per JVM, then per variant the median and mean CPU and the median wall time, and the
-# load average before and after. JAVA (default: java on the PATH) picks the JVM.
+# load average before and after. JAVA (default: java on the PATH) picks the JVM. EMPTY=1 runs StartupProbe
+# without a URL instead: an empty main, which sends no request (the JVM's and the agent's premain alone).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 RUNS=${1:-7}
@@ -36,6 +37,8 @@ jar cfm "$WORK/noop.jar" "$WORK/manifest" -C "$CP" dev/hfr/agent/bench/NoOpAgent
 SERVER_PID=$!
 for _ in $(seq 100); do [ -s "$WORK/url" ] && break; sleep 0.1; done
 URL=$(cat "$WORK/url")
+PROBE_ARGS=("$URL")
+[ -z "${EMPTY:-}" ] || PROBE_ARGS=()
 
 agent_args() {
   case "$1" in
@@ -48,11 +51,11 @@ agent_args() {
   esac
 }
 
-echo "load before: $(cut -d' ' -f1-3 /proc/loadavg)   $("$JAVA" -version 2>&1 | head -1)   $URL"
+echo "load before: $(cut -d' ' -f1-3 /proc/loadavg)   $("$JAVA" -version 2>&1 | head -1)   ${PROBE_ARGS[*]:-empty main}"
 for run in $(seq "$RUNS"); do
   for v in "${VARIANTS[@]}"; do
     # shellcheck disable=SC2046
-    "$TIME" -o "$WORK/t" -f "%e %U %S" "$JAVA" $(agent_args "$v") -cp "$CP" dev.hfr.agent.bench.StartupProbe "$URL" > /dev/null 2> "$WORK/err" \
+    "$TIME" -o "$WORK/t" -f "%e %U %S" "$JAVA" $(agent_args "$v") -cp "$CP" dev.hfr.agent.bench.StartupProbe "${PROBE_ARGS[@]}" > /dev/null 2> "$WORK/err" \
       || { cat "$WORK/err" >&2; exit 1; }
     read -r wall user sys < "$WORK/t"
     cpu=$(awk -v u="$user" -v s="$sys" 'BEGIN { printf "%d", (u + s) * 1000 }')

@@ -3,11 +3,10 @@ package dev.hfr.agent;
 import dev.hfr.agent.internal.bootstrap.HfrBridge;
 import dev.hfr.agent.internal.config.AgentOptions;
 import dev.hfr.agent.internal.instrumentation.HttpClientInstrumentations;
-import dev.hfr.agent.internal.instrumentation.TypeInstrumentation;
 import java.lang.instrument.Instrumentation;
-import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.HashSet;
-import java.util.List;
+import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Supplier;
@@ -19,29 +18,34 @@ import java.util.function.Supplier;
  * when asked for, starts at once.
  *
  * <p>This is the start-up path of every JVM the agent is in, so it is kept cheap on purpose: it loads
- * neither ASM nor Micrometer (both are reached only through {@link FirstUse}), and it creates no
- * lambda, whose first use in a JVM costs tens of milliseconds of {@code java.lang.invoke} set-up.
+ * neither ASM nor Micrometer (both are reached only through {@link FirstUse}), no instrumentation
+ * class (the class names are constants), and it creates no lambda, whose first use in a JVM costs tens of milliseconds of {@code java.lang.invoke} set-up.
  */
 final class AgentInstaller {
 
   private AgentInstaller() {}
 
   static void install(AgentOptions options, Instrumentation inst, String how, long beganNanos) {
-    List<TypeInstrumentation> enabled = new ArrayList<>();
-    List<String> clients = new ArrayList<>();
-    for (TypeInstrumentation instrumentation : HttpClientInstrumentations.all()) {
-      if (options.instruments(instrumentation.client())) {
-        enabled.add(instrumentation);
-        clients.add(HfrBridge.clientName(instrumentation.client()));
+    // the instrumented classes by name only: no instrumentation class is loaded before one of them appears
+    Map<String, Integer> clientByInternalName = new HashMap<>();
+    Set<String> binaryNames = new HashSet<>();
+    StringBuilder clients = new StringBuilder();
+    for (int client = 0; client < HfrBridge.CLIENTS; client++) {
+      if (options.instruments(client)) {
+        for (String name : HttpClientInstrumentations.classNames(client)) {
+          binaryNames.add(name);
+          clientByInternalName.put(name.replace('.', '/'), client);
+        }
+        clients.append(clients.length() == 0 ? "" : ", ").append(HfrBridge.clientName(client));
       }
     }
-    FirstUse firstUse = new FirstUse(options, enabled);
+    FirstUse firstUse = new FirstUse(options, Map.copyOf(clientByInternalName));
     if (options.prometheusPort() >= 0) {
       firstUse.startRecording(); // the endpoint should answer from the start
     }
-    instrument(enabled, inst, firstUse);
+    instrument(clientByInternalName.keySet(), binaryNames, inst, firstUse);
     AgentLog.info("started on " + how + " in " + TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - beganNanos) + " ms, mode "
-        + (options.enforce() ? "enforce" : "shadow") + ", clients " + String.join(", ", clients)
+        + (options.enforce() ? "enforce" : "shadow") + ", clients " + clients
         + (options.events() != null ? ", events " + options.events().toAbsolutePath() : ""));
   }
 
@@ -49,15 +53,7 @@ final class AgentInstaller {
    * Registers the transformer and retransforms the instrumented classes that are loaded already (all
    * of them when attaching; {@code HttpURLConnection} perhaps at start-up).
    */
-  private static void instrument(List<TypeInstrumentation> enabled, Instrumentation inst, FirstUse firstUse) {
-    Set<String> binaryNames = new HashSet<>();
-    Set<String> internalNames = new HashSet<>();
-    for (TypeInstrumentation instrumentation : enabled) {
-      for (String name : instrumentation.classNames()) {
-        binaryNames.add(name);
-        internalNames.add(name.replace('.', '/'));
-      }
-    }
+  private static void instrument(Set<String> internalNames, Set<String> binaryNames, Instrumentation inst, FirstUse firstUse) {
     inst.addTransformer(new LazyTransformer(Set.copyOf(internalNames), firstUse, inst, HfrBridge.class.getModule()), true);
     for (Class<?> loaded : inst.getAllLoadedClasses()) {
       if (binaryNames.contains(loaded.getName()) && inst.isModifiableClass(loaded)) {
@@ -78,12 +74,12 @@ final class AgentInstaller {
    */
   private static final class FirstUse implements Supplier<HookTransformer> {
     private final AgentOptions options;
-    private final List<TypeInstrumentation> instrumentations;
+    private final Map<String, Integer> clientByInternalName;
     private boolean recording;
 
-    FirstUse(AgentOptions options, List<TypeInstrumentation> instrumentations) {
+    FirstUse(AgentOptions options, Map<String, Integer> clientByInternalName) {
       this.options = options;
-      this.instrumentations = instrumentations;
+      this.clientByInternalName = clientByInternalName;
     }
 
     synchronized void startRecording() {
@@ -103,7 +99,7 @@ final class AgentInstaller {
         AgentLog.warn("could not start recording; no request is recorded: " + t);
       }
       long began = System.nanoTime();
-      HookTransformer transformer = new HookTransformer(instrumentations);
+      HookTransformer transformer = new HookTransformer(clientByInternalName, HfrBridge.CLIENTS);
       AgentLog.debug("set up the hooks in " + AgentLog.millisSince(began));
       return transformer;
     }

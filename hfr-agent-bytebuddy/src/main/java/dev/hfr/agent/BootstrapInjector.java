@@ -6,6 +6,10 @@ import java.io.FileOutputStream;
 import java.io.IOException;
 import java.io.InputStream;
 import java.lang.instrument.Instrumentation;
+import java.net.URISyntaxException;
+import java.net.URL;
+import java.security.CodeSource;
+import java.util.Arrays;
 import java.util.Map;
 import java.util.Set;
 import java.util.jar.JarFile;
@@ -30,7 +34,8 @@ final class BootstrapInjector {
 
   static final String BRIDGE = "dev.hfr.agent.internal.bootstrap.HfrBridge";
   /** The bridge's classes; the interface first, so that it is there when the class that uses it is defined. */
-  private static final String[] CLASSES = {"dev.hfr.agent.internal.bootstrap.HttpCallHooks", BRIDGE, "dev.hfr.agent.internal.bootstrap.CallDepth"};
+  private static final String[] CLASSES = {"dev.hfr.agent.internal.bootstrap.HttpCallHooks", BRIDGE,
+      "dev.hfr.agent.internal.bootstrap.CallDepth", "dev.hfr.agent.internal.bootstrap.CallDepth$Depths"};
   private static final String DEFINER = "dev.hfr.agent.internal.BootstrapDefiner";
 
   private BootstrapInjector() {}
@@ -40,9 +45,12 @@ final class BootstrapInjector {
     if (inBootstrap()) {
       return false;
     }
-    byte[][] classes = new byte[CLASSES.length][];
-    for (int i = 0; i < CLASSES.length; i++) {
-      classes[i] = classFile(CLASSES[i]);
+    byte[][] classes = new byte[CLASSES.length + 1][];
+    try (AgentJar jar = AgentJar.open()) {
+      for (int i = 0; i < CLASSES.length; i++) {
+        classes[i] = jar.classFile(CLASSES[i]);
+      }
+      classes[CLASSES.length] = jar.classFile(DEFINER);
     }
     try {
       defineDirectly(inst, classes);
@@ -58,11 +66,12 @@ final class BootstrapInjector {
     return true;
   }
 
-  private static void defineDirectly(Instrumentation inst, byte[][] classes) throws ReflectiveOperationException, IOException {
-    Class<?> definer = new IsolatedLoader().define(DEFINER, classFile(DEFINER));
+  /** @param classes the class files of {@link #CLASSES}, then the definer's */
+  private static void defineDirectly(Instrumentation inst, byte[][] classes) throws ReflectiveOperationException {
+    Class<?> definer = new IsolatedLoader().define(DEFINER, classes[CLASSES.length]);
     inst.redefineModule(Object.class.getModule(), Set.of(), Map.of("jdk.internal.misc", Set.of(definer.getModule())),
         Map.of(), Set.of(), Map.of());
-    definer.getMethod("define", String[].class, byte[][].class).invoke(null, CLASSES, classes);
+    definer.getMethod("define", String[].class, byte[][].class).invoke(null, CLASSES, Arrays.copyOf(classes, CLASSES.length));
   }
 
   /** The fallback: a jar in the temporary folder (deleted when the JVM exits) on the bootstrap search path. */
@@ -83,13 +92,48 @@ final class BootstrapInjector {
     inst.appendToBootstrapClassLoaderSearch(new JarFile(jar));
   }
 
-  private static byte[] classFile(String className) throws IOException {
-    String entry = className.replace('.', '/') + ".class";
-    try (InputStream in = BootstrapInjector.class.getClassLoader().getResourceAsStream(entry)) {
-      if (in == null) {
-        throw new IOException(entry + " is missing from the agent jar");
+  /**
+   * Reads class files from the agent jar itself (the code source of this class), which the system class
+   * loader has open already. {@code getResourceAsStream} would do the same through the module system and a
+   * {@code jar:} URL connection, loading some thirty JDK classes at start-up for four reads.
+   */
+  private static final class AgentJar implements AutoCloseable {
+    private final JarFile jar;
+
+    private AgentJar(JarFile jar) {
+      this.jar = jar;
+    }
+
+    /** The agent's jar; or, when this class was not loaded from a jar (the module's own tests), its class loader. */
+    static AgentJar open() throws IOException {
+      CodeSource source = BootstrapInjector.class.getProtectionDomain().getCodeSource();
+      URL location = source == null ? null : source.getLocation();
+      if (location == null || !"file".equals(location.getProtocol()) || !location.getPath().endsWith(".jar")) {
+        return new AgentJar(null);
       }
-      return in.readAllBytes();
+      try {
+        return new AgentJar(new JarFile(new File(location.toURI()), false));
+      } catch (URISyntaxException | IllegalArgumentException notAFile) {
+        return new AgentJar(null);
+      }
+    }
+
+    byte[] classFile(String className) throws IOException {
+      String entry = className.replace('.', '/') + ".class";
+      ZipEntry inJar = jar == null ? null : jar.getEntry(entry);
+      try (InputStream in = inJar != null ? jar.getInputStream(inJar) : BootstrapInjector.class.getClassLoader().getResourceAsStream(entry)) {
+        if (in == null) {
+          throw new IOException(entry + " is missing from the agent jar");
+        }
+        return in.readAllBytes();
+      }
+    }
+
+    @Override
+    public void close() throws IOException {
+      if (jar != null) {
+        jar.close();
+      }
     }
   }
 

@@ -1,33 +1,39 @@
 package dev.hfr.agent;
 
-import dev.hfr.agent.internal.instrumentation.TypeInstrumentation;
+import dev.hfr.agent.internal.instrumentation.HttpClientInstrumentations;
 import dev.hfr.agent.internal.weave.HookWeaver;
 import dev.hfr.agent.internal.weave.MethodHook;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 
 /**
  * Weaves the hooks of the instrumentation that names a class into it ({@link HookWeaver}, ASM).
- * {@link LazyTransformer} has already matched the class by name; this finds its hooks.
+ * {@link LazyTransformer} has already matched the class by name; this finds its client, and builds that
+ * client's hooks the first time one of its classes loads (a JVM using the JDK client never loads the
+ * OkHttp hooks).
  */
 final class HookTransformer {
 
-  private final Map<String, List<MethodHook>> hooksByInternalName = new HashMap<>();
+  private final Map<String, Integer> clientByInternalName;
+  private final List<MethodHook>[] hooksByClient;
 
-  /** @param instrumentations the enabled instrumentations */
-  HookTransformer(List<TypeInstrumentation> instrumentations) {
-    for (TypeInstrumentation instrumentation : instrumentations) {
-      List<MethodHook> hooks = instrumentation.hooks();
-      for (String name : instrumentation.classNames()) {
-        hooksByInternalName.put(name.replace('.', '/'), hooks);
-      }
-    }
+  /** @param clientByInternalName the bridge slot of each instrumented class, by internal name ({@code a/b/C$D}) */
+  @SuppressWarnings("unchecked")
+  HookTransformer(Map<String, Integer> clientByInternalName, int clients) {
+    this.clientByInternalName = clientByInternalName;
+    this.hooksByClient = new List[clients];
   }
 
   /** The class with its hooks woven in, or {@code null} when {@code internalName} is not instrumented. */
   byte[] transform(String internalName, byte[] classFile) {
-    List<MethodHook> hooks = hooksByInternalName.get(internalName);
-    return hooks == null ? null : HookWeaver.weave(classFile, hooks);
+    Integer client = clientByInternalName.get(internalName);
+    return client == null ? null : HookWeaver.weave(classFile, hooks(client));
+  }
+
+  private synchronized List<MethodHook> hooks(int client) {
+    if (hooksByClient[client] == null) {
+      hooksByClient[client] = HttpClientInstrumentations.hooks(client);
+    }
+    return hooksByClient[client];
   }
 }

@@ -9,7 +9,6 @@ import dev.hfr.agent.internal.record.ShadowDecider;
 import dev.hfr.agent.internal.telemetry.AgentMeters;
 import dev.hfr.agent.internal.telemetry.DecisionLog;
 import dev.hfr.agent.internal.telemetry.SummaryReporter;
-import dev.hfr.runtime.classify.DefaultFailureClassifier;
 import dev.hfr.runtime.time.Clock;
 import java.util.ArrayList;
 import java.util.List;
@@ -17,7 +16,8 @@ import java.util.List;
 /**
  * Starts what records the HTTP calls: the meters, the events file, the Prometheus endpoint and the
  * stderr summary, and the recorder behind the bridge. A class of its own so that the start-up path
- * ({@link AgentInstaller}) never loads the runtime's classifier; Micrometer is set up only for the
+ * ({@link AgentInstaller}) never loads the recorder; the runtime's classifier waits for the first failure
+ * ({@link ShadowDecider}); Micrometer is set up only for the
  * Prometheus endpoint ({@link PrometheusMetrics}).
  */
 final class Recording {
@@ -35,7 +35,7 @@ final class Recording {
             options.retryAfterMax().toMillis(), Clock.system(), meters)
         : null;
     HttpCallRecorder recorder = new HttpCallRecorder(
-        new ShadowDecider(new DefaultFailureClassifier(), options.criticality()),
+        new ShadowDecider(options.criticality()),
         meters, new HostTags(options.maxHosts()), events, options.eventsForSuccesses(), enforcer);
     HfrBridge.install(recorder);
 

@@ -44,13 +44,17 @@ class StartupFootprintIT {
         .noneMatch(c -> c.startsWith(SHADED_ASM))
         .noneMatch(c -> c.startsWith(SHADED_BYTE_BUDDY))
         .noneMatch(c -> c.startsWith("dev.hfr.agent.shaded.io.micrometer."))
-        .noneMatch(c -> c.startsWith("dev.hfr.agent.shaded.dev.hfr.runtime."));
+        .noneMatch(c -> c.startsWith("dev.hfr.agent.shaded.dev.hfr.runtime."))
+        .as("the instrumented class names are constants: no instrumentation or hook class is loaded yet")
+        .noneMatch(c -> c.startsWith("dev.hfr.agent.internal.instrumentation.") && !c.endsWith(".HttpClientInstrumentations"));
+    assertThat(run.classes).as("the bridge's class files are read from the agent jar directly, not through a jar: URL")
+        .doesNotContain("sun.net.www.protocol.jar.JarURLConnection");
     assertThat(run.stderr).as("the bridge is defined without appending to the bootstrap path, which switches class data sharing off")
         .doesNotContain("Sharing is only supported for boot loader classes");
   }
 
   @Test
-  @DisplayName("a JVM that sends one request weaves the hooks with ASM, without Byte Buddy, and the request is recorded")
+  @DisplayName("a JVM that sends one request weaves the JDK client's hooks with ASM, without Byte Buddy, and the request is recorded")
   void hooksWovenWithAsmOnFirstRequest() throws Exception {
     HttpServer server = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 8);
     byte[] ok = "ok".getBytes(StandardCharsets.UTF_8);
@@ -72,6 +76,12 @@ class StartupFootprintIT {
           .noneMatch(c -> c.startsWith(SHADED_BYTE_BUDDY));
       // Byte Buddy's Advice loaded about 680 classes here (1,215 with its AgentBuilder); ASM's reader and writer about 20
       assertThat(run.classes.stream().filter(c -> c.startsWith(SHADED_ASM))).hasSizeLessThan(40);
+      assertThat(run.classes).as("only the JDK client's hooks are built; a 200 needs no classifier")
+          .contains("dev.hfr.agent.internal.instrumentation.JdkHttpClientInstrumentation")
+          .doesNotContain("dev.hfr.agent.internal.instrumentation.OkHttpInstrumentation",
+              "dev.hfr.agent.internal.instrumentation.ApacheHttpClient5Instrumentation",
+              "dev.hfr.agent.internal.instrumentation.HttpUrlConnectionInstrumentation",
+              "dev.hfr.agent.shaded.dev.hfr.runtime.classify.DefaultFailureClassifier");
       assertThat(Files.readAllLines(events)).singleElement().asString()
           .contains("\"client\":\"jdk-httpclient\"", "\"method\":\"GET\"", "\"status\":200");
     } finally {

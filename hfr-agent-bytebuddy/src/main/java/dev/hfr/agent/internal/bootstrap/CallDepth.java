@@ -10,7 +10,7 @@ package dev.hfr.agent.internal.bootstrap;
  */
 public final class CallDepth {
 
-  private static final ThreadLocal<int[]> DEPTHS = ThreadLocal.withInitial(() -> new int[HfrBridge.CLIENTS]);
+  private static final ThreadLocal<int[]> DEPTHS = new Depths();
 
   private CallDepth() {}
 
@@ -24,6 +24,14 @@ public final class CallDepth {
     int[] depths = DEPTHS.get();
     if (depths[client] > 0) {
       depths[client]--;
+    }
+  }
+
+  /** A class rather than {@code ThreadLocal.withInitial}'s lambda, whose linkage costs start-up time. */
+  private static final class Depths extends ThreadLocal<int[]> {
+    @Override
+    protected int[] initialValue() {
+      return new int[HfrBridge.CLIENTS];
     }
   }
 }

@@ -31,7 +31,8 @@ public final class AgentOptions {
   private int prometheusPort = -1;
   private String prometheusHost = "127.0.0.1";
   private Duration summaryInterval = Duration.ofSeconds(60);
-  private Criticality.Level criticality = Criticality.Level.MEDIUM;
+  /** {@code null} for the default, MEDIUM: the enum is loaded only when the option is given or read. */
+  private Criticality.Level criticality;
   private int maxHosts = 100;
   private int retryMaxAttempts = 3;
   private Duration retryBase = Duration.ofMillis(100);
@@ -197,7 +198,7 @@ public final class AgentOptions {
   /** The interval of the stderr summary; zero when off. */
   public Duration summaryInterval() { return summaryInterval; }
 
-  public Criticality.Level criticality() { return criticality; }
+  public Criticality.Level criticality() { return criticality != null ? criticality : Criticality.Level.MEDIUM; }
 
   public int maxHosts() { return maxHosts; }
 

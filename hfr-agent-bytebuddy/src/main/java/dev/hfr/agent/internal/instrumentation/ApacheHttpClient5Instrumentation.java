@@ -14,6 +14,9 @@ import org.objectweb.asm.Opcodes;
  */
 public final class ApacheHttpClient5Instrumentation implements TypeInstrumentation {
 
+  // constants: HttpClientInstrumentations lists them without loading this class
+  static final String INTERNAL_CLIENT = "org.apache.hc.client5.http.impl.classic.InternalHttpClient";
+  static final String MINIMAL_CLIENT = "org.apache.hc.client5.http.impl.classic.MinimalHttpClient";
   private static final String REQUEST = "org/apache/hc/core5/http/ClassicHttpRequest";
   private static final String RESPONSE = "org/apache/hc/core5/http/HttpResponse";
   private static final String HEADER = "org/apache/hc/core5/http/Header";
@@ -28,8 +31,7 @@ public final class ApacheHttpClient5Instrumentation implements TypeInstrumentati
 
   @Override
   public List<String> classNames() {
-    return List.of("org.apache.hc.client5.http.impl.classic.InternalHttpClient",
-        "org.apache.hc.client5.http.impl.classic.MinimalHttpClient");
+    return List.of(INTERNAL_CLIENT, MINIMAL_CLIENT);
   }
 
   @Override

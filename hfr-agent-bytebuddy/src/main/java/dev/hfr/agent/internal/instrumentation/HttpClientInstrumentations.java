@@ -1,18 +1,41 @@
 package dev.hfr.agent.internal.instrumentation;
 
+import dev.hfr.agent.internal.bootstrap.HfrBridge;
+import dev.hfr.agent.internal.weave.MethodHook;
 import java.util.List;
 
-/** Everything the agent instruments: one {@link TypeInstrumentation} per HTTP client. */
+/**
+ * Everything the agent instruments: one {@link TypeInstrumentation} per HTTP client, by bridge slot.
+ *
+ * <p>The start-up path asks only {@link #classNames(int)}, which answers from constants, so that a JVM
+ * loads no instrumentation (and no hook) class until one of their classes appears, and then only that
+ * client's ({@link #hooks(int)}); every class loaded from the agent jar at start-up costs its CPU time
+ * (docs/AGENT.md, "Start-up").
+ */
 public final class HttpClientInstrumentations {
+
+  /** The instrumented classes of each client (binary names), in bridge slot order. */
+  private static final String[][] CLASS_NAMES = {
+      {JdkHttpClientInstrumentation.CLIENT_IMPL},
+      {HttpUrlConnectionInstrumentation.API, HttpUrlConnectionInstrumentation.JDK_IMPLEMENTATION},
+      {OkHttpInstrumentation.REAL_CALL},
+      {ApacheHttpClient5Instrumentation.INTERNAL_CLIENT, ApacheHttpClient5Instrumentation.MINIMAL_CLIENT}};
 
   private HttpClientInstrumentations() {}
 
-  /** The instrumentations, in bridge slot order. */
-  public static List<TypeInstrumentation> all() {
-    return List.of(
-        new JdkHttpClientInstrumentation(),
-        new HttpUrlConnectionInstrumentation(),
-        new OkHttpInstrumentation(),
-        new ApacheHttpClient5Instrumentation());
+  /** The classes the client in bridge slot {@code client} instruments: {@link TypeInstrumentation#classNames()} without loading it. */
+  public static List<String> classNames(int client) {
+    return List.of(CLASS_NAMES[client]);
+  }
+
+  /** The hooks of the client in bridge slot {@code client}: {@link TypeInstrumentation#hooks()}. */
+  public static List<MethodHook> hooks(int client) {
+    return switch (client) {
+      case HfrBridge.JDK_HTTP_CLIENT -> new JdkHttpClientInstrumentation().hooks();
+      case HfrBridge.HTTP_URL_CONNECTION -> new HttpUrlConnectionInstrumentation().hooks();
+      case HfrBridge.OKHTTP -> new OkHttpInstrumentation().hooks();
+      case HfrBridge.APACHE_HTTPCLIENT5 -> new ApacheHttpClient5Instrumentation().hooks();
+      default -> throw new IllegalArgumentException("no client in slot " + client);
+    };
   }
 }

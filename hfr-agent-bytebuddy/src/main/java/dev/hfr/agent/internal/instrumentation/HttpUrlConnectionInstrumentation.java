@@ -14,8 +14,9 @@ import java.util.List;
  */
 public final class HttpUrlConnectionInstrumentation implements TypeInstrumentation {
 
-  private static final String JDK_IMPLEMENTATION = "sun.net.www.protocol.http.HttpURLConnection";
-  private static final String API = "java.net.HttpURLConnection";
+  // constants: HttpClientInstrumentations lists them without loading this class
+  static final String JDK_IMPLEMENTATION = "sun.net.www.protocol.http.HttpURLConnection";
+  static final String API = "java.net.HttpURLConnection";
 
   @Override
   public int client() {

@@ -14,6 +14,8 @@ import java.util.List;
  */
 public final class JdkHttpClientInstrumentation implements TypeInstrumentation {
 
+  /** The instrumented class (a constant: {@link HttpClientInstrumentations} lists it without loading this class). */
+  static final String CLIENT_IMPL = "jdk.internal.net.http.HttpClientImpl";
   private static final String HTTP_REQUEST = "Ljava/net/http/HttpRequest;";
 
   @Override
@@ -23,7 +25,7 @@ public final class JdkHttpClientInstrumentation implements TypeInstrumentation {
 
   @Override
   public List<String> classNames() {
-    return List.of("jdk.internal.net.http.HttpClientImpl");
+    return List.of(CLIENT_IMPL);
   }
 
   @Override

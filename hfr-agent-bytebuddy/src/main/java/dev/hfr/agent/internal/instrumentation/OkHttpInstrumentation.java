@@ -15,6 +15,8 @@ import org.objectweb.asm.Opcodes;
  */
 public final class OkHttpInstrumentation implements TypeInstrumentation {
 
+  /** The instrumented class (a constant: {@link HttpClientInstrumentations} lists it without loading this class). */
+  static final String REAL_CALL = "okhttp3.internal.connection.RealCall";
   private static final String CALL = "okhttp3/Call";
   private static final String REQUEST = "okhttp3/Request";
   private static final String RESPONSE = "okhttp3/Response";
@@ -28,7 +30,7 @@ public final class OkHttpInstrumentation implements TypeInstrumentation {
 
   @Override
   public List<String> classNames() {
-    return List.of("okhttp3.internal.connection.RealCall");
+    return List.of(REAL_CALL);
   }
 
   @Override

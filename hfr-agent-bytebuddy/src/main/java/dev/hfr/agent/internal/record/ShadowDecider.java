@@ -5,20 +5,23 @@ import dev.hfr.annotations.Risk;
 import dev.hfr.runtime.action.Action;
 import dev.hfr.runtime.action.ActionTable;
 import dev.hfr.runtime.classify.Classification;
-import dev.hfr.runtime.classify.FailureClassifier;
+import dev.hfr.runtime.classify.DefaultFailureClassifier;
 import dev.hfr.runtime.classify.Observation;
 
 /**
  * Classifies an observed attempt with the runtime's classifier and looks up the action in the
  * runtime's {@link ActionTable}: the same answer an annotated tool of that risk would get.
+ *
+ * <p>The classifier is created by the first attempt that is not a plain success: a JVM whose requests
+ * succeed never loads it (a dozen classes of the runtime and Micrometer's binder interface, part of the
+ * start-up CPU time docs/AGENT.md measures).
  */
 public final class ShadowDecider {
 
-  private final FailureClassifier classifier;
   private final Criticality.Level criticality;
+  private DefaultFailureClassifier classifier;
 
-  public ShadowDecider(FailureClassifier classifier, Criticality.Level criticality) {
-    this.classifier = classifier;
+  public ShadowDecider(Criticality.Level criticality) {
     this.criticality = criticality;
   }
 
@@ -37,11 +40,18 @@ public final class ShadowDecider {
 
   /** The decision for one attempt of a request of {@code risk}. */
   public Decision decide(Observation observation, Risk risk) {
-    Classification c = classifier.classify(observation);
+    Classification c = classifier().classify(observation);
     if (c.isSuccess()) {
       return new Decision(c, risk, null);
     }
     Action action = ActionTable.defaultAction(c.fault(), risk, criticality);
     return new Decision(c, risk, action);
+  }
+
+  private synchronized DefaultFailureClassifier classifier() {
+    if (classifier == null) {
+      classifier = new DefaultFailureClassifier();
+    }
+    return classifier;
   }
 }

@@ -2,36 +2,52 @@ package dev.hfr.agent.internal.telemetry;
 
 import java.io.PrintStream;
 import java.util.Map;
-import java.util.Timer;
-import java.util.TimerTask;
 
 /**
  * For a JVM with no metrics registry of its own: every interval, one line on stderr with the attempts
  * seen since the start, per client and per class and action, for example
  * {@code [hfr-agent] summary: jdk-httpclient T1->retry 2, T2->retry 3, ok 120; okhttp ok 40}. Nothing
  * is printed while nothing new happened.
+ *
+ * <p>A daemon thread of its own that sleeps between lines: a {@code java.util.Timer} would load five more
+ * JDK classes on the first request of every JVM the agent is in (docs/AGENT.md, "Start-up").
  */
-public final class SummaryReporter extends TimerTask implements AutoCloseable {
+public final class SummaryReporter extends Thread implements AutoCloseable {
 
   private final AgentMeters meters;
   private final PrintStream out;
-  private final Timer timer = new Timer("hfr-agent-summary", true);
+  private final long intervalMillis;
+  private volatile boolean closed;
   private long lastTotal;
 
-  private SummaryReporter(AgentMeters meters, PrintStream out) {
+  private SummaryReporter(AgentMeters meters, PrintStream out, long intervalMillis) {
+    super("hfr-agent-summary");
+    setDaemon(true);
     this.meters = meters;
     this.out = out;
+    this.intervalMillis = intervalMillis;
   }
 
   /** Prints a summary to {@code out} every {@code intervalMillis}, on a daemon thread. */
   public static SummaryReporter start(AgentMeters meters, PrintStream out, long intervalMillis) {
-    SummaryReporter reporter = new SummaryReporter(meters, out);
-    reporter.timer.scheduleAtFixedRate(reporter, intervalMillis, intervalMillis);
+    SummaryReporter reporter = new SummaryReporter(meters, out, intervalMillis);
+    reporter.start();
     return reporter;
   }
 
   @Override
   public void run() {
+    while (!closed) {
+      try {
+        Thread.sleep(intervalMillis);
+      } catch (InterruptedException closing) {
+        return;
+      }
+      report();
+    }
+  }
+
+  private void report() {
     try {
       long total = meters.attempts();
       if (total != lastTotal) {
@@ -65,6 +81,7 @@ public final class SummaryReporter extends TimerTask implements AutoCloseable {
 
   @Override
   public void close() {
-    timer.cancel();
+    closed = true;
+    interrupt();
   }
 }
