@@ -1,5 +1,6 @@
 package dev.hfr.langchain4j;
 
+import dev.hfr.runtime.internal.model.ModelLadderWalk;
 import dev.hfr.runtime.telemetry.DecisionSink;
 import dev.langchain4j.model.chat.Capability;
 import dev.langchain4j.model.chat.ChatModel;
@@ -66,7 +67,7 @@ public final class HfrChatModel implements ChatModel {
   @Override
   public ChatResponse doChat(ChatRequest request) {
     ModelLadder<ChatModel>.Call call = ladder.call(request);
-    for (int i = ladder.firstRung(); i >= 0; i = ladder.rules.nextAllowedAfter(i)) {
+    for (int i = ladder.firstRung(); i >= 0; i = ladder.nextRung(i)) {
       ChatModel model = ladder.rungs.get(i).model();
       for (int attempt = 1; ; attempt++) {
         ChatRequest sent = call.request();
@@ -84,11 +85,11 @@ public final class HfrChatModel implements ChatModel {
           error = e;
           failure = ladder.classifier.classify(e, Duration.ofNanos(ladder.clock.nanoTime() - started));
         }
-        ModelLadder.Step step = call.afterFailure(i, attempt, failure, error, 0);
-        if (step.move() == ModelLadder.Move.END) {
+        ModelLadderWalk.Step step = call.afterFailure(i, attempt, failure, error, 0);
+        if (step.move() == ModelLadderWalk.Move.END) {
           throw step.end();
         }
-        if (step.move() == ModelLadder.Move.DOWN) {
+        if (step.move() == ModelLadderWalk.Move.DOWN) {
           break;
         }
       }

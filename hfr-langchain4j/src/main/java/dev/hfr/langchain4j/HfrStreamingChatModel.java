@@ -1,5 +1,9 @@
 package dev.hfr.langchain4j;
 
+import dev.hfr.runtime.internal.model.ModelLadderWalk;
+import dev.hfr.runtime.model.ModelCallFailedException;
+import dev.hfr.runtime.model.ModelRefusalException;
+import dev.hfr.runtime.model.ModelStreamInterruptedException;
 import dev.langchain4j.model.chat.Capability;
 import dev.langchain4j.model.chat.StreamingChatModel;
 import dev.langchain4j.model.chat.request.ChatRequest;
@@ -72,7 +76,7 @@ public final class HfrStreamingChatModel implements StreamingChatModel {
     private final AtomicBoolean ended = new AtomicBoolean();
 
     Call(ChatRequest original, StreamingChatResponseHandler caller) {
-      this.walk = ladder.call(original);
+      this.walk = ladder.streamedCall(original);
       this.caller = caller;
     }
 
@@ -93,10 +97,10 @@ public final class HfrStreamingChatModel implements StreamingChatModel {
 
     /** What follows a failure of {@code a}; called once per attempt. */
     void onFailure(Attempt a, ModelFailure failure, Throwable error) {
-      ModelLadder.Step step = walk.afterFailure(a.index, a.attempt, failure, error, a.delivered.get());
+      ModelLadderWalk.Step step = walk.afterFailure(a.index, a.attempt, failure, error, a.delivered.get());
       switch (step.move()) {
         case AGAIN -> attempt(a.index, a.attempt + 1);
-        case DOWN -> attempt(ladder.rules.nextAllowedAfter(a.index), 1);
+        case DOWN -> attempt(ladder.nextRung(a.index), 1);
         case END -> end(step.end());
       }
     }

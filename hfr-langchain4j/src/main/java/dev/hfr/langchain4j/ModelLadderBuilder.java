@@ -3,9 +3,12 @@ package dev.hfr.langchain4j;
 import dev.hfr.annotations.Criticality;
 import dev.hfr.annotations.DegradeLevel;
 import dev.hfr.annotations.Fault;
+import dev.hfr.runtime.Hfr;
 import dev.hfr.runtime.RetrySpec;
 import dev.hfr.runtime.TaskScope;
 import dev.hfr.runtime.classify.FailureClassifier;
+import dev.hfr.runtime.model.ModelCallFailedException;
+import dev.hfr.runtime.model.ModelDecision;
 import dev.hfr.runtime.telemetry.DecisionSink;
 import dev.hfr.runtime.time.Clock;
 import dev.hfr.runtime.time.Sleeper;
@@ -148,6 +151,18 @@ abstract class ModelLadderBuilder<M, B extends ModelLadderBuilder<M, B>> {
     this.decisionSink = Objects.requireNonNull(sink, "sink");
     this.currentTask = Objects.requireNonNull(currentTask, "currentTask");
     return self();
+  }
+
+  /**
+   * Writes the decisions to {@code engine}'s own decision sink ({@link Hfr#decisionSink()}: its log, with its
+   * redaction and {@code emit_decision_events} setting), in the task the engine sees open on the calling thread
+   * ({@link Hfr#currentTask()}), and counts each model call in that task's report — the same as
+   * {@code decisionSink(engine.decisionSink(), () -> engine.currentTask().orElse(null))}. A streaming model looks the
+   * task up once per call, on the thread that calls {@code chat}.
+   */
+  public B decisionSink(Hfr engine) {
+    Objects.requireNonNull(engine, "engine");
+    return decisionSink(engine.decisionSink(), () -> engine.currentTask().orElse(null));
   }
 
   /**

@@ -18,8 +18,10 @@ import dev.hfr.runtime.TaskSpec;
 import dev.hfr.runtime.ToolOutcome;
 import dev.hfr.runtime.action.Action;
 import dev.hfr.runtime.action.Reason;
-import dev.hfr.runtime.telemetry.DecisionEvent;
 import dev.hfr.runtime.classify.DefaultFailureClassifier;
+import dev.hfr.runtime.model.ModelDecision;
+import dev.hfr.runtime.model.ModelRefusalException;
+import dev.hfr.runtime.telemetry.DecisionEvent;
 import dev.hfr.runtime.time.VirtualTime;
 import dev.langchain4j.service.AiServices;
 import java.util.ArrayList;
@@ -86,7 +88,7 @@ class AgentEndToEndTest {
   }
 
   @Test
-  @DisplayName("model decisions land in the engine's decision log, in the caller's task")
+  @DisplayName("model decisions land in the engine's decision log, in the caller's task (given the engine)")
   void modelDecisionsReachTheDecisionSink(RecoveryEngine engine, Hfr hfr, VirtualTime time, List<DecisionEvent> events) {
     server.script("gpt-4o", Reply.rateLimited(1), Reply.toolCall("c1", "checkStock", "{\"sku\":\"SKU-42\"}"), Reply.overloaded());
     server.script("gpt-4o-backup", Reply.from(r -> Reply.text("stock is " + r.toolResults().get(0))));
@@ -97,11 +99,12 @@ class AgentEndToEndTest {
           .fallback(DegradeLevel.L2, "gpt-4o@backup", ModelFixtures.openAi(server, "gpt-4o-backup"))
           .classifier(new DefaultFailureClassifier())
           .time(time, time)
-          .decisionSink(events::add, () -> task)
+          .decisionSink(hfr)                        // the engine's sink (events) and its current task
           .build();
       Clerk clerk = HfrTools.wrap(AiServices.builder(Clerk.class), OrderDesk_Recovering.create(engine)).chatModel(model).build();
 
       assertThat(clerk.chat("stock?")).isEqualTo("stock is 17");
+      assertThat(task.lastOutcome().tool()).as("counted in the task the engine sees open").isEqualTo("model:gpt-4o@backup");
     }
 
     List<DecisionEvent> modelEvents = events.stream().filter(e -> e.tool().startsWith("model:")).toList();

@@ -1,9 +1,9 @@
 package dev.hfr.langchain4j;
 
-import static dev.hfr.langchain4j.StreamingOpenAiServer.Step.contentFilteredAfter;
-import static dev.hfr.langchain4j.StreamingOpenAiServer.Step.relay;
-import static dev.hfr.langchain4j.StreamingOpenAiServer.Step.tokens;
-import static dev.hfr.langchain4j.StreamingOpenAiServer.Step.tokensThenDrop;
+import static dev.hfr.junit.openai.StreamingOpenAiServer.Step.contentFilteredAfter;
+import static dev.hfr.junit.openai.StreamingOpenAiServer.Step.relay;
+import static dev.hfr.junit.openai.StreamingOpenAiServer.Step.tokens;
+import static dev.hfr.junit.openai.StreamingOpenAiServer.Step.tokensThenDrop;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.hfr.annotations.Criticality;
@@ -11,10 +11,20 @@ import dev.hfr.annotations.DegradeLevel;
 import dev.hfr.annotations.Fault;
 import dev.hfr.junit.openai.Reply;
 import dev.hfr.junit.openai.ScriptedOpenAiServer;
+import dev.hfr.junit.openai.StreamingOpenAiServer;
+import dev.hfr.runtime.Hfr;
+import dev.hfr.runtime.TaskReport;
+import dev.hfr.runtime.TaskScope;
+import dev.hfr.runtime.TaskSpec;
 import dev.hfr.runtime.ToolOutcome;
 import dev.hfr.runtime.action.Action;
 import dev.hfr.runtime.action.Reason;
 import dev.hfr.runtime.classify.DefaultFailureClassifier;
+import dev.hfr.runtime.ledger.InMemoryLedger;
+import dev.hfr.runtime.model.ModelCallFailedException;
+import dev.hfr.runtime.model.ModelDecision;
+import dev.hfr.runtime.model.ModelRefusalException;
+import dev.hfr.runtime.model.ModelStreamInterruptedException;
 import dev.hfr.runtime.telemetry.DecisionEvent;
 import dev.hfr.runtime.time.VirtualTime;
 import dev.langchain4j.model.chat.response.ChatResponse;
@@ -243,5 +253,37 @@ class HfrStreamingChatModelTest {
     assertThat(second.partials).containsExactly("Half an ");
     assertThat(actions()).containsExactly("DEGRADE_MODEL", "ACCEPT", "FAIL");
     assertThat(server.requests()).containsExactly("gpt-4o", "gpt-4o-backup", "gpt-4o");
+  }
+
+  @Test
+  @DisplayName("given the engine, a streamed call counts in the task open where chat was called, though it ends on the client's threads")
+  void aStreamedCallCountsInTheCallersTask() throws Exception {
+    List<DecisionEvent> logged = new CopyOnWriteArrayList<>();
+    errors.script("gpt-4o", Reply.overloaded());
+    server.script("gpt-4o", relay());
+    server.script("gpt-4o-backup", tokens("from ", "backup"));
+    try (Hfr hfr = Hfr.builder().ledger(new InMemoryLedger()).decisionSink(logged::add).build();
+        TaskScope task = hfr.openTask(TaskSpec.builder("acme", "conversation-3").build())) {
+      HfrStreamingChatModel model = HfrStreamingChatModel.builder()
+          .primary("gpt-4o", ModelFixtures.openAiStreaming(server, "gpt-4o"))
+          .fallback(DegradeLevel.L2, "gpt-4o@backup", ModelFixtures.openAiStreaming(server, "gpt-4o-backup"))
+          .classifier(new DefaultFailureClassifier())
+          .time(time, time)
+          .decisionSink(hfr)
+          .build();
+      Caller caller = new Caller();
+      model.chat("hello", caller);
+
+      assertThat(caller.response().aiMessage().text()).isEqualTo("from backup");
+      TaskReport report = task.report();
+      assertThat(report.calls()).isEqualTo(1);
+      assertThat(report.degraded()).isEqualTo(1);
+      assertThat(report.attempts()).isEqualTo(2);
+    }
+    assertThat(logged).singleElement().satisfies(e -> {
+      assertThat(e.tool()).isEqualTo("model:gpt-4o");
+      assertThat(e.action()).isEqualTo(Action.DEGRADE_MODEL);
+      assertThat(e.taskId()).isEqualTo("conversation-3");
+    });
   }
 }

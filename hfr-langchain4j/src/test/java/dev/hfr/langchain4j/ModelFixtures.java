@@ -2,6 +2,7 @@ package dev.hfr.langchain4j;
 
 import dev.hfr.langchain4j.http.ObservingHttpClientBuilder;
 import dev.hfr.junit.openai.ScriptedOpenAiServer;
+import dev.hfr.junit.openai.StreamingOpenAiServer;
 import dev.langchain4j.model.chat.ChatModel;
 import dev.langchain4j.model.chat.StreamingChatModel;
 import dev.langchain4j.model.openai.OpenAiChatModel;

@@ -129,10 +129,13 @@ public final class Hfr implements RecoveryEngine, AutoCloseable {
   private final String configVersion;
   /** One Observation per call, or {@code null} without an ObservationRegistry: then the engine does none of it. */
   private final ToolCallObservations observations;
+  /** Where the engine's decisions go, for adapters that record their own decisions beside them. */
+  private final DecisionSink decisionSink;
   private volatile HfrMode mode;
 
   private Hfr(Builder b, IdempotencyLedger ledger, DecisionSink sink, PostgresFleet fleet, List<AutoCloseable> owned) {
     this.owned = owned;
+    this.decisionSink = sink;
     this.features = b.features;
     this.clock = b.clock;
     this.mode = b.mode;
@@ -314,6 +317,16 @@ public final class Hfr implements RecoveryEngine, AutoCloseable {
   public Optional<TaskScope> currentTask() {
     TaskState state = currentState();
     return state == null ? Optional.empty() : Optional.ofNullable(state.scope());
+  }
+
+  /**
+   * The sink this engine writes its decision events to, as configured: the one given to {@link
+   * Builder#decisionSink}, the default {@link dev.hfr.runtime.telemetry.DecisionLog}, a discarding one when
+   * {@code telemetry.emit_decision_events} is false, PII redaction applied. For adapters that record decisions of their
+   * own (the model ladders' {@code decisionSink(...)}) in the same log; events written after {@link #close()} are lost.
+   */
+  public DecisionSink decisionSink() {
+    return decisionSink;
   }
 
   /** The task current on this thread if this engine opened it: another engine's task is not joined. */

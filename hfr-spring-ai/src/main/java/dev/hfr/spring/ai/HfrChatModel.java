@@ -3,38 +3,65 @@ package dev.hfr.spring.ai;
 import dev.hfr.annotations.Criticality;
 import dev.hfr.annotations.DegradeLevel;
 import dev.hfr.annotations.Fault;
+import dev.hfr.runtime.Hfr;
 import dev.hfr.runtime.RetrySpec;
-import dev.hfr.runtime.ToolOutcome;
+import dev.hfr.runtime.TaskScope;
 import dev.hfr.runtime.classify.FailureClassifier;
+import dev.hfr.runtime.internal.model.ModelDecisionLog;
 import dev.hfr.runtime.internal.model.ModelLadderRules;
+import dev.hfr.runtime.internal.model.ModelLadderWalk;
+import dev.hfr.runtime.model.ModelCallFailedException;
+import dev.hfr.runtime.model.ModelDecision;
+import dev.hfr.runtime.model.ModelRefusalException;
+import dev.hfr.runtime.model.ModelStreamInterruptedException;
+import dev.hfr.runtime.telemetry.DecisionSink;
+import dev.hfr.runtime.time.Clock;
 import dev.hfr.runtime.time.Sleeper;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
 import java.util.SplittableRandom;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Consumer;
+import java.util.function.Supplier;
 import java.util.random.RandomGenerator;
 import org.springframework.ai.chat.messages.Message;
 import org.springframework.ai.chat.model.ChatModel;
 import org.springframework.ai.chat.model.ChatResponse;
+import org.springframework.ai.chat.model.Generation;
 import org.springframework.ai.chat.prompt.ChatOptions;
 import org.springframework.ai.chat.prompt.Prompt;
+import reactor.core.publisher.Flux;
+import reactor.core.publisher.Mono;
+import reactor.core.scheduler.Schedulers;
 
 /**
  * A Spring AI {@link ChatModel} that runs every call through HFR's model ladder: each failure of a rung's model is
- * classified into F2D-9 ({@link ModelFailureClassifier}) and the runtime's {@link ModelLadderRules} — the same rules
- * as the LangChain4j adapter's {@code HfrChatModel} — decide: T1/T3 retry on the same rung with full-jitter backoff,
+ * classified into F2D-9 ({@link ModelFailureClassifier}) and the runtime's model ladder — the same code as the
+ * LangChain4j adapter's {@code HfrChatModel} — decides: T1/T3 retry on the same rung with full-jitter backoff,
  * T2 waits at least the Retry-After (an exhausted quota degrades instead), T4/T5 degrade at once, T7 fails, T8 (a
- * refusal or a {@code content_filter} finish) escalates and is never degraded around, unclassified failures are probed
- * once more. A rung above what the criticality allows without a human (HIGH: L2, MEDIUM: L3; paper Table 5) is
- * skipped. An answer from a fallback rung is marked in the response metadata: {@code hfr.degraded=true},
- * {@code hfr.rung}, {@code hfr.level} ({@code hfr.degraded=false} on the primary).
+ * refusal or a {@code content_filter} finish) escalates and is never degraded around ({@link ModelRefusalException}),
+ * unclassified failures are probed once more. A rung above what the criticality allows without a human (HIGH: L2,
+ * MEDIUM: L3; paper Table 5) is skipped. An answer from a fallback rung is marked in the response metadata:
+ * {@code hfr.degraded=true}, {@code hfr.rung}, {@code hfr.level} ({@code hfr.degraded=false} on the primary).
  *
  * <p>T6 (context overflow) compresses the conversation once (L1, the {@link ContextSummarizer}; by default the same
  * {@link KeepRecentSummarizer} compression as the LangChain4j adapter's) and resends it to the same rung; an answer to a
  * compressed conversation is marked degraded at L1. A conversation that cannot be shortened, or overflows again, fails:
- * it is never resent unchanged. Streaming is not decorated ({@link #stream} is the interface's default). Configure the rungs' models without their own retries ({@code spring.ai.openai.max-retries=0}).
+ * it is never resent unchanged. Configure the rungs' models without their own retries
+ * ({@code spring.ai.openai.max-retries=0}).
+ *
+ * <p>{@link #stream} walks the same ladder with the same rules until the first chunk that carries content reaches the
+ * subscriber; after it, a failure is never retried nor degraded (a second stream would repeat what the subscriber
+ * already showed): the {@code Flux} ends with a {@link ModelStreamInterruptedException} (or a
+ * {@link ModelRefusalException} for a {@code content_filter} finish). Retries wait on Reactor's bounded-elastic
+ * scheduler, never on the model client's threads. A cancelled stream is not counted.
+ *
+ * <p>Given a decision sink ({@link Builder#decisionSink(Hfr)}), every decision but accepted answers is also written
+ * there as a decision about the tool {@code model:<rung>} in the caller's task, and each model call that ends inside a
+ * task is counted in that task's report, as the LangChain4j adapter does. A stream finds the task once, on the thread
+ * that subscribes to it.
  *
  * <p>Under a {@code ChatClient}, Spring AI 2 runs the tool loop in an advisor, so one {@link #call} is one model
  * request and a retry repeats no tool. A model with internal tool execution runs tools inside {@code call}: give this
@@ -42,26 +69,18 @@ import org.springframework.ai.chat.prompt.Prompt;
  */
 public final class HfrChatModel implements ChatModel {
 
-  /** One rung: its name, level and model. */
-  private record Rung(String name, DegradeLevel level, ChatModel model) {}
-
-  private final List<Rung> rungs;
-  private final ModelLadderRules rules;
+  private final List<ChatModel> models;
+  private final ModelLadderWalk<Message> walk;
   private final ModelFailureClassifier classifier;
-  private final Sleeper sleeper;
-  private final Consumer<ModelDecision> listener;
-  private final Consumer<ModelCallFailedException> escalationHandler;
-  private final ContextSummarizer summarizer;
 
   private HfrChatModel(Builder b) {
-    this.rungs = List.copyOf(b.rungs);
-    this.rules = new ModelLadderRules(rungs.stream().map(Rung::name).toList(), rungs.stream().map(Rung::level).toList(),
-        b.criticality, b.retry, b.maxWait.toNanos(), b.random);
+    this.models = b.rungs.stream().map(Rung::model).toList();
+    ModelLadderRules rules = new ModelLadderRules(b.rungs.stream().map(Rung::name).toList(),
+        b.rungs.stream().map(Rung::level).toList(), b.criticality, b.retry, b.maxWait.toNanos(), b.random);
+    ModelDecisionLog log = b.decisionSink == null ? ModelDecisionLog.NONE
+        : new ModelDecisionLog(b.decisionSink, b.currentTask, Clock.system());
+    this.walk = new ModelLadderWalk<>(rules, b.summarizer::compress, b.sleeper, b.listener, b.escalationHandler, log);
     this.classifier = new ModelFailureClassifier(b.classifier);
-    this.sleeper = b.sleeper;
-    this.listener = b.listener;
-    this.escalationHandler = b.escalationHandler;
-    this.summarizer = b.summarizer;
   }
 
   public static Builder builder() {
@@ -70,108 +89,122 @@ public final class HfrChatModel implements ChatModel {
 
   @Override
   public ChatOptions getDefaultOptions() {
-    return rungs.get(0).model().getDefaultOptions();
+    return models.get(0).getDefaultOptions();
   }
 
   @Override
   public ChatResponse call(Prompt prompt) {
-    Prompt current = prompt;
-    boolean compressed = false;
-    List<ModelDecision> decisions = new ArrayList<>();
-    Throwable lastError = null;
-    Fault lastFault = Fault.UNCLASSIFIED;
-    long waited = 0;
-    for (int i = rules.nextAllowedAfter(-1); i >= 0; i = rules.nextAllowedAfter(i)) {
-      Rung rung = rungs.get(i);
+    ModelLadderWalk<Message>.Call call = walk.start(prompt.getInstructions());
+    for (int i = walk.firstRung(); i >= 0; i = walk.nextRung(i)) {
       for (int attempt = 1; ; attempt++) {
         long started = System.nanoTime();
         ModelFailureClassifier.Failure failure;
         RuntimeException error = null;
         try {
-          ChatResponse response = rung.model().call(current);
+          ChatResponse response = models.get(i).call(sent(prompt, call));
           failure = classifier.classify(response);
           if (failure == null) {
-            DegradeLevel level = i > 0 ? rung.level() : compressed ? DegradeLevel.L1 : DegradeLevel.L0;
-            record(decisions, new ModelDecision(rung.name(), rung.level(), attempt, null, "ok", "ACCEPT", 0,
-                level == DegradeLevel.L0 ? "degraded=false" : "degraded=true (" + level + " " + rung.name()
-                    + (compressed ? ", L1 compressed" : "") + ")"));
-            return marked(response, rung, level);
+            return marked(response, i, call.accepted(i, attempt));
           }
         } catch (RuntimeException e) {
           error = e;
           failure = classifier.classify(e, Duration.ofNanos(System.nanoTime() - started));
         }
-        lastError = error;
-        lastFault = failure.fault();
-        ModelLadderRules.Decision d =
-            rules.decide(failure.classification(), failure.quotaExhausted(), i, attempt, waited, 0, compressed);
-        if (d.move() == ModelLadderRules.Move.COMPRESS) {
-          List<Message> messages = current.getInstructions();
-          List<Message> shorter = summarizer.compress(messages);
-          if (shorter.size() < messages.size()) {
-            record(decisions, new ModelDecision(rung.name(), rung.level(), attempt, failure.fault(),
-                failure.classification().rule(), d.action(), 0,
-                "L1: " + messages.size() + " -> " + shorter.size() + " messages, resending"));
-            current = new Prompt(List.copyOf(shorter), current.getOptions());
-            compressed = true;
-            continue;
-          }
-          d = rules.cannotCompress(false);
+        ModelLadderWalk.Step step = call.afterFailure(i, attempt, failure.classification(), failure.quotaExhausted(), error, 0);
+        if (step.move() == ModelLadderWalk.Move.END) {
+          throw step.end();
         }
-        record(decisions, new ModelDecision(rung.name(), rung.level(), attempt, failure.fault(),
-            failure.classification().rule(), d.action(), d.delayNanos() / 1_000_000L, d.detail()));
-        switch (d.move()) {
-          case ESCALATE -> throw escalated(new ModelCallFailedException(ToolOutcome.Status.ESCALATED, Fault.T8,
-              rung.name() + " refused the request (T8, " + failure.classification().rule() + "); escalated, not degraded around",
-              decisions, error));
-          case FAIL -> throw new ModelCallFailedException(ToolOutcome.Status.FAILED, failure.fault(),
-              rung.name() + ": " + d.detail() + " (" + failure.fault() + ", " + failure.classification().rule() + ")", decisions, error);
-          case RETRY -> {
-            try {
-              sleeper.sleep(d.delayNanos());
-            } catch (InterruptedException e) {
-              Thread.currentThread().interrupt();
-              throw new ModelCallFailedException(ToolOutcome.Status.FAILED, failure.fault(),
-                  rung.name() + ": interrupted while waiting to retry", decisions, e);
-            }
-            waited += d.delayNanos();
-          }
-          default -> { }
-        }
-        if (d.move() != ModelLadderRules.Move.RETRY) {
+        if (step.move() == ModelLadderWalk.Move.DOWN) {
           break;
         }
       }
     }
-    boolean escalate = rules.criticality() == Criticality.Level.HIGH;
-    ModelCallFailedException exhausted = new ModelCallFailedException(
-        escalate ? ToolOutcome.Status.ESCALATED : ToolOutcome.Status.FAILED, lastFault,
-        "no model of the ladder gave an acceptable answer (last: " + lastFault + ")", decisions, lastError);
-    throw escalate ? escalated(exhausted) : exhausted;
+    throw call.exhausted();
   }
 
-  private void record(List<ModelDecision> decisions, ModelDecision d) {
-    decisions.add(d);
-    listener.accept(d);
+  @Override
+  public Flux<ChatResponse> stream(Prompt prompt) {
+    return Flux.defer(() -> {
+      ModelLadderWalk<Message>.Call call = walk.startStream(prompt.getInstructions());
+      return attempt(prompt, call, walk.firstRung(), 1);
+    });
   }
 
-  /** Hands an escalation over; a failing handler is attached to the escalation, never replaces it. */
-  private ModelCallFailedException escalated(ModelCallFailedException escalation) {
-    try {
-      escalationHandler.accept(escalation);
-    } catch (RuntimeException handlerFailure) {
-      escalation.addSuppressed(handlerFailure);
+  /** Streams attempt {@code attempt} on rung {@code rung} and, if it fails, what the ladder does next. */
+  private Flux<ChatResponse> attempt(Prompt prompt, ModelLadderWalk<Message>.Call call, int rung, int attempt) {
+    if (rung < 0) {
+      return Flux.error(call.exhausted());
     }
-    return escalation;
+    return Flux.defer(() -> {
+      long started = System.nanoTime();
+      AtomicInteger delivered = new AtomicInteger();
+      Prompt sent = sent(prompt, call);
+      DegradeLevel level = rung > 0 ? walk.rules().level(rung) : call.compressed() ? DegradeLevel.L1 : DegradeLevel.L0;
+      return Flux.defer(() -> models.get(rung).stream(sent))
+          .<ChatResponse>handle((chunk, out) -> {
+            ModelFailureClassifier.Failure filtered = classifier.classify(chunk);
+            if (filtered != null) {
+              out.error(new AttemptFailed(filtered, null));
+              return;
+            }
+            if (carriesContent(chunk)) {
+              delivered.incrementAndGet();
+            }
+            out.next(marked(chunk, rung, level));
+          })
+          .onErrorMap(e -> !(e instanceof AttemptFailed),
+              e -> new AttemptFailed(classifier.classify(e, Duration.ofNanos(System.nanoTime() - started)), e))
+          .concatWith(Mono.fromRunnable(() -> call.accepted(rung, attempt)))
+          .onErrorResume(AttemptFailed.class, failed -> Mono
+              // the walk may wait out a retry's backoff: on a thread made for blocking, not the client's
+              .fromCallable(() -> call.afterFailure(rung, attempt, failed.failure.classification(),
+                  failed.failure.quotaExhausted(), failed.getCause(), delivered.get()))
+              .subscribeOn(Schedulers.boundedElastic())
+              .flatMapMany(step -> switch (step.move()) {
+                case AGAIN -> attempt(prompt, call, rung, attempt + 1);
+                case DOWN -> attempt(prompt, call, walk.nextRung(rung), 1);
+                case END -> Flux.<ChatResponse>error(step.end());
+              }));
+    });
   }
 
-  private static ChatResponse marked(ChatResponse response, Rung rung, DegradeLevel level) {
+  /** A failed attempt of a stream: what the classifier made of it, and what the model signalled (null for a filter). */
+  private static final class AttemptFailed extends RuntimeException {
+    private static final long serialVersionUID = 1L;
+    private final transient ModelFailureClassifier.Failure failure;
+
+    AttemptFailed(ModelFailureClassifier.Failure failure, Throwable error) {
+      super(null, error, false, false);
+      this.failure = failure;
+    }
+  }
+
+  /** Whether a streamed chunk shows the subscriber anything: text or a tool call (not only a role or usage). */
+  private static boolean carriesContent(ChatResponse chunk) {
+    for (Generation g : chunk.getResults()) {
+      if (g.getOutput() != null && ((g.getOutput().getText() != null && !g.getOutput().getText().isEmpty())
+          || g.getOutput().hasToolCalls())) {
+        return true;
+      }
+    }
+    return false;
+  }
+
+  /** The prompt the next attempt sends: the caller's, or the caller's options with the compressed conversation. */
+  private static Prompt sent(Prompt prompt, ModelLadderWalk<Message>.Call call) {
+    return call.compressed() ? new Prompt(call.messages(), prompt.getOptions()) : prompt;
+  }
+
+  private ChatResponse marked(ChatResponse response, int rung, DegradeLevel level) {
     return ChatResponse.builder().from(response)
         .metadata("hfr.degraded", level != DegradeLevel.L0)
-        .metadata("hfr.rung", rung.name())
+        .metadata("hfr.rung", walk.rules().name(rung))
         .metadata("hfr.level", level.name())
         .build();
   }
+
+  /** One rung: its name, level and model. */
+  private record Rung(String name, DegradeLevel level, ChatModel model) {}
 
   /** Builds an {@link HfrChatModel}; arguments are checked as they are given. Defaults as the LangChain4j adapter's. */
   public static final class Builder {
@@ -186,6 +219,8 @@ public final class HfrChatModel implements ChatModel {
     private Consumer<ModelDecision> listener = d -> { };
     private Consumer<ModelCallFailedException> escalationHandler = e -> { };
     private ContextSummarizer summarizer = new KeepRecentSummarizer();
+    private DecisionSink decisionSink;
+    private Supplier<TaskScope> currentTask = () -> null;
 
     private Builder() {}
 
@@ -239,6 +274,7 @@ public final class HfrChatModel implements ChatModel {
       return this;
     }
 
+    /** Waits out a retry's delay: on the calling thread for {@link #call}, on a bounded-elastic thread for {@link #stream}. */
     public Builder sleeper(Sleeper sleeper) {
       this.sleeper = Objects.requireNonNull(sleeper, "sleeper");
       return this;
@@ -249,13 +285,13 @@ public final class HfrChatModel implements ChatModel {
       return this;
     }
 
-    /** Receives every decision, in order, on the calling thread. */
+    /** Receives every decision, in order: on the calling thread for {@link #call}, on Reactor's threads for {@link #stream}. */
     public Builder listener(Consumer<ModelDecision> listener) {
       this.listener = Objects.requireNonNull(listener, "listener");
       return this;
     }
 
-    /** Receives refusals and, at HIGH criticality, exhausted ladders before they are thrown. */
+    /** Receives refusals and, at HIGH criticality, exhausted ladders before they are thrown (or signalled). */
     public Builder escalationHandler(Consumer<ModelCallFailedException> handler) {
       this.escalationHandler = Objects.requireNonNull(handler, "handler");
       return this;
@@ -265,6 +301,31 @@ public final class HfrChatModel implements ChatModel {
     public Builder summarizer(ContextSummarizer summarizer) {
       this.summarizer = Objects.requireNonNull(summarizer, "summarizer");
       return this;
+    }
+
+    /**
+     * Also writes every decision but accepted answers to {@code sink} — give it the engine's sink, so model and tool
+     * decisions land in one log — in the tenant and task {@code currentTask} supplies (it may answer {@code null}
+     * outside a task). Each model call that ends inside a task is also counted in the task's report
+     * ({@code TaskScope.recordOutcome}): a model escalation shows in {@code escalated()}.
+     */
+    public Builder decisionSink(DecisionSink sink, Supplier<TaskScope> currentTask) {
+      this.decisionSink = Objects.requireNonNull(sink, "sink");
+      this.currentTask = Objects.requireNonNull(currentTask, "currentTask");
+      return this;
+    }
+
+    /**
+     * Writes the decisions to {@code engine}'s own decision sink ({@link Hfr#decisionSink()}: its log, with its
+     * redaction and {@code emit_decision_events} setting), in the task the engine sees open on the calling thread
+     * ({@link Hfr#currentTask()}), and counts each model call in that task's report — the same as
+     * {@code decisionSink(engine.decisionSink(), () -> engine.currentTask().orElse(null))}. The starter's
+     * {@code HfrChatModel.Builder} bean comes with it. For {@link #stream}, the task is looked up once, on the thread
+     * that subscribes.
+     */
+    public Builder decisionSink(Hfr engine) {
+      Objects.requireNonNull(engine, "engine");
+      return decisionSink(engine.decisionSink(), () -> engine.currentTask().orElse(null));
     }
 
     public HfrChatModel build() {

@@ -10,6 +10,8 @@ import dev.hfr.junit.openai.Reply;
 import dev.hfr.junit.openai.ScriptedOpenAiServer;
 import dev.hfr.runtime.ToolOutcome;
 import dev.hfr.runtime.classify.DefaultFailureClassifier;
+import dev.hfr.runtime.model.ModelCallFailedException;
+import dev.hfr.runtime.model.ModelDecision;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;

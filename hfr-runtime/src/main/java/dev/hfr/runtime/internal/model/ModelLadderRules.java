@@ -76,6 +76,16 @@ public final class ModelLadderRules {
     return criticality;
   }
 
+  /** The name of rung {@code rung}. */
+  public String name(int rung) {
+    return names.get(rung);
+  }
+
+  /** The ladder level of rung {@code rung}. */
+  public DegradeLevel level(int rung) {
+    return levels.get(rung);
+  }
+
   /** Whether a ladder level may run without a human at this criticality (Table 5). */
   public static boolean allowedAutomatically(DegradeLevel level, Criticality.Level criticality) {
     return switch (criticality) {

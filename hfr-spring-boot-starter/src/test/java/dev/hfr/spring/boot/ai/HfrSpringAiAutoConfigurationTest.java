@@ -2,12 +2,28 @@ package dev.hfr.spring.boot.ai;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.hfr.annotations.Fault;
+import dev.hfr.junit.openai.Reply;
+import dev.hfr.junit.openai.ScriptedOpenAiServer;
+import dev.hfr.runtime.Hfr;
+import dev.hfr.runtime.TaskScope;
+import dev.hfr.runtime.TaskSpec;
+import dev.hfr.runtime.action.Action;
+import dev.hfr.runtime.telemetry.DecisionEvent;
+import dev.hfr.runtime.telemetry.DecisionSink;
+import dev.hfr.spring.ai.HfrChatModel;
 import dev.hfr.spring.ai.HfrToolCallbacks;
 import dev.hfr.spring.boot.HfrAutoConfiguration;
 import dev.hfr.spring.boot.ai.catalog.CatalogApplication;
 import dev.hfr.spring.boot.ai.catalog.CatalogTools;
+import java.time.Duration;
 import java.util.Arrays;
+import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
 import org.junit.jupiter.api.Test;
+import org.springframework.ai.chat.prompt.Prompt;
+import org.springframework.ai.openai.OpenAiChatModel;
+import org.springframework.ai.openai.OpenAiChatOptions;
 import org.springframework.ai.tool.ToolCallback;
 import org.springframework.ai.tool.ToolCallbackProvider;
 import org.springframework.boot.autoconfigure.AutoConfigurations;
@@ -44,8 +60,39 @@ class HfrSpringAiAutoConfigurationTest {
   }
 
   @Test
+  void aChatModelBuilderComesWiredToTheEnginesDecisionSinkAndTasks() {
+    List<DecisionEvent> events = new CopyOnWriteArrayList<>();
+    try (ScriptedOpenAiServer llm = ScriptedOpenAiServer.start()) {
+      llm.script("gpt-4o", Reply.serverError(503), Reply.text("ok"));
+      app.withBean(DecisionSink.class, () -> events::add).run(context -> {
+        HfrChatModel.Builder builder = context.getBean(HfrChatModel.Builder.class);
+        assertThat(context.getBean(HfrChatModel.Builder.class)).as("a fresh builder wherever one is injected")
+            .isNotSameAs(builder);
+        HfrChatModel model = builder.primary("gpt-4o", OpenAiChatModel.builder()
+                .options(OpenAiChatOptions.builder().baseUrl(llm.baseUrl()).apiKey("test-key").model("gpt-4o").maxRetries(0)
+                    .timeout(Duration.ofSeconds(5)).build())
+                .build())
+            .sleeper(nanos -> { })
+            .build();
+
+        try (TaskScope task = context.getBean(Hfr.class).openTask(TaskSpec.builder("acme", "conversation-1").build())) {
+          assertThat(model.call(new Prompt("hello")).getResult().getOutput().getText()).isEqualTo("ok");
+          assertThat(task.report().calls()).as("the model call counts in the task").isEqualTo(1);
+          assertThat(task.report().attempts()).isEqualTo(2);
+        }
+      });
+    }
+    assertThat(events).as("the application's sink, the one the engine writes to").singleElement().satisfies(e -> {
+      assertThat(e.tool()).isEqualTo("model:gpt-4o");
+      assertThat(e.fault()).isEqualTo(Fault.T1);
+      assertThat(e.action()).isEqualTo(Action.RETRY);
+      assertThat(e.taskId()).isEqualTo("conversation-1");
+    });
+  }
+
+  @Test
   void withoutTheSpringAiAdapterThereIsNoProvider() {
     app.withClassLoader(new FilteredClassLoader(HfrToolCallbacks.class)).run(context ->
-        assertThat(context).doesNotHaveBean("hfrToolCallbacks"));
+        assertThat(context).doesNotHaveBean("hfrToolCallbacks").doesNotHaveBean(HfrChatModel.Builder.class));
   }
 }

@@ -1,11 +1,10 @@
-package dev.hfr.langchain4j;
+package dev.hfr.junit.openai;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.sun.net.httpserver.HttpExchange;
 import com.sun.net.httpserver.HttpServer;
-import dev.hfr.junit.openai.ScriptedOpenAiServer;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
@@ -33,14 +32,14 @@ import java.util.concurrent.TimeUnit;
  * content-filter finish, or be cut off after some tokens (the connection closes mid-body). A
  * {@link Step#relay()} step forwards the request to a {@link ScriptedOpenAiServer} and relays its answer,
  * so provider errors (429 with {@code Retry-After}, 529, 400 content policy) are the very replies the
- * synchronous tests use.
+ * synchronous tests use. Used by the streaming tests of both adapters (any OpenAI-compatible client).
  */
-final class StreamingOpenAiServer implements AutoCloseable {
+public final class StreamingOpenAiServer implements AutoCloseable {
 
   private static final ObjectMapper JSON = new ObjectMapper();
 
   /** One scripted answer. */
-  static final class Step {
+  public static final class Step {
     final List<String> tokens;
     final String finishReason; // null: cut the connection after the tokens
     final boolean relay;
@@ -52,22 +51,22 @@ final class StreamingOpenAiServer implements AutoCloseable {
     }
 
     /** Streams the tokens, then {@code finish_reason: stop} and {@code [DONE]}. */
-    static Step tokens(String... tokens) {
+    public static Step tokens(String... tokens) {
       return new Step(List.of(tokens), "stop", false);
     }
 
     /** Streams the tokens, then {@code finish_reason: content_filter}. */
-    static Step contentFilteredAfter(String... tokens) {
+    public static Step contentFilteredAfter(String... tokens) {
       return new Step(List.of(tokens), "content_filter", false);
     }
 
     /** Streams the tokens, then closes the connection before the body ends. */
-    static Step tokensThenDrop(String... tokens) {
+    public static Step tokensThenDrop(String... tokens) {
       return new Step(List.of(tokens), null, false);
     }
 
     /** The next reply the scripted server has for the same model. */
-    static Step relay() {
+    public static Step relay() {
       return new Step(List.of(), null, true);
     }
   }
@@ -85,7 +84,7 @@ final class StreamingOpenAiServer implements AutoCloseable {
     this.errors = errors;
   }
 
-  static StreamingOpenAiServer start(ScriptedOpenAiServer errors) {
+  public static StreamingOpenAiServer start(ScriptedOpenAiServer errors) {
     try {
       HttpServer http = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 16);
       ExecutorService executor = Executors.newFixedThreadPool(2, r -> {
@@ -103,11 +102,11 @@ final class StreamingOpenAiServer implements AutoCloseable {
     }
   }
 
-  String baseUrl() {
+  public String baseUrl() {
     return "http://127.0.0.1:" + server.getAddress().getPort() + "/v1";
   }
 
-  synchronized StreamingOpenAiServer script(String model, Step... steps) {
+  public synchronized StreamingOpenAiServer script(String model, Step... steps) {
     Deque<Step> q = scripts.computeIfAbsent(model, m -> new ArrayDeque<>());
     for (Step s : steps) {
       q.add(s);
@@ -116,7 +115,7 @@ final class StreamingOpenAiServer implements AutoCloseable {
   }
 
   /** The models of the requests received, in order. */
-  synchronized List<String> requests() {
+  public synchronized List<String> requests() {
     return List.copyOf(requests);
   }
 

@@ -1,14 +1,14 @@
-package dev.hfr.langchain4j;
+package dev.hfr.runtime.model;
 
 import dev.hfr.annotations.Fault;
 import dev.hfr.runtime.ToolOutcome;
 import java.util.List;
 
 /**
- * A streamed answer failed after part of it had already reached the caller. {@link HfrStreamingChatModel}
- * never retries or degrades such a call by itself: a second stream would repeat or contradict what the
- * caller already showed. The caller decides — discard the partial answer and ask again, or keep it.
- * {@link #deliveredPartials()} says how much had been passed on.
+ * A streamed answer failed after part of it had already reached the caller. A streaming model ladder never retries
+ * or degrades such a call by itself: a second stream would repeat or contradict what the caller already showed. The
+ * caller decides — discard the partial answer and ask again, or keep it. {@link #deliveredPartials()} says how much
+ * had been passed on.
  */
 public class ModelStreamInterruptedException extends ModelCallFailedException {
 

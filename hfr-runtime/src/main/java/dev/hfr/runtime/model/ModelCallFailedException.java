@@ -1,4 +1,4 @@
-package dev.hfr.langchain4j;
+package dev.hfr.runtime.model;
 
 import dev.hfr.annotations.Fault;
 import dev.hfr.runtime.ToolOutcome;
@@ -6,9 +6,10 @@ import java.util.List;
 import java.util.Objects;
 
 /**
- * Thrown by {@link HfrChatModel} when no acceptable answer could be had safely: every allowed rung of the
- * ladder failed, or the failure is one that retrying or degrading cannot fix (T7), or must not (T8).
- * {@link #status()} says whether the call was handed to a human ({@code ESCALATED}) or simply failed.
+ * Thrown (or, when streaming, handed to the caller's error callback) by a model ladder when no acceptable answer
+ * could be had safely: every allowed rung failed, or the failure is one that retrying or degrading cannot fix (T7,
+ * T6 that compression cannot shorten), or must not (T8, {@link ModelRefusalException}). {@link #status()} says
+ * whether the call was handed to a human ({@code ESCALATED}) or simply failed.
  */
 public class ModelCallFailedException extends RuntimeException {
 
@@ -18,7 +19,8 @@ public class ModelCallFailedException extends RuntimeException {
   private final Fault fault;
   private final transient List<ModelDecision> decisions;
 
-  public ModelCallFailedException(ToolOutcome.Status status, Fault fault, String message, List<ModelDecision> decisions, Throwable cause) {
+  public ModelCallFailedException(ToolOutcome.Status status, Fault fault, String message, List<ModelDecision> decisions,
+      Throwable cause) {
     super(message, cause);
     this.status = Objects.requireNonNull(status, "status");
     this.fault = Objects.requireNonNull(fault, "fault");

@@ -1,12 +1,12 @@
-package dev.hfr.langchain4j;
+package dev.hfr.runtime.model;
 
 import dev.hfr.annotations.Fault;
 import dev.hfr.runtime.ToolOutcome;
 import java.util.List;
 
 /**
- * The model's provider refused on policy or safety grounds (T8). Always escalated, never retried and
- * never degraded around: a weaker model that would comply is a bypass, not a degradation (paper §4.4).
+ * The model's provider refused on policy or safety grounds (T8). Always escalated, never retried and never degraded
+ * around: a weaker model that would comply is a bypass, not a degradation (paper §4.4).
  */
 public class ModelRefusalException extends ModelCallFailedException {
 

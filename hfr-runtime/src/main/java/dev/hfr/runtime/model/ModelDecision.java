@@ -1,11 +1,11 @@
-package dev.hfr.langchain4j;
+package dev.hfr.runtime.model;
 
 import dev.hfr.annotations.DegradeLevel;
 import dev.hfr.annotations.Fault;
 
 /**
- * One decision {@link HfrChatModel} took about a model call — what it saw and what it did — delivered to
- * the listener given to its builder.
+ * One decision a model ladder took about a model call — what it saw and what it did — delivered to the listener
+ * given to the adapter's builder and carried by {@link ModelCallFailedException#decisions()}.
  *
  * @param rung the name of the model rung the decision is about
  * @param level that rung's ladder level

@@ -1,0 +1,135 @@
+package dev.hfr.runtime.internal.model;
+
+import dev.hfr.annotations.DegradeLevel;
+import dev.hfr.annotations.Fault;
+import dev.hfr.annotations.Risk;
+import dev.hfr.runtime.Hfr;
+import dev.hfr.runtime.TaskScope;
+import dev.hfr.runtime.ToolOutcome;
+import dev.hfr.runtime.action.Action;
+import dev.hfr.runtime.action.Reason;
+import dev.hfr.runtime.model.ModelDecision;
+import dev.hfr.runtime.telemetry.DecisionEvent;
+import dev.hfr.runtime.telemetry.DecisionSink;
+import dev.hfr.runtime.time.Clock;
+import java.util.List;
+import java.util.Objects;
+import java.util.function.Supplier;
+
+/**
+ * Writes the decisions of the adapters' model ladders to a {@link DecisionSink} — normally the engine's — as
+ * {@link DecisionEvent}s next to the tool decisions, so one log tells the whole story of a task. A model decision is
+ * recorded as a decision about the tool {@code model:<rung>}, of risk R0 (a model call reads), at step 0 (model calls
+ * take no step of the task), in the tenant and task of the caller's open {@link TaskScope} ({@value Hfr#DEFAULT_TENANT}
+ * and no task id outside one). Accepted answers are not recorded, as the engine records no accepted call; every other
+ * action is. Each model call that ends inside a task is also counted in that task's report, like a tool call
+ * ({@link #outcome}). A failing sink, task or task lookup loses the event or the count, never the call.
+ */
+public final class ModelDecisionLog {
+
+  /** Records nothing and counts nothing. */
+  public static final ModelDecisionLog NONE = new ModelDecisionLog(DecisionSink.discarding(), () -> null, Clock.system());
+
+  private static final String MODE = "enforce";
+
+  private final DecisionSink sink;
+  private final Supplier<TaskScope> currentTask;
+  private final Clock clock;
+
+  /**
+   * @param sink where the decisions go
+   * @param currentTask the caller's open task, or {@code null} outside one
+   * @param clock the events' timestamps
+   */
+  public ModelDecisionLog(DecisionSink sink, Supplier<TaskScope> currentTask, Clock clock) {
+    this.sink = Objects.requireNonNull(sink, "sink");
+    this.currentTask = Objects.requireNonNull(currentTask, "currentTask");
+    this.clock = Objects.requireNonNull(clock, "clock");
+  }
+
+  /**
+   * This log with the caller's task looked up now, on the calling thread, and kept: for a call whose attempts end on
+   * other threads (a streaming model's callbacks) where the task is not bound. A lookup that fails keeps this log.
+   */
+  public ModelDecisionLog withTaskOfCaller() {
+    if (this == NONE) {
+      return this;
+    }
+    TaskScope task;
+    try {
+      task = currentTask.get();
+    } catch (RuntimeException e) {
+      return this;
+    }
+    return new ModelDecisionLog(sink, () -> task, clock);
+  }
+
+  /**
+   * Counts one model call that ended in the caller's open task ({@link TaskScope#recordOutcome}), as the tool
+   * {@code model:<rung>} of the last decision, with as many attempts as decisions were taken (each follows one
+   * attempt). Nothing outside a task.
+   */
+  public void outcome(List<ModelDecision> decisions, ToolOutcome.Status status, Fault fault, boolean degraded,
+      DegradeLevel level, Reason reason) {
+    if (decisions.isEmpty()) {
+      return;
+    }
+    try {
+      TaskScope task = currentTask.get();
+      if (task != null) {
+        String rung = decisions.get(decisions.size() - 1).rung();
+        task.recordOutcome(new ToolOutcome("model:" + rung, status, fault, false, false, List.of(), false, degraded,
+            level, decisions.size(), reason.code()));
+      }
+    } catch (RuntimeException e) {
+      // Like a failing sink: the count is lost, never the call.
+    }
+  }
+
+  /**
+   * Writes {@code decision} unless it accepted an answer.
+   *
+   * @param reason why, in the engine's closed set of reasons
+   * @param confidence the classifier's confidence (0 when nothing was classified)
+   */
+  public void record(ModelDecision decision, Reason reason, double confidence) {
+    if ("ACCEPT".equals(decision.action()) || !sink.wantsEvents()) {
+      return;
+    }
+    TaskScope task;
+    try {
+      task = currentTask.get();
+    } catch (RuntimeException e) {
+      task = null; // the lookup cannot say: record the decision without its task rather than lose it
+    }
+    DecisionEvent event = new DecisionEvent(
+        clock.epochMillis(),
+        MODE,
+        task == null ? Hfr.DEFAULT_TENANT : task.spec().tenant(),
+        task == null ? null : task.spec().taskId(),
+        0L,
+        "model:" + decision.rung(),
+        Risk.R0,
+        decision.attempt(),
+        decision.level(),
+        decision.fault(),
+        confidence,
+        decision.rule(),
+        Action.valueOf(decision.action()),
+        reason,
+        decision.delayMillis(),
+        0L,
+        -1,
+        -1,
+        null,
+        null,
+        null,
+        null,
+        null);
+    try {
+      sink.record(event);
+    } catch (Exception e) {
+      // Like the engine: a failing sink loses the event, never the call.
+    }
+  }
+}
