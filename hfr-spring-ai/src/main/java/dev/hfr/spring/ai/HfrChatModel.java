@@ -32,6 +32,7 @@ import org.springframework.ai.chat.model.ChatResponse;
 import org.springframework.ai.chat.model.Generation;
 import org.springframework.ai.chat.prompt.ChatOptions;
 import org.springframework.ai.chat.prompt.Prompt;
+import org.springframework.ai.model.tool.ToolCallingChatOptions;
 import reactor.core.publisher.Flux;
 import reactor.core.publisher.Mono;
 import reactor.core.scheduler.Schedulers;
@@ -87,9 +88,14 @@ public final class HfrChatModel implements ChatModel {
     return new Builder();
   }
 
+  /**
+   * Options of no provider: a {@code ChatClient} builds each prompt's options from these, so they must not carry the
+   * primary's model, endpoint or key into a fallback rung. Each rung merges what the prompt asks for into its own
+   * options ({@link #forRung}).
+   */
   @Override
-  public ChatOptions getDefaultOptions() {
-    return models.get(0).getDefaultOptions();
+  public ChatOptions getOptions() {
+    return ToolCallingChatOptions.builder().build();
   }
 
   @Override
@@ -101,7 +107,7 @@ public final class HfrChatModel implements ChatModel {
         ModelFailureClassifier.Failure failure;
         RuntimeException error = null;
         try {
-          ChatResponse response = models.get(i).call(sent(prompt, call));
+          ChatResponse response = models.get(i).call(sent(prompt, call, i));
           failure = classifier.classify(response);
           if (failure == null) {
             return marked(response, i, call.accepted(i, attempt));
@@ -138,7 +144,7 @@ public final class HfrChatModel implements ChatModel {
     return Flux.defer(() -> {
       long started = System.nanoTime();
       AtomicInteger delivered = new AtomicInteger();
-      Prompt sent = sent(prompt, call);
+      Prompt sent = sent(prompt, call, rung);
       DegradeLevel level = rung > 0 ? walk.rules().level(rung) : call.compressed() ? DegradeLevel.L1 : DegradeLevel.L0;
       return Flux.defer(() -> models.get(rung).stream(sent))
           .<ChatResponse>handle((chunk, out) -> {
@@ -190,9 +196,27 @@ public final class HfrChatModel implements ChatModel {
     return false;
   }
 
-  /** The prompt the next attempt sends: the caller's, or the caller's options with the compressed conversation. */
-  private static Prompt sent(Prompt prompt, ModelLadderWalk<Message>.Call call) {
-    return call.compressed() ? new Prompt(call.messages(), prompt.getOptions()) : prompt;
+  /** The prompt attempt on {@code rung} sends: the conversation as the walk has it, the options as the rung takes them. */
+  private Prompt sent(Prompt prompt, ModelLadderWalk<Message>.Call call, int rung) {
+    ChatOptions options = forRung(prompt.getOptions(), rung);
+    return !call.compressed() && options == prompt.getOptions() ? prompt : new Prompt(call.messages(), options);
+  }
+
+  /**
+   * What the prompt asks for (temperature, tools, ...) merged into the rung's own options, so each rung gets options
+   * of its provider's type with its own endpoint; a fallback rung keeps its own model name. {@code null} (the rung's
+   * defaults) stays {@code null}.
+   */
+  private ChatOptions forRung(ChatOptions asked, int rung) {
+    if (asked == null) {
+      return null;
+    }
+    ChatOptions own = models.get(rung).getOptions();
+    ChatOptions.Builder<?> merged = own.mutate().combineWith(asked.mutate());
+    if (rung > 0 && own.getModel() != null) {
+      merged.model(own.getModel());
+    }
+    return merged.build();
   }
 
   private ChatResponse marked(ChatResponse response, int rung, DegradeLevel level) {

@@ -34,6 +34,7 @@ import java.util.concurrent.atomic.AtomicLong;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
+import org.springframework.ai.chat.client.ChatClient;
 import org.springframework.ai.chat.model.ChatModel;
 import org.springframework.ai.chat.model.ChatResponse;
 import org.springframework.ai.chat.prompt.Prompt;
@@ -153,6 +154,24 @@ class HfrChatModelStreamTest {
     assertThat(escalations).hasSize(1);
     assertThat(actions()).containsExactly("ESCALATE");
     assertThat(server.requests()).containsExactly("gpt-4o");
+  }
+
+  @Test
+  @DisplayName("under a ChatClient, stream().content() gets the backup's tokens after an overload, and stops clearly on a cut")
+  void underAChatClient() {
+    errors.script("gpt-4o", Reply.overloaded());
+    server.script("gpt-4o", relay(), tokensThenDrop("Half an "));
+    server.script("gpt-4o-backup", tokens("from ", "backup"));
+    ChatClient chat = ChatClient.create(ladder().build());
+
+    assertThat(chat.prompt("hello").stream().content().collectList().block(WAIT)).containsExactly("from ", "backup");
+    List<String> seen = new CopyOnWriteArrayList<>();
+    Throwable cut = catchThrowable(() -> chat.prompt("again").stream().content().doOnNext(seen::add).blockLast(WAIT));
+
+    assertThat(cut).isInstanceOf(ModelStreamInterruptedException.class);
+    assertThat(seen).containsExactly("Half an ");
+    assertThat(actions()).containsExactly("DEGRADE_MODEL", "ACCEPT", "FAIL");
+    assertThat(server.requests()).containsExactly("gpt-4o", "gpt-4o-backup", "gpt-4o");
   }
 
   @Test

@@ -18,6 +18,7 @@ import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
+import org.springframework.ai.chat.client.ChatClient;
 import org.springframework.ai.chat.messages.AssistantMessage;
 import org.springframework.ai.chat.messages.Message;
 import org.springframework.ai.chat.messages.SystemMessage;
@@ -69,6 +70,21 @@ class HfrChatModelTest {
     assertThat(decisions.get(0).fault()).isEqualTo(Fault.T4);
     assertThat(decisions.get(0).action()).isEqualTo("DEGRADE_MODEL");
     assertThat(llm.requests("gpt-4o")).as("not retried on the overloaded model").hasSize(1);
+  }
+
+  @Test
+  void underAChatClientEachRungGetsItsOwnModelWithTheCallersOptions() {
+    llm.script("gpt-4o", Reply.overloaded());
+    llm.script("gpt-4o-backup", Reply.text("from the backup"));
+
+    String answer = ChatClient.create(ladder(Criticality.Level.MEDIUM)).prompt("hello")
+        .options(OpenAiChatOptions.builder().temperature(0.3)).call().content();
+
+    assertThat(answer).isEqualTo("from the backup");
+    assertThat(llm.requests("gpt-4o")).singleElement()
+        .satisfies(r -> assertThat(r.body().path("temperature").asDouble()).isEqualTo(0.3));
+    assertThat(llm.requests("gpt-4o-backup")).as("the fallback asks for its own model, not the primary's")
+        .singleElement().satisfies(r -> assertThat(r.body().path("temperature").asDouble()).isEqualTo(0.3));
   }
 
   @Test
