@@ -72,9 +72,11 @@ import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.Set;
 import java.util.SplittableRandom;
 import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.random.RandomGenerator;
 import javax.sql.DataSource;
@@ -125,6 +127,13 @@ public final class Hfr implements RecoveryEngine, AutoCloseable {
   private final TenantRetryBudgets tenantBudgets;
   /** Task checkpoints (§5.4): start, escalation, close. */
   private final TaskCheckpoints checkpoints;
+  /**
+   * Tasks the ledger held as open when this engine started or {@link #pendingTasks()} last listed them: one
+   * of them reopened here is checkpointed at open, so its close is saved even if the new run only reads.
+   */
+  private final Set<String> cutOffTasks = ConcurrentHashMap.newKeySet();
+  /** {@link Builder#checkpointTasksAtOpen}. */
+  private final boolean checkpointAtOpen;
   /** The configuration's version and source, saved with each task's spec to see drift on resume. */
   private final String configVersion;
   /** One Observation per call, or {@code null} without an ObservationRegistry: then the engine does none of it. */
@@ -189,7 +198,9 @@ public final class Hfr implements RecoveryEngine, AutoCloseable {
     // idempotency.enabled: false leaves writes unkeyed (no ledger record); the processor's rules still hold.
     boolean keysWrites = b.config == null || b.config.idempotency().enabled();
     this.configVersion = b.config == null ? "defaults" : b.config.version() + "@" + b.config.source();
-    this.checkpoints = keysWrites && features.idempotency() ? new TaskCheckpoints(ledger, owner, clock) : TaskCheckpoints.NONE;
+    this.checkpointAtOpen = b.checkpointTasksAtOpen;
+    this.checkpoints = keysWrites && features.idempotency()
+        ? new TaskCheckpoints(ledger, owner, clock, spec -> SpecText.of(spec, configVersion)) : TaskCheckpoints.NONE;
     EngineParts parts = new EngineParts(clock, features,
         new ToolRuntimes(meters, breakers, bulkheads, policies, b.callTiming, clock),
         new FailureHandling(b.classifier, gate.build(), backoff, b.random, b.maxRetryAfter, b.compressor),
@@ -297,9 +308,16 @@ public final class Hfr implements RecoveryEngine, AutoCloseable {
     TaskLimits limits = spec.limits() != null ? spec.limits() : policies.taskLimits(spec.tenant());
     TaskLimitTracker tracker = features.budgets() ? new TaskLimitTracker(limits, clock) : null;
     Deadline deadline = spec.deadline() != null ? Deadline.after(clock, spec.deadline()) : Deadline.NONE;
-    TaskState state = TaskState.explicit(spec.tenant(), spec.taskId(), spec.criticality(), spec.qualityFloor(), deadline, tracker);
-    if (mode == HfrMode.ENFORCE) {
-      checkpoints.started(state, SpecText.of(spec, configVersion));
+    TaskState state = TaskState.explicit(spec, deadline, tracker);
+    if (mode == HfrMode.ENFORCE && checkpoints.saves()) {
+      // A task is checkpointed from its first write or escalation on (a task that only reads leaves nothing to
+      // reconcile), unless asked for at open; one this engine knows was cut off is checkpointed now, so its
+      // close is saved whatever the new run does.
+      if (checkpointAtOpen || (!cutOffTasks.isEmpty() && cutOffTasks.remove(cutOffKey(spec.tenant(), spec.taskId())))) {
+        checkpoints.started(state);
+      } else {
+        state.checkpointLater();
+      }
     }
     return new TaskScope(this, spec, state, compensator, bindHere);
   }
@@ -378,11 +396,27 @@ public final class Hfr implements RecoveryEngine, AutoCloseable {
           unfinished.add(new PendingTask.UnfinishedWrite(r.tool(), r.key(), r.state(), r.attempts(), r.createdAt()));
         }
       }
+      cutOffTasks.add(cutOffKey(t.tenant(), t.taskId()));
       String savedConfig = SpecText.configVersion(t.spec());
       pending.add(new PendingTask(t.tenant(), t.taskId(), SpecText.parse(t.tenant(), t.taskId(), t.spec()), t.phase(), t.evidence(),
           savedConfig, !savedConfig.equals(configVersion), t.owner(), t.startedAt(), unfinished));
     }
     return pending;
+  }
+
+  /** The key of a task in {@link #cutOffTasks}. */
+  private static String cutOffKey(String tenant, String taskId) {
+    return tenant + '\u0000' + taskId;
+  }
+
+  /** Remembers the tasks the ledger holds as open (cut off, or running in another engine) when this one starts. */
+  private void rememberCutOffTasks() {
+    if (checkpoints == TaskCheckpoints.NONE) {
+      return;
+    }
+    for (TaskCheckpoint t : ledger.openTasks()) {
+      cutOffTasks.add(cutOffKey(t.tenant(), t.taskId()));
+    }
   }
 
   /** Marks every abandoned PREPARED record UNKNOWN; returns how many. */
@@ -531,6 +565,7 @@ public final class Hfr implements RecoveryEngine, AutoCloseable {
     private Duration maxRetryAfter = Duration.ofMinutes(1);
     private int sameFaultLimit = 3;
     private boolean stackTraces;
+    private boolean checkpointTasksAtOpen;
 
     private Builder() {}
 
@@ -754,6 +789,19 @@ public final class Hfr implements RecoveryEngine, AutoCloseable {
       return this;
     }
 
+    /**
+     * When a task's start checkpoint (§5.4) is saved. Default {@code false}: before the task's first write or
+     * escalation — a task that only reads costs no ledger write at open or close, and one cut off before its
+     * first write is not listed by {@link Hfr#resumePending()} (it left nothing to reconcile). {@code true}: at
+     * {@code openTask} / {@code newTask}, so every task opened and cut off is listed — for a worker that treats
+     * the ledger as its work log (acknowledges its queue once a task is open). Costs one ledger write at open
+     * and one at close per task (on the embedded ledger, two {@code write} system calls).
+     */
+    public Builder checkpointTasksAtOpen(boolean atOpen) {
+      this.checkpointTasksAtOpen = atOpen;
+      return this;
+    }
+
     /** K of §4.3: the same fault class this many times in a row without new evidence stops retrying (default 3). */
     public Builder sameFaultLimit(int k) {
       if (k < 1) {
@@ -816,6 +864,7 @@ public final class Hfr implements RecoveryEngine, AutoCloseable {
         }
         Hfr hfr = new Hfr(this, ledgerToUse, sinkToUse, fleetToUse, owned);
         hfr.markAbandonedWritesUnknown();
+        hfr.rememberCutOffTasks();
         return hfr;
       } catch (RuntimeException e) {
         for (AutoCloseable c : owned) {

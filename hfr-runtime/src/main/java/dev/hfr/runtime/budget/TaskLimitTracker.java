@@ -18,12 +18,18 @@ import java.util.Objects;
  */
 public final class TaskLimitTracker {
 
+  /** How many checks in a row may use a recent reading of the clock before one reads it. */
+  public static final int EXACT_READING_EVERY = 16;
+
   private final TaskLimits limits;
   private final Clock clock;
   private final long startNanos;
   private final long maxWallNanos;
-  private final RetryBudget retryBudget;
+  /** B_t, created when the task's first retry asks for it: most tasks never retry. */
+  private volatile RetryBudget retryBudget;
 
+  /** Checks since the last one made at an exact reading of the clock. */
+  private int checksAtRecentReadings;
   private int turns;
   private int toolCalls;
   private int writeActions;
@@ -38,7 +44,6 @@ public final class TaskLimitTracker {
     this.clock = Objects.requireNonNull(clock, "clock");
     this.startNanos = clock.nanoTime();
     this.maxWallNanos = limits.maxWallTime() == null ? Long.MAX_VALUE : saturatedNanos(limits);
-    this.retryBudget = RetryBudget.perTask(limits.maxRetries(), limits.retryReserveForFinalStep());
   }
 
   private static long saturatedNanos(TaskLimits limits) {
@@ -47,6 +52,11 @@ public final class TaskLimitTracker {
     } catch (ArithmeticException tooLong) {
       return Long.MAX_VALUE;
     }
+  }
+
+  /** When tracking started (the task opened), on the tracker's clock. */
+  public long startNanos() {
+    return startNanos;
   }
 
   /** Counts one agent turn, or names the limit that refuses it. */
@@ -77,6 +87,28 @@ public final class TaskLimitTracker {
    * virtualised host a reading costs as much as the rest of this check).
    */
   public synchronized TaskLimit beforeToolCall(String tool, boolean write, long nowNanos) {
+    checksAtRecentReadings = 0;
+    return check(tool, write, nowNanos);
+  }
+
+  /**
+   * The same, with a recent reading of this tracker's clock that may be older than the call: the latest one
+   * another call took (HFR's engine passes the latest reading of a fast tool whose calls it samples, instead of
+   * reading the clock for each). The tracker reads its clock itself for every {@value #EXACT_READING_EVERY}th
+   * check in a row made this way, so a task past its wall-time limit is refused at the latest by the
+   * {@value #EXACT_READING_EVERY}th such call after it passed the limit (any call made at an exact reading, and
+   * every turn, checks at once).
+   */
+  public synchronized TaskLimit beforeToolCallAtRecentReading(String tool, boolean write, long recentNanos) {
+    long now = recentNanos;
+    if (++checksAtRecentReadings >= EXACT_READING_EVERY) {
+      checksAtRecentReadings = 0;
+      now = clock.nanoTime();
+    }
+    return check(tool, write, now);
+  }
+
+  private TaskLimit check(String tool, boolean write, long nowNanos) {
     Objects.requireNonNull(tool, "tool");
     TaskLimit common = commonLimit(nowNanos);
     if (common != null) {
@@ -131,6 +163,21 @@ public final class TaskLimitTracker {
 
   /** The task's retry budget (B_t = {@code maxRetries}); the step budgets of its steps draw on it. */
   public RetryBudget retryBudget() {
+    RetryBudget b = retryBudget;
+    if (b == null) {
+      synchronized (this) {
+        b = retryBudget;
+        if (b == null) {
+          b = RetryBudget.perTask(limits.maxRetries(), limits.retryReserveForFinalStep());
+          retryBudget = b;
+        }
+      }
+    }
+    return b;
+  }
+
+  /** The task's retry budget if a retry asked for it already, else {@code null} (no retry drawn yet). */
+  public RetryBudget retryBudgetIfOpened() {
     return retryBudget;
   }
 
@@ -149,7 +196,7 @@ public final class TaskLimitTracker {
     return new BudgetUsage(
         turns, limits.maxTurns(),
         toolCalls, limits.maxToolCalls(),
-        retryBudget.retriesUsed(), limits.maxRetries(),
+        retryBudget == null ? 0 : retryBudget.retriesUsed(), limits.maxRetries(),
         writeActions, limits.maxWriteActions(),
         cost, limits.maxCost(),
         Math.max(0, clock.nanoTime() - startNanos), maxWallNanos,

@@ -48,6 +48,34 @@ class TaskLimitTrackerTest {
   }
 
   @Test
+  @DisplayName("checks at a recent reading: the tracker reads its clock itself every 16th, so a stale reading delays the wall-time limit by 15 calls at most")
+  void wallTimeAtRecentReadings() {
+    TaskLimitTracker tracker = new TaskLimitTracker(TaskLimits.builder().maxWallTime(Duration.ofSeconds(10))
+        .maxSameToolCalls(Integer.MAX_VALUE).build(), time);
+    long stale = time.nanoTime();
+    time.advance(Duration.ofSeconds(11).toNanos());
+    for (int i = 1; i < TaskLimitTracker.EXACT_READING_EVERY; i++) {
+      assertThat(tracker.beforeToolCallAtRecentReading("Cache.get", false, stale)).as("check %d", i).isNull();
+    }
+    assertThat(tracker.beforeToolCallAtRecentReading("Cache.get", false, stale)).isEqualTo(TaskLimit.WALL_TIME);
+    assertThat(tracker.beforeToolCall("Cache.get", false, stale)).as("an exact reading is taken as it is").isNull();
+    assertThat(tracker.beforeToolCall("Cache.get", false)).isEqualTo(TaskLimit.WALL_TIME);
+    assertThat(tracker.usage().toolCalls()).isEqualTo(16);
+  }
+
+  @Test
+  @DisplayName("the retry budget B_t is created when a retry first asks for it")
+  void retryBudgetOnFirstNeed() {
+    TaskLimitTracker tracker = new TaskLimitTracker(TaskLimits.builder().maxRetries(3).build(), time);
+    assertThat(tracker.retryBudgetIfOpened()).isNull();
+    assertThat(tracker.usage().retries()).isZero();
+    RetryBudget budget = tracker.retryBudget();
+    assertThat(tracker.retryBudget()).isSameAs(budget);
+    assertThat(tracker.retryBudgetIfOpened()).isSameAs(budget);
+    assertThat(budget.maxRetriesPerTask()).isEqualTo(3);
+  }
+
+  @Test
   @DisplayName("wall time and cost are checked on the injected clock")
   void wallTimeAndCost() {
     TaskLimitTracker tracker = new TaskLimitTracker(

@@ -47,8 +47,9 @@ class HfrEndpointTest {
         assertThatThrownBy(() -> reservations.reserve("sku-1", null)).isInstanceOf(ToolCallException.class);
       }
 
-      // Another engine on the same ledger opens a task and never closes it, as if its process died.
-      try (Hfr other = Hfr.builder().ledger(context.getBean(Hfr.class).ledger()).build()) {
+      // Another engine on the same ledger opens a task and never closes it, as if its process died (its task
+      // starts are saved at open: by default a task is checkpointed from its first write on).
+      try (Hfr other = Hfr.builder().ledger(context.getBean(Hfr.class).ledger()).checkpointTasksAtOpen(true).build()) {
         other.newTask(TaskSpec.builder("acme", "order-8").build());
       }
 

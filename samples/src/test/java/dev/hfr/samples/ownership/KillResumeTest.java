@@ -18,7 +18,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * A worker JVM ({@link KillWorker}, default settings) is killed with SIGKILL at random moments of
+ * A worker JVM ({@link KillWorker}, default settings but task starts checkpointed at open) is killed with SIGKILL at random moments of
  * multi-step tasks with concurrent writes, restarted, and resumes the tasks {@code resumePending()}
  * returns — never re-running the job's list — then starts the job's tasks it never started; a real order
  * service on 127.0.0.1 counts what happened. Every order and every charge exists exactly once, every task

@@ -30,7 +30,8 @@ import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.stream.Collectors;
 
 /**
- * The worker JVM the kill test kills: the engine with <b>default settings</b> on the ledger under test,
+ * The worker JVM the kill test kills: the engine with <b>default settings</b> on the ledger under test (but
+ * for {@code checkpointTasksAtOpen(true)}: it acknowledges its job list as soon as a task is open),
  * running multi-step tasks whose two writes run concurrently (the order on the task's thread, the charge
  * on a pool thread bound to the task). It works like a worker fed by a queue that does not redeliver: the
  * job's tasks it has started are in a progress file (written after each task's start checkpoint), and
@@ -67,7 +68,9 @@ public final class KillWorker {
   private static void run(IdempotencyLedger ledger, URI service, int tasks, Path progress) throws Exception {
     Set<String> unfinished = ledger.pending().stream().map(LedgerRecord::key).collect(Collectors.toSet());
     AtomicBoolean resumed = new AtomicBoolean(unfinished.isEmpty());
-    try (Hfr hfr = Hfr.builder().ledger(ledger).decisionSink(e -> {
+    // The job's list is acknowledged (the progress file) once a task is open: its start must be in the ledger
+    // from then on, not only from its first write, or a task killed before its first write would be lost.
+    try (Hfr hfr = Hfr.builder().ledger(ledger).checkpointTasksAtOpen(true).decisionSink(e -> {
       if (e.ledgerKey() != null && unfinished.contains(e.ledgerKey()) && resumed.compareAndSet(false, true)) {
         System.out.println("FIRST_RESUMED_CALL " + ManagementFactory.getRuntimeMXBean().getUptime());
       }

@@ -19,12 +19,12 @@ public final class TaskContext {
     return CURRENT.get();
   }
 
-  /** Makes {@code task} the current thread's task; {@code null} clears it. */
+  /**
+   * Makes {@code task} the current thread's task; {@code null} clears it. Clearing keeps the thread's entry
+   * (holding {@code null}, so no task is kept reachable): the next open on this thread reuses it instead of
+   * creating one.
+   */
   public static void set(TaskState task) {
-    if (task == null) {
-      CURRENT.remove();
-    } else {
-      CURRENT.set(task);
-    }
+    CURRENT.set(task);
   }
 }

@@ -7,6 +7,7 @@ import dev.hfr.runtime.ToolDescriptor;
 import dev.hfr.runtime.action.Action;
 import dev.hfr.runtime.action.Reason;
 import dev.hfr.runtime.budget.TaskLimit;
+import dev.hfr.runtime.budget.TaskLimitTracker;
 import dev.hfr.runtime.classify.Classification;
 import dev.hfr.runtime.ledger.IdempotencyKeys;
 import dev.hfr.runtime.ledger.LedgerRecord;
@@ -74,6 +75,19 @@ final class Init {
   }
 
   /**
+   * The admission of a read on the inline path: as {@link #admit}, at {@code nowNanos}, which is an exact reading
+   * of the clock if {@code exact}, else the tool's latest (an untimed, sampled call).
+   */
+  TaskLimit admitRead(TaskState task, ToolDescriptor tool, long nowNanos, boolean exact) {
+    task.onCallStart(false);
+    TaskLimitTracker limits = task.limits();
+    if (!features.budgets() || limits == null) {
+      return null;
+    }
+    return exact ? limits.beforeToolCall(tool.name(), false, nowNanos) : limits.beforeToolCallAtRecentReading(tool.name(), false, nowNanos);
+  }
+
+  /**
    * The write's ledger record before its first attempt (§4.5), and what an existing record means. Only a
    * call that created the record or took it over under its own lease sends ({@link WriteClaims}).
    */
@@ -81,10 +95,16 @@ final class Init {
     List<Object> args = IdempotencyKeys.arguments(c.tool, c.invocation);
     c.argsHash = IdempotencyKeys.argsHash(args);
     c.key = writes.key(c.task, c.tool.name(), args, c.argsHash, c.step);
+    TaskState explicit = c.task instanceof TaskState task ? task : null;
+    if (explicit != null) {
+      // The task's start checkpoint goes before its first write's record (§5.4): a cut-off task is listed
+      // with that write, and an earlier run's unfinished writes are handed to this one first.
+      oversight.checkpoints().startDue(explicit);
+    }
     WriteClaims.Claim claim = writes.claim(c);
     c.ledgerState = claim.record().state();
     LedgerRecord standsFor = null;
-    ResumedWrites resumed = c.task instanceof TaskState task ? task.resumed() : null;
+    ResumedWrites resumed = explicit != null ? explicit.resumed() : null;
     if (resumed != null) {
       if (claim.kind() == WriteClaims.Kind.CREATED) {
         standsFor = resumed.takeUnmatched(c.tool.name());

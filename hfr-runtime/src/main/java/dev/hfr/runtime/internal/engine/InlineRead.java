@@ -49,7 +49,7 @@ final class InlineRead {
    * {@link Call}: INIT's admission, RUN_STEP, OBSERVE, VERIFY and ACCEPT on locals. Anything else (a
    * task limit, a failure, a rejection, an open breaker) creates the call with the state reached, and the
    * state machine continues from there, so behaviour is that of the {@link BlockingDriver} from INIT. Outside a scope
-   * not even the task is created, and the call may go untimed ({@link TimingSampler}).
+   * not even the task is created. In a task or not, the call may go untimed ({@link TimingSampler}).
    */
   <R> R run(ToolDescriptor tool, ToolInvocation<R> invocation, TaskState task, ImplicitTasks tasks) {
     ToolRuntime rt;
@@ -68,9 +68,10 @@ final class InlineRead {
       policy = rt.policy(tenant, view, criticality);
       breaker = view.breakers == null ? null : view.breakers[0];
       level = features.verification() ? policy.verifyLevel() : null;
-      // A task's calls are always timed; verification above V0 may take real time of its own; and a
-      // latency threshold needs every latency.
-      timed = task != null || rt.timing.shouldTime() || (level != null && level != VerifyLevel.V0)
+      // A call in a task is sampled like any other: its task's wall-time limit is checked at the tool's latest
+      // reading, and at an exact one at least every 16th call (TaskLimitTracker.beforeToolCallAtRecentReading).
+      // Verification above V0 may take real time of its own; and a latency threshold needs every latency.
+      timed = rt.timing.shouldTime() || (level != null && level != VerifyLevel.V0)
           || (breaker != null && breaker.needsLatency());
       start = timed ? clock.nanoTime() : rt.timing.lastReading();
       if (task != null) {
@@ -86,12 +87,12 @@ final class InlineRead {
       // INIT's admission; a refusal takes the state machine's way out, with the refusal already counted.
       TaskLimit refusal;
       try {
-        refusal = machine.init.admit(task, tool, false, false, start);
+        refusal = machine.init.admitRead(task, tool, start, timed);
       } catch (RuntimeException e) {
         return failure.beforeCall(tool, invocation, e);
       }
       if (refusal != null) {
-        Call<R> refused = new Call<>(rt, invocation, task, view, policy, step, start);
+        Call<R> refused = new Call<>(rt, invocation, task, view, policy, step, timed ? start : clock.nanoTime());
         refused.refusal = refusal;
         return driver.run(refused, Next.to(ControllerState.INIT));
       }
@@ -170,7 +171,7 @@ final class InlineRead {
           if (v == null || (v.accepted() && !v.verificationRequired() && v.verdict().quality() >= floor)) {
             // ACCEPT. Outside a scope only the meters: nobody can ask for the outcome.
             if (task != null) {
-              task.onCallEnd(rt.cleanReadOutcome, false);
+              task.onCleanRead(rt.cleanReadOutcome);
             }
             if (timed) {
               rt.meters.cleanCall(end - start);

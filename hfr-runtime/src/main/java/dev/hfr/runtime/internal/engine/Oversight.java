@@ -91,6 +91,11 @@ public final class Oversight {
     }
   }
 
+  /** Where the tasks' checkpoints are saved. */
+  TaskCheckpoints checkpoints() {
+    return checkpoints;
+  }
+
   /** Hands the call over with its evidence bundle. */
   void escalate(Call<?> c) throws Exception {
     EvidenceBundle evidence = evidence(c);

@@ -5,11 +5,14 @@ import dev.hfr.runtime.TaskReport;
 import dev.hfr.runtime.ToolDescriptor;
 import dev.hfr.runtime.ToolInvocation;
 import dev.hfr.runtime.TaskScope;
+import dev.hfr.runtime.TaskSpec;
 import dev.hfr.runtime.ToolOutcome;
 import dev.hfr.runtime.budget.Deadline;
 import dev.hfr.runtime.budget.RetryBudget;
 import dev.hfr.runtime.budget.TaskLimitTracker;
 import dev.hfr.runtime.ledger.TaskCheckpoint;
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -20,24 +23,25 @@ import java.util.List;
  */
 public final class TaskState implements CallTask {
 
-  private final String tenant;
-  private final String taskId;
-  private final Criticality.Level criticality;
-  private final double qualityFloor;
+  private final TaskSpec spec;
   private final Deadline deadline;
   private final TaskLimitTracker limits;
   private volatile RetryBudget retryBudget;
 
-  // Counters guarded by this: an uncontended monitor is cheaper than a dozen atomics allocated per task.
-  private long steps;
-  private int calls;
+  // Counted on every call, by atomic increments of the fields (VarHandles: no object per counter): a call
+  // takes no lock of the task's on its clean path.
+  private volatile long steps;
+  private volatile int calls;
+  private volatile int highRisk;
+  /** Clean reads (one attempt, accepted) on the inline path: successes with one attempt each. */
+  private volatile int cleanReads;
+  // Counters guarded by this: touched only when a call leaves the clean path.
   private int succeeded;
   private int failed;
   private int escalated;
   private int degraded;
   private int attempts;
   private int retries;
-  private int highRisk;
   private int unverified;
   private int duplicates;
   private List<String> failedTools;
@@ -49,48 +53,47 @@ public final class TaskState implements CallTask {
   private volatile ToolOutcome lastOutcome;
   /** The scope that opened this task, for {@code Hfr.currentTask()}. */
   private volatile TaskScope scope;
-  /** The task's last saved checkpoint (§5.4), or {@code null}: an implicit task, or none saved. */
+  /** The task's last saved checkpoint (§5.4), or {@code null}: none saved (yet). */
   private volatile TaskCheckpoint checkpoint;
+  /** The start checkpoint's state: {@link #START_DONE}, {@link #START_DUE} or {@link #START_SAVING}. */
+  private volatile int start;
   /** What an earlier, cut-off run of this task left unfinished, or {@code null}. */
   private volatile ResumedWrites resumed;
 
   /**
    * An explicit task (opened by {@code Hfr.openTask}).
    *
-   * @param criticality the task's criticality, or {@code null} to use each tool's
-   * @param qualityFloor q_min, or NaN for the configured floor of each call's criticality
+   * @param spec the task's spec: tenant, id, criticality ({@code null}: each tool's), q_min (NaN: the
+   *     configured floor of each call's criticality)
    * @param limits the task limits with its retry budget B_t; {@code null} when budgets are switched off
    *     (the task budget is then unlimited)
    */
-  public static TaskState explicit(String tenant, String taskId, Criticality.Level criticality, double qualityFloor,
-      Deadline deadline, TaskLimitTracker limits) {
-    return new TaskState(tenant, taskId, criticality, qualityFloor, deadline, limits);
+  public static TaskState explicit(TaskSpec spec, Deadline deadline, TaskLimitTracker limits) {
+    return new TaskState(spec, deadline, limits);
   }
 
-  private TaskState(String tenant, String taskId, Criticality.Level criticality, double qualityFloor, Deadline deadline,
-      TaskLimitTracker limits) {
-    this.tenant = tenant;
-    this.taskId = taskId;
-    this.criticality = criticality;
-    this.qualityFloor = qualityFloor;
+  private TaskState(TaskSpec spec, Deadline deadline, TaskLimitTracker limits) {
+    this.spec = spec;
     this.deadline = deadline;
     this.limits = limits;
-    this.retryBudget = limits != null ? limits.retryBudget() : null;
   }
 
-  @Override
-  public String tenant() { return tenant; }
+  /** The spec the task was opened with. */
+  public TaskSpec spec() { return spec; }
 
   @Override
-  public String taskId() { return taskId; }
+  public String tenant() { return spec.tenant(); }
+
+  @Override
+  public String taskId() { return spec.taskId(); }
 
   /** The task's criticality, or {@code null}. */
   @Override
-  public Criticality.Level criticality() { return criticality; }
+  public Criticality.Level criticality() { return spec.criticality(); }
 
   /** q_min, or NaN. */
   @Override
-  public double qualityFloor() { return qualityFloor; }
+  public double qualityFloor() { return spec.qualityFloor(); }
 
   @Override
   public Deadline deadline() { return deadline; }
@@ -102,6 +105,9 @@ public final class TaskState implements CallTask {
   /** The task's retry budget B_t: its limits', or an unlimited one when budgets are off (created on first need). */
   @Override
   public RetryBudget retryBudget() {
+    if (limits != null) {
+      return limits.retryBudget();
+    }
     RetryBudget b = retryBudget;
     if (b == null) {
       synchronized (this) {
@@ -115,10 +121,13 @@ public final class TaskState implements CallTask {
     return b;
   }
 
-  /** The retry budget if it was created, else {@code null}. */
+  /**
+   * The retry budget if it was created, else {@code null}; with limits, B_t is always reported (created here
+   * if no retry asked for it yet: only a decision asks, never the clean path).
+   */
   @Override
   public RetryBudget retryBudgetIfOpened() {
-    return retryBudget;
+    return limits != null ? limits.retryBudget() : retryBudget;
   }
 
   @Override
@@ -149,6 +158,55 @@ public final class TaskState implements CallTask {
     checkpoint = saved;
   }
 
+  /** No start checkpoint to save: saved, failed, not wanted, or the task closed before it needed one. */
+  static final int START_DONE = 0;
+  /** The start checkpoint is to be saved when the task first needs one (its first write or escalation). */
+  static final int START_DUE = 1;
+  /** A thread is saving it, holding the task's monitor. */
+  static final int START_SAVING = 2;
+  private static final VarHandle START;
+  private static final VarHandle STEPS;
+  private static final VarHandle CALLS;
+  private static final VarHandle HIGH_RISK;
+  private static final VarHandle CLEAN_READS;
+  private static final VarHandle LAST_OUTCOME;
+  private static final VarHandle SCOPE;
+
+  static {
+    try {
+      MethodHandles.Lookup lookup = MethodHandles.lookup();
+      START = lookup.findVarHandle(TaskState.class, "start", int.class);
+      STEPS = lookup.findVarHandle(TaskState.class, "steps", long.class);
+      CALLS = lookup.findVarHandle(TaskState.class, "calls", int.class);
+      HIGH_RISK = lookup.findVarHandle(TaskState.class, "highRisk", int.class);
+      CLEAN_READS = lookup.findVarHandle(TaskState.class, "cleanReads", int.class);
+      LAST_OUTCOME = lookup.findVarHandle(TaskState.class, "lastOutcome", ToolOutcome.class);
+      SCOPE = lookup.findVarHandle(TaskState.class, "scope", TaskScope.class);
+    } catch (ReflectiveOperationException e) {
+      throw new ExceptionInInitializerError(e);
+    }
+  }
+
+  /** The start checkpoint is saved when the task first needs one (its first write or escalation), not now. */
+  public void checkpointLater() {
+    // Plain: called before the task is published (to other threads through a handover, which orders it).
+    START.set(this, START_DUE);
+  }
+
+  /** The start checkpoint's state. */
+  int startState() {
+    return start;
+  }
+
+  /** Moves the start checkpoint's state from {@code expected} to {@code next}; false if it was not {@code expected}. */
+  boolean moveStart(int expected, int next) {
+    return START.compareAndSet(this, expected, next);
+  }
+
+  void startDone() {
+    start = START_DONE;
+  }
+
   /** The unfinished writes of the cut-off run this one resumes, or {@code null}. */
   ResumedWrites resumed() {
     return resumed;
@@ -160,8 +218,8 @@ public final class TaskState implements CallTask {
 
   /** The next logical step number (1, 2, ...): the call's place in the task, for evidence and approvals. */
   @Override
-  public synchronized long nextStep() {
-    return ++steps;
+  public long nextStep() {
+    return (long) STEPS.getAndAdd(this, 1L) + 1;
   }
 
   /** The last call's structured outcome, or {@code null} before the first call ends. */
@@ -180,11 +238,17 @@ public final class TaskState implements CallTask {
   }
 
   @Override
-  public synchronized void onCallStart(boolean highRiskCall) {
-    calls++;
+  public void onCallStart(boolean highRiskCall) {
+    CALLS.getAndAdd(this, 1);
     if (highRiskCall) {
-      highRisk++;
+      HIGH_RISK.getAndAdd(this, 1);
     }
+  }
+
+  /** Counts a clean read (one attempt, accepted) that ended on the inline path; {@code outcome} becomes the last. */
+  void onCleanRead(ToolOutcome outcome) {
+    CLEAN_READS.getAndAdd(this, 1);
+    LAST_OUTCOME.setRelease(this, outcome); // no fence: a reader sees it with the count, or the one before
   }
 
   /** Counts a call that ended; {@code outcome} becomes the task's last outcome. */
@@ -201,7 +265,7 @@ public final class TaskState implements CallTask {
 
   /** Called once by the scope that opens this task. */
   public void openedBy(TaskScope scope) {
-    this.scope = scope;
+    SCOPE.setRelease(this, scope); // before the task is published: no fence needed
   }
 
   /** Counts a whole call that ran outside the engine (see {@code TaskScope.recordOutcome}). */
@@ -277,15 +341,16 @@ public final class TaskState implements CallTask {
   /** The report so far. */
   @Override
   public synchronized TaskReport report() {
+    int clean = cleanReads;
     return new TaskReport(
-        tenant,
-        taskId,
+        spec.tenant(),
+        spec.taskId(),
         calls,
-        succeeded,
+        succeeded + clean,
         failed,
         escalated,
         degraded,
-        attempts,
+        attempts + clean,
         retries,
         limits == null ? 0 : limits.repeatedActions(),
         failedTools == null ? List.of() : failedTools,

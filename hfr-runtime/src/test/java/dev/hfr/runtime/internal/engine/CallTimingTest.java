@@ -8,6 +8,9 @@ import dev.hfr.runtime.TaskSpec;
 import dev.hfr.runtime.ToolDescriptor;
 import dev.hfr.runtime.ToolInvocation;
 import dev.hfr.runtime.breaker.CircuitBreakerConfig;
+import dev.hfr.runtime.ToolCallException;
+import dev.hfr.runtime.action.Reason;
+import dev.hfr.runtime.budget.TaskLimitTracker;
 import dev.hfr.runtime.budget.TaskLimits;
 import dev.hfr.runtime.breaker.CircuitBreakers;
 import dev.hfr.runtime.telemetry.CallTiming;
@@ -19,8 +22,8 @@ import org.junit.jupiter.api.Test;
 
 /**
  * Which calls read the clock: every call, except — under the default {@link CallTiming#ADAPTIVE} — the
- * clean calls of a tool that answers in microseconds and is called back to back, of which a random one
- * in 16 is timed. Virtual time stands still unless a tool advances it, so here a call "takes" exactly
+ * clean calls of a tool that answers in microseconds and is called back to back, in a task or not, of which
+ * a random one in 16 is timed. Virtual time stands still unless a tool advances it, so here a call "takes" exactly
  * what the tool says.
  */
 @DisplayName("Call timing")
@@ -126,7 +129,7 @@ class CallTimingTest {
   }
 
   @Test
-  @DisplayName("calls inside a task are always timed")
+  @DisplayName("calls inside a task are sampled like any other, and each is counted in the task")
   void callsInATask() {
     Fixtures f = new Fixtures();
     Hfr hfr = f.engine();
@@ -136,8 +139,40 @@ class CallTimingTest {
         hfr.execute(lookup, new Lookup(f.time, 1, "q" + i));
       }
       assertThat(task.report().calls()).isEqualTo(CALLS);
+      assertThat(task.report().succeeded()).isEqualTo(CALLS);
+      assertThat(task.report().attempts()).isEqualTo(CALLS);
     }
-    assertThat(timed(f)).isEqualTo(CALLS);
+    assertThat(timed(f)).isBetween(64.0 + 60, 64.0 + 190);
     assertThat(calls(f)).isEqualTo(CALLS);
+  }
+
+  @Test
+  @DisplayName("a task past its wall-time limit is refused by the 16th sampled call at the latest, though untimed calls read no clock")
+  void wallTimeLimitOfSampledCalls() {
+    Fixtures f = new Fixtures();
+    Hfr hfr = f.engine();
+    ToolDescriptor lookup = Fixtures.read("lookup");
+    TaskLimits limits = TaskLimits.unlimited().toBuilder().maxWallTime(Duration.ofMinutes(1)).build();
+    for (int round = 0; round < 20; round++) {
+      try (TaskScope task = hfr.openTask(TaskSpec.builder("acme", "t-" + round).limits(limits).build())) {
+        for (int i = 0; i < 200; i++) { // the tool is sampled: most calls take the latest reading
+          hfr.execute(lookup, new Lookup(f.time, 1, "q" + i));
+        }
+        f.time.advance(Duration.ofMinutes(2).toNanos()); // the limit passes while nobody calls
+        int admitted = 0;
+        while (admitted <= TaskLimitTracker.EXACT_READING_EVERY) {
+          try {
+            hfr.execute(lookup, new Lookup(f.time, 1, "late"));
+            admitted++;
+          } catch (ToolCallException refused) {
+            assertThat(refused.outcome().reason()).isEqualTo(Reason.TASK_LIMIT_REACHED.code());
+            break;
+          }
+        }
+        assertThat(admitted).as("calls admitted after the limit passed, round %d", round)
+            .isLessThan(TaskLimitTracker.EXACT_READING_EVERY);
+        assertThat(task.report().budgetUsage().wallTimeNanos()).isGreaterThan(Duration.ofMinutes(1).toNanos());
+      }
+    }
   }
 }

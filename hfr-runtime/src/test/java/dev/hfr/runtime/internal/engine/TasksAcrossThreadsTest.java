@@ -13,14 +13,17 @@ import dev.hfr.runtime.ToolDescriptor;
 import dev.hfr.runtime.ToolInvocation;
 import dev.hfr.runtime.budget.TaskLimits;
 import dev.hfr.runtime.budget.TenantRetryBudgets;
+import dev.hfr.runtime.telemetry.DecisionEvent;
 import io.micrometer.context.ContextExecutorService;
 import io.micrometer.context.ContextSnapshotFactory;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.DisplayName;
@@ -187,6 +190,43 @@ class TasksAcrossThreadsTest {
     } finally {
       threads.shutdownNow();
       threads.awaitTermination(10, TimeUnit.SECONDS);
+    }
+  }
+
+  @Test
+  @DisplayName("one task, 8 threads, 8,000 clean reads at once: the limit admits exactly 4,000, counts are exact, no step number is given twice")
+  void oneTaskManyThreads() throws Exception {
+    Hfr hfr = f.engine();
+    ExecutorService threads = Executors.newFixedThreadPool(8);
+    try (TaskScope task = hfr.openTask(TaskSpec.builder("acme", "busy").limits(TaskLimits.unlimited().toBuilder()
+        .maxToolCalls(4_000).build()).build())) {
+      ExecutorService work = TaskScope.wrap(threads);
+      CountDownLatch go = new CountDownLatch(1);
+      List<Future<?>> done = new ArrayList<>();
+      for (int t = 0; t < 8; t++) {
+        done.add(work.submit(() -> {
+          go.await();
+          for (int i = 0; i < 1_000; i++) {
+            callCounted(hfr, SEARCH, answering("hit"));
+          }
+          return null;
+        }));
+      }
+      go.countDown();
+      for (Future<?> d : done) {
+        d.get(60, TimeUnit.SECONDS);
+      }
+
+      TaskReport r = task.report();
+      assertThat(r.calls()).isEqualTo(8_000);
+      assertThat(r.succeeded()).isEqualTo(4_000);
+      assertThat(r.attempts()).as("a refused call makes no attempt").isEqualTo(4_000);
+      assertThat(r.failed()).as("refused by max_tool_calls").isEqualTo(4_000);
+      assertThat(r.budgetUsage().toolCalls()).isEqualTo(4_000);
+      List<Long> refusedSteps = f.sink.events.stream().map(DecisionEvent::step).toList();
+      assertThat(refusedSteps).hasSize(4_000).doesNotHaveDuplicates().allSatisfy(step -> assertThat(step).isBetween(1L, 8_000L));
+    } finally {
+      threads.shutdownNow();
     }
   }
 
