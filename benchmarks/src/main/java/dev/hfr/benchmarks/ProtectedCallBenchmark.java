@@ -8,6 +8,9 @@ import dev.hfr.runtime.ledger.InMemoryLedger;
 import dev.hfr.runtime.telemetry.DecisionLog;
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.lang.management.ManagementFactory;
+import java.lang.management.ThreadInfo;
+import java.lang.management.ThreadMXBean;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import io.github.resilience4j.bulkhead.Bulkhead;
@@ -16,6 +19,8 @@ import io.github.resilience4j.core.functions.CheckedSupplier;
 import io.github.resilience4j.retry.Retry;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Supplier;
+import java.util.concurrent.atomic.AtomicBoolean;
+import org.openjdk.jmh.annotations.AuxCounters;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;
 import org.openjdk.jmh.annotations.Fork;
@@ -66,6 +71,11 @@ public class ProtectedCallBenchmark {
   private Path fileLogDir;
   private Hfr hfrEveryCall;
   private QuoteTools proxyEveryCall;
+  /** The file log's counts when the iteration began, and whether a thread has reported this iteration's. */
+  private long fileLogQueuedBefore;
+  private long fileLogDroppedBefore;
+  private long fileLogWriterCpuBefore;
+  private final AtomicBoolean fileLogReported = new AtomicBoolean();
 
   @Setup(Level.Trial)
   public void setUp() {
@@ -89,6 +99,57 @@ public class ProtectedCallBenchmark {
     proxyFileLog = QuoteTools_Recovering.create(hfrFileLog);
     hfrEveryCall = Protections.hfrTimingEveryCall();
     proxyEveryCall = QuoteTools_Recovering.create(hfrEveryCall);
+  }
+
+  @Setup(Level.Iteration)
+  public void iterationStarts() {
+    fileLogQueuedBefore = fileLog.queued();
+    fileLogDroppedBefore = fileLog.dropped();
+    fileLogWriterCpuBefore = writerCpuNanos();
+    fileLogReported.set(false);
+  }
+
+  /** The CPU time of the decision logs' writer threads so far (only the file log's writer has work here). */
+  static long writerCpuNanos() {
+    ThreadMXBean threads = ManagementFactory.getThreadMXBean();
+    long sum = 0;
+    for (ThreadInfo t : threads.getThreadInfo(threads.getAllThreadIds())) {
+      if (t != null && t.getThreadName().equals("hfr-decision-log")) {
+        sum += Math.max(0, threads.getThreadCpuTime(t.getThreadId()));
+      }
+    }
+    return sum;
+  }
+
+  /**
+   * Whether the file log's writer kept up, per iteration: the events the calls handed to the decision log
+   * and how many of those it had to drop because its queue was full (a call never waits for the writer).
+   * JMH reports both beside the time ({@code fileLogEvents}, {@code fileLogDropped}: sums over the measured
+   * iterations), with the CPU time the writer thread took ({@code fileLogWriterCpuNanos}); one thread
+   * reports the whole iteration's counts, the others zero.
+   */
+  @State(Scope.Thread)
+  @AuxCounters(AuxCounters.Type.EVENTS)
+  public static class FileLogCounts {
+    public long fileLogEvents;
+    public long fileLogDropped;
+    public long fileLogWriterCpuNanos;
+
+    @Setup(Level.Iteration)
+    public void clear() {
+      fileLogEvents = 0;
+      fileLogDropped = 0;
+      fileLogWriterCpuNanos = 0;
+    }
+
+    @TearDown(Level.Iteration)
+    public void count(ProtectedCallBenchmark benchmark) {
+      if (benchmark.fileLogReported.compareAndSet(false, true)) {
+        fileLogDropped = benchmark.fileLog.dropped() - benchmark.fileLogDroppedBefore;
+        fileLogEvents = benchmark.fileLog.queued() - benchmark.fileLogQueuedBefore + fileLogDropped;
+        fileLogWriterCpuNanos = writerCpuNanos() - benchmark.fileLogWriterCpuBefore;
+      }
+    }
   }
 
   @TearDown(Level.Trial)
@@ -211,7 +272,7 @@ public class ProtectedCallBenchmark {
   }
 
   @Benchmark
-  public long transientHfrFileLog() throws java.net.ConnectException {
+  public long transientHfrFileLog(FileLogCounts counts) throws java.net.ConnectException {
     return proxyFileLog.flakyQuote(SKU);
   }
 

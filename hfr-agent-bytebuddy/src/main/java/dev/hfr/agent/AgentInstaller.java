@@ -98,6 +98,7 @@ final class AgentInstaller {
       } catch (Throwable t) {
         AgentLog.warn("could not start recording; no request is recorded: " + t);
       }
+      AsmClasses.defineInBootstrap(); // before anything loads an ASM class through the system class loader
       long began = System.nanoTime();
       HookTransformer transformer = new HookTransformer(clientByInternalName, HfrBridge.CLIENTS);
       AgentLog.debug("set up the hooks in " + AgentLog.millisSince(began));

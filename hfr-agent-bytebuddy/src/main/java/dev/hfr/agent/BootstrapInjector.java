@@ -6,6 +6,7 @@ import java.io.FileOutputStream;
 import java.io.IOException;
 import java.io.InputStream;
 import java.lang.instrument.Instrumentation;
+import java.lang.reflect.Method;
 import java.net.URISyntaxException;
 import java.net.URL;
 import java.security.CodeSource;
@@ -37,6 +38,9 @@ final class BootstrapInjector {
   private static final String[] CLASSES = {"dev.hfr.agent.internal.bootstrap.HttpCallHooks", BRIDGE,
       "dev.hfr.agent.internal.bootstrap.CallDepth", "dev.hfr.agent.internal.bootstrap.CallDepth$Depths"};
   private static final String DEFINER = "dev.hfr.agent.internal.BootstrapDefiner";
+
+  /** The definer's {@code define}, kept for {@link #defineInBootstrap}; {@code null} until the bridge is defined directly. */
+  private static Method define;
 
   private BootstrapInjector() {}
 
@@ -71,7 +75,28 @@ final class BootstrapInjector {
     Class<?> definer = new IsolatedLoader().define(DEFINER, classes[CLASSES.length]);
     inst.redefineModule(Object.class.getModule(), Set.of(), Map.of("jdk.internal.misc", Set.of(definer.getModule())),
         Map.of(), Set.of(), Map.of());
-    definer.getMethod("define", String[].class, byte[][].class).invoke(null, CLASSES, Arrays.copyOf(classes, CLASSES.length));
+    Method defineMethod = definer.getMethod("define", String[].class, byte[][].class);
+    defineMethod.invoke(null, CLASSES, Arrays.copyOf(classes, CLASSES.length));
+    define = defineMethod;
+  }
+
+  /**
+   * Defines more classes of the agent jar in the bootstrap class loader, in order, the way the bridge was
+   * (used for ASM, {@link AsmClasses}). False, and nothing defined, when the bridge came from the fallback
+   * jar or when the first class is there already.
+   */
+  static synchronized boolean defineInBootstrap(String[] classNames) throws IOException, ReflectiveOperationException {
+    if (define == null || inBootstrap(classNames[0])) {
+      return false;
+    }
+    byte[][] classes = new byte[classNames.length][];
+    try (AgentJar jar = AgentJar.open()) {
+      for (int i = 0; i < classNames.length; i++) {
+        classes[i] = jar.classFile(classNames[i]);
+      }
+    }
+    define.invoke(null, classNames, classes);
+    return true;
   }
 
   /** The fallback: a jar in the temporary folder (deleted when the JVM exits) on the bootstrap search path. */
@@ -138,8 +163,12 @@ final class BootstrapInjector {
   }
 
   private static boolean inBootstrap() {
+    return inBootstrap(BRIDGE);
+  }
+
+  private static boolean inBootstrap(String className) {
     try {
-      Class.forName(BRIDGE, false, null);
+      Class.forName(className, false, null);
       return true;
     } catch (ClassNotFoundException notYet) {
       return false;

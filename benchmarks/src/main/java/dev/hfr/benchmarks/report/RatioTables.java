@@ -21,8 +21,13 @@ public final class RatioTables {
   private static final String CLASSIFIER = "dev.hfr.benchmarks.ClassifierBenchmark.";
   private static final String BREAKDOWN = "dev.hfr.benchmarks.CostBreakdownBenchmark.";
 
-  /** One benchmark's primary score and, if it was run with {@code -prof gc}, its bytes per operation. */
-  record Score(double value, double error, String unit, double bytesPerOp, int threads) {}
+  /**
+   * One benchmark's primary score and, if it was run with {@code -prof gc}, its bytes per operation; for the
+   * file-log benchmark also the decision events handed to the log and the dropped ones (its
+   * {@code @AuxCounters}, summed over the measured iterations; {@code NaN} elsewhere).
+   */
+  record Score(double value, double error, String unit, double bytesPerOp, int threads, double events, double dropped,
+      double writerCpuNanos) {}
 
   private RatioTables() {}
 
@@ -39,6 +44,10 @@ public final class RatioTables {
       for (String scenario : new String[] {"happy", "transient"}) {
         if (scores.containsKey(PROTECTED + scenario + "Hfr")) {
           System.out.println(protectedTable(scores, scenario, threads));
+          Score fileLog = scores.get(PROTECTED + scenario + "HfrFileLog");
+          if (fileLog != null) {
+            System.out.print(fileLogDrops(fileLog, threads));
+          }
         }
       }
       Score task = scores.get(PROTECTED + "taskWithOneCallHfr");
@@ -62,9 +71,28 @@ public final class RatioTables {
       JsonNode alloc = r.path("secondaryMetrics").path("gc.alloc.rate.norm");
       scores.put(r.get("benchmark").asText(), new Score(primary.get("score").asDouble(),
           primary.get("scoreError").asDouble(), primary.get("scoreUnit").asText(),
-          alloc.isMissingNode() ? Double.NaN : alloc.get("score").asDouble(), r.get("threads").asInt()));
+          alloc.isMissingNode() ? Double.NaN : alloc.get("score").asDouble(), r.get("threads").asInt(),
+          secondary(r, "fileLogEvents"), secondary(r, "fileLogDropped"), secondary(r, "fileLogWriterCpuNanos")));
     }
     return scores;
+  }
+
+  private static double secondary(JsonNode result, String name) {
+    JsonNode metric = result.path("secondaryMetrics").path(name);
+    return metric.isMissingNode() ? Double.NaN : metric.get("score").asDouble();
+  }
+
+  /** Whether the file log's writer wrote every event the calls handed it, from the benchmark's counters. */
+  static String fileLogDrops(Score s, int threads) {
+    if (Double.isNaN(s.events())) {
+      return "";
+    }
+    double share = s.events() == 0 ? 0 : 100.0 * s.dropped() / s.events();
+    double written = s.events() - s.dropped();
+    String writer = Double.isNaN(s.writerCpuNanos()) || written <= 0 ? ""
+        : String.format(Locale.ROOT, "; the writer thread's CPU time: %,.0f ns per event written", s.writerCpuNanos() / written);
+    return String.format(Locale.ROOT, "Decision events in the file-log row, %d thread(s), measured iterations: **%,.0f handed to "
+        + "the log, %,.0f dropped (%.1f %%)**%s.%n%n", threads, s.events(), s.dropped(), share, writer);
   }
 
   static String protectedTable(Map<String, Score> scores, String scenario, int threads) {

@@ -76,6 +76,9 @@ class StartupFootprintIT {
           .noneMatch(c -> c.startsWith(SHADED_BYTE_BUDDY));
       // Byte Buddy's Advice loaded about 680 classes here (1,215 with its AgentBuilder); ASM's reader and writer about 20
       assertThat(run.classes.stream().filter(c -> c.startsWith(SHADED_ASM))).hasSizeLessThan(40);
+      assertThat(run.log).as("ASM is defined in the bootstrap class loader (not verified), not loaded from the agent jar")
+          .filteredOn(line -> line.startsWith(SHADED_ASM)).isNotEmpty()
+          .noneMatch(line -> line.contains("hfr-agent.jar"));
       assertThat(run.classes).as("only the JDK client's hooks are built; a 200 needs no classifier")
           .contains("dev.hfr.agent.internal.instrumentation.JdkHttpClientInstrumentation")
           .doesNotContain("dev.hfr.agent.internal.instrumentation.OkHttpInstrumentation",
@@ -91,7 +94,7 @@ class StartupFootprintIT {
   }
 
   /** What one {@link StartupProbe} JVM with the agent loaded, and said on stderr. */
-  private record Run(List<String> classes, String stderr) {}
+  private record Run(List<String> classes, List<String> log, String stderr) {}
 
   private static Run probe(String agentOptions, String... probeArgs) throws IOException, InterruptedException {
     Path classLog = Files.createTempFile("hfr-agent-classes", ".log");
@@ -113,11 +116,10 @@ class StartupFootprintIT {
       String err = Files.readString(stderr);
       assertThat(p.exitValue()).as("the probe's exit code; stderr:%n%s", err).isZero();
       // lines read "[0.123s][info][class,load] a.b.C source: ..."
-      List<String> classes = Files.readAllLines(classLog).stream()
+      List<String> log = Files.readAllLines(classLog).stream()
           .map(line -> line.substring(line.indexOf("] ", line.indexOf("[class,load]")) + 2))
-          .map(rest -> rest.split(" ", 2)[0])
           .toList();
-      return new Run(classes, err);
+      return new Run(log.stream().map(rest -> rest.split(" ", 2)[0]).toList(), log, err);
     } finally {
       Files.deleteIfExists(classLog);
       Files.deleteIfExists(stderr);

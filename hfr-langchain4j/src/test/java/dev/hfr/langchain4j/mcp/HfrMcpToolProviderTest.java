@@ -1,23 +1,15 @@
 package dev.hfr.langchain4j.mcp;
 
-import dev.hfr.mcp.testing.McpConfigs;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.hfr.junit.openai.Reply;
 import dev.hfr.junit.openai.ScriptedOpenAiServer;
-import dev.hfr.mcp.client.HfrMcpClient;
-import dev.hfr.mcp.client.McpHttpTransports;
-import dev.hfr.mcp.testing.FaultPlan;
-import dev.hfr.mcp.testing.FaultyMcpServer;
-import dev.hfr.mcp.testing.IssueTracker;
+import dev.hfr.mcp.testing.LoopbackTracker;
 import dev.hfr.mcp.testing.McpFault;
-import dev.hfr.runtime.Hfr;
-import dev.hfr.runtime.ledger.EmbeddedFileLedger;
 import dev.langchain4j.model.openai.OpenAiChatModel;
 import dev.langchain4j.service.AiServices;
-import io.modelcontextprotocol.client.McpClient;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -37,55 +29,29 @@ class HfrMcpToolProviderTest {
     String chat(String message);
   }
 
-  static final String CONFIG = """
-      mcp:
-        servers:
-          tracker:
-            tools:
-              create_issue:
-                risk: R2
-                reconcile: {tool: search_issues, arguments: {query: title}, found_at: /items}
-              search_issues:
-                risk: R0
-      """;
   static final ObjectMapper JSON = new ObjectMapper();
 
   @TempDir Path dir;
-  final IssueTracker tracker = new IssueTracker();
-  final FaultPlan faults = new FaultPlan();
-  FaultyMcpServer mcpServer;
+  LoopbackTracker mcp;
   ScriptedOpenAiServer model;
-  EmbeddedFileLedger ledger;
-  Hfr hfr;
-  HfrMcpClient client;
 
   @BeforeEach
   void start() {
-    mcpServer = FaultyMcpServer.start(faults, tracker.tools(IssueTracker.HONEST_CREATE));
+    mcp = LoopbackTracker.start(dir, LoopbackTracker.CONFIG);
     model = ScriptedOpenAiServer.start();
-    ledger = EmbeddedFileLedger.open(dir.resolve("ledger"));
-    hfr = Hfr.builder().ledger(ledger).build();
-    client = HfrMcpClient.builder(hfr, "tracker", McpClient.sync(
-            McpHttpTransports.streamableHttp(mcpServer.url()).endpoint(FaultyMcpServer.ENDPOINT).build())
-            .requestTimeout(Duration.ofSeconds(30)).initializationTimeout(Duration.ofSeconds(60)))
-        .config(McpConfigs.parse(CONFIG))
-        .build();
   }
 
   @AfterEach
   void stop() throws Exception {
-    client.close();
-    hfr.close();
-    ledger.close();
     model.close();
-    mcpServer.close();
+    mcp.close();
   }
 
   Clerk clerk() {
     return AiServices.builder(Clerk.class)
         .chatModel(OpenAiChatModel.builder().baseUrl(model.baseUrl()).apiKey("test-key").modelName("gpt-4o")
             .maxRetries(0).timeout(Duration.ofSeconds(30)).build())
-        .toolProvider(HfrMcpToolProvider.of(client))
+        .toolProvider(HfrMcpToolProvider.of(mcp.client()))
         .build();
   }
 
@@ -111,18 +77,18 @@ class HfrMcpToolProviderTest {
 
   @Test
   void aCreateWhoseAnswerIsLostIsReconciledAndTheModelGetsTheIssue() {
-    faults.next("create_issue", new McpFault.DropAfterCommit());
+    mcp.faults().next("create_issue", new McpFault.DropAfterCommit());
     model.script("gpt-4o", Reply.toolCall("c1", "create_issue", "{\"title\":\"Disk full\"}"),
         Reply.from(r -> Reply.text("tool said " + r.toolResults().get(0))));
     String answer = clerk().chat("file it");
-    assertThat(mcpServer.dropped()).isEqualTo(1);
-    assertThat(tracker.created("Disk full")).isEqualTo(1);
+    assertThat(mcp.server().dropped()).isEqualTo(1);
+    assertThat(mcp.tracker().created("Disk full")).isEqualTo(1);
     assertThat(answer).startsWith("tool said ").contains("Disk full").doesNotContain("\"status\":\"failed\"");
   }
 
   @Test
   void aDestructiveCallWithAnUnknownOutcomeReachesTheModelAsTheContractAndRunsOnce() throws Exception {
-    faults.next("close_all", new McpFault.DropAfterCommit());
+    mcp.faults().next("close_all", new McpFault.DropAfterCommit());
     model.script("gpt-4o", Reply.toolCall("c1", "close_all", "{}"),
         Reply.from(r -> Reply.text(r.toolResults().get(0))));
     JsonNode contract = JSON.readTree(clerk().chat("close everything"));
@@ -131,7 +97,7 @@ class HfrMcpToolProviderTest {
     assertThat(contract.get("retryable").asBoolean()).isFalse();
     assertThat(contract.get("side_effect").asBoolean()).isTrue();
     assertThat(contract.get("verification_required").asBoolean()).isTrue();
-    assertThat(tracker.closeCalls()).isEqualTo(1);
+    assertThat(mcp.tracker().closeCalls()).isEqualTo(1);
   }
 
   @Test
@@ -142,6 +108,6 @@ class HfrMcpToolProviderTest {
     assertThat(contract.get("error_type").asText()).isEqualTo("invalid_arguments");
     assertThat(contract.get("fault").asText()).isEqualTo("T5");
     assertThat(contract.get("side_effect").asBoolean()).isFalse();
-    assertThat(tracker.created("Disk full")).isZero();
+    assertThat(mcp.tracker().created("Disk full")).isZero();
   }
 }

@@ -46,11 +46,11 @@ public final class HfrMcpAsyncClient implements AutoCloseable {
   private final Wire wire = new Wire();
   private final McpToolMapping mapping;
 
-  private HfrMcpAsyncClient(RecoveryEngine engine, String server, McpAsyncClient client, McpServerSettings settings) {
+  private HfrMcpAsyncClient(RecoveryEngine engine, McpClientSetup setup, McpServerSettings settings, McpAsyncClient client) {
     this.engine = engine;
-    this.server = server;
+    this.server = setup.server();
     this.client = client;
-    this.mapping = new McpToolMapping(wire, settings);
+    this.mapping = setup.mapping(wire, settings);
   }
 
   /**
@@ -130,7 +130,7 @@ public final class HfrMcpAsyncClient implements AutoCloseable {
 
   /** Sends one request; an expired session is sent once more, other failures are translated for the classifier. */
   private CompletableFuture<McpSchema.CallToolResult> send(McpSchema.CallToolRequest request) {
-    return sendOnce(request, true).exceptionallyCompose(t -> unwrap(t) instanceof HfrMcpClient.SessionExpired
+    return sendOnce(request, true).exceptionallyCompose(t -> unwrap(t) instanceof McpFailures.SessionExpired
         ? sendOnce(request, false) : CompletableFuture.failedFuture(t));
   }
 
@@ -150,11 +150,7 @@ public final class HfrMcpAsyncClient implements AutoCloseable {
       if (failure == null) {
         return result;
       }
-      RuntimeException e = unwrap(failure);
-      if (mayReconnect && McpFailures.sessionExpired(e, c)) {
-        throw new HfrMcpClient.SessionExpired();
-      }
-      throw McpFailures.translate(server + "." + request.name(), "mcp:" + server + "/" + request.name(), e, c);
+      throw McpFailures.ofCall(server, request, unwrap(failure), c, mayReconnect);
     });
   }
 
@@ -203,39 +199,16 @@ public final class HfrMcpAsyncClient implements AutoCloseable {
   }
 
   /** Builds an {@link HfrMcpAsyncClient} around the SDK's asynchronous client spec. */
-  public static final class Builder {
-    private final RecoveryEngine engine;
-    private final String server;
+  public static final class Builder extends McpClientBuilder<Builder> {
     private final McpClient.AsyncSpec spec;
-    private McpClientConfig config = McpClientConfig.EMPTY;
-    private final List<McpWire> peers = new ArrayList<>();
 
     private Builder(RecoveryEngine engine, String server, McpClient.AsyncSpec spec) {
-      this.engine = Objects.requireNonNull(engine, "engine");
-      this.server = McpServerNames.check(server);
+      super(engine, server);
       this.spec = Objects.requireNonNull(spec, "spec");
     }
 
-    /** The {@code mcp} configuration; its {@code servers.<server>} entry applies. */
-    public Builder config(McpClientConfig config) {
-      this.config = Objects.requireNonNull(config, "config");
-      return this;
-    }
-
-    /** The {@code hfr.mcp} section of {@code config}; its {@code servers.<server>} entry applies. */
-    public Builder config(dev.hfr.runtime.config.HfrConfig config) {
-      return config(McpClientConfig.from(config));
-    }
-
-    /** The client of another server whose tools this server's tools degrade to ({@code degrade_to}). */
-    public Builder peer(HfrMcpAsyncClient other) {
-      peers.add(other.wire());
-      return this;
-    }
-
-    /** The client of another server whose tools this server's tools degrade to ({@code degrade_to}). */
-    public Builder peer(HfrMcpClient other) {
-      peers.add(other.wire());
+    @Override
+    Builder self() {
       return this;
     }
 
@@ -246,19 +219,13 @@ public final class HfrMcpAsyncClient implements AutoCloseable {
      * @throws IllegalStateException when a rung names a server that is neither this one nor a peer
      */
     public HfrMcpAsyncClient build() {
-      McpServerSettings settings = config.server(server);
-      McpToolMapping.checkRungs(server, settings, peers);
-      HfrMcpAsyncClient[] self = new HfrMcpAsyncClient[1];
+      McpServerSettings settings = setup.settings();
       spec.toolsChangeConsumer(list -> {
-        if (self[0] != null) {
-          self[0].mapping.onToolsChanged(list);
-        }
+        setup.onToolsChanged(list);
         return Mono.empty();
       });
       McpAsyncClient client = spec.build();
-      HfrMcpAsyncClient c = new HfrMcpAsyncClient(engine, server, client, settings);
-      peers.forEach(c.mapping::addPeer);
-      self[0] = c;
+      HfrMcpAsyncClient c = new HfrMcpAsyncClient(engine, setup, settings, client);
       client.initialize().block();
       c.refreshToolsAsync().join();
       return c;

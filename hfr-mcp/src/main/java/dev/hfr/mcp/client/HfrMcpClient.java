@@ -13,6 +13,8 @@ import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.concurrent.CompletableFuture;
+import reactor.core.publisher.Mono;
+import reactor.core.scheduler.Schedulers;
 
 /**
  * An MCP client whose every {@code tools/call} runs through HFR: classified (F2D-9), retried, reconciled or
@@ -36,7 +38,7 @@ import java.util.concurrent.CompletableFuture;
  * the SDK and the request sent once more within the same attempt: the server ran nothing for it.
  *
  * <p>A tool may degrade to a tool of another server ({@code degrade_to} in the configuration): give that
- * server's client to the builder with {@link Builder#peer(HfrMcpClient)}. {@link HfrMcpAsyncClient} is the
+ * server's client to the builder with {@link McpClientBuilder#peer(HfrMcpClient)}. {@link HfrMcpAsyncClient} is the
  * same over the SDK's asynchronous client.
  */
 public final class HfrMcpClient implements AutoCloseable {
@@ -48,13 +50,13 @@ public final class HfrMcpClient implements AutoCloseable {
   private final Wire wire = new Wire();
   private final McpToolMapping mapping;
 
-  private HfrMcpClient(RecoveryEngine engine, String server, McpSyncClient client, McpServerSettings settings,
+  private HfrMcpClient(RecoveryEngine engine, McpClientSetup setup, McpServerSettings settings, McpSyncClient client,
       ThreadLocal<HttpFailureCapture> capture) {
     this.engine = engine;
-    this.server = server;
+    this.server = setup.server();
     this.client = client;
     this.capture = capture;
-    this.mapping = new McpToolMapping(wire, settings);
+    this.mapping = setup.mapping(wire, settings);
   }
 
   /**
@@ -72,8 +74,9 @@ public final class HfrMcpClient implements AutoCloseable {
    * Its tools cannot degrade to other servers (use the builder for that).
    */
   public static HfrMcpClient wrap(RecoveryEngine engine, String server, McpSyncClient client, McpClientConfig config) {
-    McpToolMapping.checkRungs(server, config.server(server), List.of());
-    HfrMcpClient c = new HfrMcpClient(engine, server, client, config.server(server), new ThreadLocal<>());
+    McpClientSetup setup = new McpClientSetup(server);
+    setup.config(config);
+    HfrMcpClient c = new HfrMcpClient(engine, setup, setup.settings(), client, new ThreadLocal<>());
     if (!client.isInitialized()) {
       client.initialize();
     }
@@ -156,7 +159,7 @@ public final class HfrMcpClient implements AutoCloseable {
   private McpSchema.CallToolResult send(McpSchema.CallToolRequest request) {
     try {
       return sendOnce(request, true);
-    } catch (SessionExpired expired) {
+    } catch (McpFailures.SessionExpired expired) {
       return sendOnce(request, false);
     }
   }
@@ -167,22 +170,10 @@ public final class HfrMcpClient implements AutoCloseable {
     try {
       return client.callTool(request);
     } catch (RuntimeException e) {
-      if (mayReconnect && McpFailures.sessionExpired(e, c)) {
-        throw new SessionExpired();
-      }
-      throw McpFailures.translate(server + "." + request.name(), "mcp:" + server + "/" + request.name(), e, c);
+      throw McpFailures.ofCall(server, request, e, c, mayReconnect);
     } finally {
       capture.remove();
       c.close();
-    }
-  }
-
-  /** The server did not know the session: nothing ran, the SDK re-initializes, the request goes again. */
-  static final class SessionExpired extends RuntimeException {
-    private static final long serialVersionUID = 1L;
-
-    SessionExpired() {
-      super(null, null, false, false);
     }
   }
 
@@ -202,13 +193,18 @@ public final class HfrMcpClient implements AutoCloseable {
       return HfrMcpClient.this.send(request);
     }
 
+    /**
+     * Sends on a thread of Reactor's bounded elastic scheduler, never on the caller's. The caller is an
+     * asynchronous client's rung, running on the thread that completed the failed call: a pooled thread
+     * (JDK 25 completes HTTP responses on the common fork-join pool, one worker on 2 cores), where the SDK's
+     * blocking wait would hold the very thread this server's answer is queued for — the rung stalled until
+     * the request timeout — or a Reactor timer thread, where that wait refuses to run at all.
+     */
     @Override
     public CompletableFuture<McpSchema.CallToolResult> sendAsync(McpSchema.CallToolRequest request) {
-      try {
-        return CompletableFuture.completedFuture(HfrMcpClient.this.send(request));
-      } catch (RuntimeException e) {
-        return CompletableFuture.failedFuture(e);
-      }
+      return Mono.fromCallable(() -> HfrMcpClient.this.send(request))
+          .subscribeOn(Schedulers.boundedElastic())
+          .toFuture();
     }
   }
 
@@ -218,39 +214,16 @@ public final class HfrMcpClient implements AutoCloseable {
   }
 
   /** Builds an {@link HfrMcpClient} around the SDK's client spec. */
-  public static final class Builder {
-    private final RecoveryEngine engine;
-    private final String server;
+  public static final class Builder extends McpClientBuilder<Builder> {
     private final McpClient.SyncSpec spec;
-    private McpClientConfig config = McpClientConfig.EMPTY;
-    private final List<McpWire> peers = new ArrayList<>();
 
     private Builder(RecoveryEngine engine, String server, McpClient.SyncSpec spec) {
-      this.engine = Objects.requireNonNull(engine, "engine");
-      this.server = McpServerNames.check(server);
+      super(engine, server);
       this.spec = Objects.requireNonNull(spec, "spec");
     }
 
-    /** The {@code mcp} configuration; its {@code servers.<server>} entry applies. */
-    public Builder config(McpClientConfig config) {
-      this.config = Objects.requireNonNull(config, "config");
-      return this;
-    }
-
-    /** The {@code hfr.mcp} section of {@code config}; its {@code servers.<server>} entry applies. */
-    public Builder config(dev.hfr.runtime.config.HfrConfig config) {
-      return config(McpClientConfig.from(config));
-    }
-
-    /** The client of another server whose tools this server's tools degrade to ({@code degrade_to}). */
-    public Builder peer(HfrMcpClient other) {
-      peers.add(other.wire());
-      return this;
-    }
-
-    /** The client of another server whose tools this server's tools degrade to ({@code degrade_to}). */
-    public Builder peer(HfrMcpAsyncClient other) {
-      peers.add(other.wire());
+    @Override
+    Builder self() {
       return this;
     }
 
@@ -260,23 +233,15 @@ public final class HfrMcpClient implements AutoCloseable {
      * @throws IllegalStateException when a rung names a server that is neither this one nor a peer
      */
     public HfrMcpClient build() {
-      McpServerSettings settings = config.server(server);
-      McpToolMapping.checkRungs(server, settings, peers);
+      McpServerSettings settings = setup.settings();
       ThreadLocal<HttpFailureCapture> capture = new ThreadLocal<>();
-      HfrMcpClient[] self = new HfrMcpClient[1];
       spec.transportContextProvider(() -> {
         HttpFailureCapture c = capture.get();
         return c == null ? McpTransportContext.EMPTY : McpTransportContext.create(Map.of(HttpFailureCapture.CONTEXT_KEY, c));
       });
-      spec.toolsChangeConsumer(list -> {
-        if (self[0] != null) {
-          self[0].mapping.onToolsChanged(list);
-        }
-      });
+      spec.toolsChangeConsumer(setup::onToolsChanged);
       McpSyncClient client = spec.build();
-      HfrMcpClient c = new HfrMcpClient(engine, server, client, settings, capture);
-      peers.forEach(c.mapping::addPeer);
-      self[0] = c;
+      HfrMcpClient c = new HfrMcpClient(engine, setup, settings, client, capture);
       client.initialize();
       c.refreshTools();
       return c;

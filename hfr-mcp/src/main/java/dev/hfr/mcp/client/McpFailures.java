@@ -3,6 +3,7 @@ package dev.hfr.mcp.client;
 import dev.hfr.mcp.internal.HttpFailureCapture;
 import dev.hfr.runtime.classify.HttpCallException;
 import io.modelcontextprotocol.spec.McpError;
+import io.modelcontextprotocol.spec.McpSchema;
 import io.modelcontextprotocol.spec.McpTransportSessionNotFoundException;
 import java.util.Map;
 import java.util.regex.Matcher;
@@ -27,6 +28,27 @@ final class McpFailures {
     // The SDK invalidates the session and fails the pending request with "MCP session with server
     // terminated"; the 404 HFR captured (or the SDK's own exception) says why.
     return find(t, McpTransportSessionNotFoundException.class) != null || capture != null && capture.status() == 404;
+  }
+
+  /**
+   * What a failed {@code tools/call} of {@code request} to {@code server} is thrown as: {@link SessionExpired}
+   * when the server did not know the session and the request may go once more, else the translated failure.
+   */
+  static RuntimeException ofCall(String server, McpSchema.CallToolRequest request, RuntimeException e,
+      HttpFailureCapture capture, boolean mayReconnect) {
+    if (mayReconnect && sessionExpired(e, capture)) {
+      return new SessionExpired();
+    }
+    return translate(server + "." + request.name(), "mcp:" + server + "/" + request.name(), e, capture);
+  }
+
+  /** The server did not know the session: nothing ran, the SDK re-initializes, the request goes again. */
+  static final class SessionExpired extends RuntimeException {
+    private static final long serialVersionUID = 1L;
+
+    SessionExpired() {
+      super(null, null, false, false);
+    }
   }
 
   static RuntimeException translate(String tool, String target, RuntimeException e, HttpFailureCapture capture) {

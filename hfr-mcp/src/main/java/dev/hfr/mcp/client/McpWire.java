@@ -19,6 +19,9 @@ interface McpWire {
   /** Sends one request and waits for its answer. */
   McpSchema.CallToolResult send(McpSchema.CallToolRequest request);
 
-  /** Sends one request; the answer completes the future (a blocking client completes it before returning). */
+  /**
+   * Sends one request; the answer completes the future. The calling thread is not held: a blocking client
+   * sends on a worker thread of its own (an asynchronous client's rung may run on a transport's thread).
+   */
   CompletableFuture<McpSchema.CallToolResult> sendAsync(McpSchema.CallToolRequest request);
 }

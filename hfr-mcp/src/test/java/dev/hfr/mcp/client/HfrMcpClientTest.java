@@ -5,12 +5,15 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.hfr.annotations.Fault;
 import dev.hfr.annotations.Risk;
+import dev.hfr.mcp.testing.IssueTracker;
+import dev.hfr.mcp.testing.LoopbackTracker;
 import dev.hfr.mcp.testing.McpFault;
 import dev.hfr.runtime.ToolCallException;
 import dev.hfr.runtime.action.Action;
 import dev.hfr.runtime.telemetry.DecisionEvent;
 import io.modelcontextprotocol.spec.McpSchema;
 import java.nio.file.Path;
+import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -151,10 +154,25 @@ class HfrMcpClientTest {
   }
 
   @Test
+  void aReadWhoseAnswerCameAfterTheRequestTimeoutIsSentAgain() throws Exception {
+    // R0: HFR cannot tell a late answer from none, and a read-only tool may run twice (docs/MCP.md)
+    h.close();
+    h = new McpClientHarness(dir.resolve("late-read"), IssueTracker.HONEST_CREATE, LoopbackTracker.CONFIG,
+        java.time.Duration.ofMillis(1500));
+    h.faults.next("search_issues", new McpFault.SlowAfterCommit(3000));
+    McpSchema.CallToolResult r = h.client.callTool("search_issues", Map.of("query", "late"));
+    assertThat(r.structuredContent()).isEqualTo(Map.of("items", List.of()));
+    assertThat(h.tracker.searchCalls()).isEqualTo(2);
+    DecisionEvent first = h.eventsOf("tracker.search_issues").get(0);
+    assertThat(first.fault()).isEqualTo(Fault.T3);
+    assertThat(first.action()).isEqualTo(Action.RETRY);
+  }
+
+  @Test
   void aRequestTimeoutIsAnUnknownOutcomeAndAWriteIsReconciled() throws Exception {
     h.close();
-    h = new McpClientHarness(dir.resolve("timeout"), dev.hfr.mcp.testing.IssueTracker.HONEST_CREATE,
-        McpClientHarness.TRACKER_CONFIG, java.time.Duration.ofMillis(1500));
+    h = new McpClientHarness(dir.resolve("timeout"), IssueTracker.HONEST_CREATE,
+        LoopbackTracker.CONFIG, java.time.Duration.ofMillis(1500));
     h.faults.next("create_issue", new McpFault.SlowAfterCommit(4000));
     h.client.callTool("create_issue", Map.of("title", "slow"));
     assertThat(h.tracker.created("slow")).isEqualTo(1);

@@ -121,8 +121,6 @@ class McpToolLadderTest {
 
   @Test
   void theAsynchronousClientWalksTheSameLadder() throws Exception {
-    // An asynchronous client's rungs go to asynchronous peers: a synchronous peer would block the thread that
-    // completes the failed call (a transport thread), which can stall the rung until the request times out.
     try (HfrMcpAsyncClient asyncArchive = HfrMcpAsyncClient.builder(h.hfr, "archive", McpClient.async(
             McpHttpTransports.streamableHttp(archiveServer.url()).endpoint(FaultyMcpServer.ENDPOINT).build()))
             .config(McpConfigs.parse(CONFIG)).build();
@@ -136,6 +134,56 @@ class McpToolLadderTest {
       assertThat(r.structuredContent()).isEqualTo(Map.of("items", List.of(Map.of("title", "archived"))));
       assertThat(archiveCalls).containsExactly(Map.of("text", "disk"));
     }
+  }
+
+  /**
+   * The tracker's failed answer completes on a pooled thread (on JDK 25, the common fork-join pool the JDK's
+   * HTTP client completes responses on, one worker on 2 cores): the synchronous archive client's blocking
+   * call must not wait there, or the archive's own answer, queued behind it on that pool, never arrives —
+   * the rung stalled until the archive's 20 s request timeout, then the read was sent again.
+   */
+  @Test
+  void anAsynchronousClientsRungOnASynchronousPeerAnswersAtOnceAndReachesThePeerOnce() throws Exception {
+    try (HfrMcpAsyncClient tracker = asyncTrackerWithRungs(Duration.ofSeconds(20))) {
+      for (int i = 0; i < 4; i++) {
+        h.faults.next("search_issues", new McpFault.ErrorResult("input validation failed: search is down"));
+        assertThat(tracker.callTool("search_issues", Map.of("query", "disk" + i)))
+            .as("call %d (the archive's request timeout is 20 s)", i)
+            .succeedsWithin(Duration.ofSeconds(8))
+            .extracting(McpSchema.CallToolResult::structuredContent)
+            .isEqualTo(Map.of("items", List.of(Map.of("title", "archived"))));
+      }
+      assertThat(archiveCalls).extracting(a -> a.get("text")).containsExactly("disk0", "disk1", "disk2", "disk3");
+    }
+  }
+
+  /**
+   * The tracker's request times out on a Reactor timer thread, where the SDK's blocking call refuses to run
+   * ("block() ... not supported in thread parallel-1"): the rung on the synchronous archive must still answer.
+   */
+  @Test
+  void anAsynchronousClientsRungOnASynchronousPeerAnswersAfterTheToolTimedOut() throws Exception {
+    // 1.5 s: short, yet long enough for the client's initialize on a busy machine
+    try (HfrMcpAsyncClient tracker = asyncTrackerWithRungs(Duration.ofMillis(1_500))) {
+      for (int attempt = 0; attempt < 4; attempt++) {  // every attempt the engine makes of the read
+        h.faults.next("search_issues", new McpFault.SlowAfterCommit(2_500));
+      }
+      assertThat(tracker.callTool("search_issues", Map.of("query", "disk")))
+          .succeedsWithin(Duration.ofSeconds(30))
+          .extracting(McpSchema.CallToolResult::structuredContent)
+          .isEqualTo(Map.of("items", List.of(Map.of("title", "archived"))));
+      assertThat(archiveCalls).containsExactly(Map.of("text", "disk"));
+      assertThat(h.eventsOf("tracker.search_issues")).extracting(DecisionEvent::action).contains(Action.DEGRADE_TOOL);
+    }
+  }
+
+  private HfrMcpAsyncClient asyncTrackerWithRungs(Duration requestTimeout) {
+    return HfrMcpAsyncClient.builder(h.hfr, "tracker", McpClient.async(
+            McpHttpTransports.streamableHttp(h.server.url()).endpoint(FaultyMcpServer.ENDPOINT).build())
+            .requestTimeout(requestTimeout))
+        .config(McpConfigs.parse(CONFIG))
+        .peer(archive)  // the synchronous client of the archive
+        .build();
   }
 
   @Test

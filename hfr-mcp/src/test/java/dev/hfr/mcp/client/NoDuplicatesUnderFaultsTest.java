@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.hfr.mcp.testing.FaultPlan;
 import dev.hfr.mcp.testing.FaultyMcpServer;
 import dev.hfr.mcp.testing.IssueTracker;
+import dev.hfr.mcp.testing.LoopbackTracker;
 import dev.hfr.mcp.testing.McpFault;
 import dev.hfr.mcp.testing.Warmup;
 import dev.hfr.runtime.Hfr;
@@ -87,7 +88,7 @@ class NoDuplicatesUnderFaultsTest {
          HfrMcpClient client = HfrMcpClient.builder(hfr, "tracker", McpClient.sync(
                  McpHttpTransports.streamableHttp(server.url()).endpoint(FaultyMcpServer.ENDPOINT).build())
                  .requestTimeout(Duration.ofSeconds(10)))
-             .config(McpConfigs.parse(McpClientHarness.TRACKER_CONFIG))
+             .config(McpConfigs.parse(LoopbackTracker.CONFIG))
              .build()) {
       plan(faults);
       for (int i = 0; i < CALLS; i++) {

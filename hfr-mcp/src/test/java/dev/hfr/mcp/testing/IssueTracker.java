@@ -24,6 +24,7 @@ public final class IssueTracker {
 
   private final Map<String, AtomicInteger> byTitle = new ConcurrentHashMap<>();
   private final AtomicLong ids = new AtomicLong();
+  private final AtomicLong searchCalls = new AtomicLong();
   private final AtomicLong labelCalls = new AtomicLong();
   private final AtomicLong closeCalls = new AtomicLong();
 
@@ -45,6 +46,7 @@ public final class IssueTracker {
     }));
     tools.add(tool("search_issues", new McpSchema.ToolAnnotations("Search issues", true, false, true, false, null),
         Map.of("query", "string"), (args) -> {
+          searchCalls.incrementAndGet();
           String query = String.valueOf(args.get("query"));
           int n = byTitle.getOrDefault(query, new AtomicInteger()).get();
           List<Map<String, Object>> items = new ArrayList<>();
@@ -80,6 +82,11 @@ public final class IssueTracker {
   /** Distinct titles committed. */
   public long distinctCreated() {
     return byTitle.size();
+  }
+
+  /** Searches the server ran, answered or not. */
+  public long searchCalls() {
+    return searchCalls.get();
   }
 
   public long labelCalls() {

@@ -1,8 +1,7 @@
 package dev.hfr.runtime.telemetry;
 
+import dev.hfr.runtime.internal.telemetry.DecisionEventJson;
 import dev.hfr.runtime.internal.telemetry.PiiRedaction;
-import com.fasterxml.jackson.databind.ObjectWriter;
-import com.fasterxml.jackson.databind.json.JsonMapper;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.FunctionCounter;
 import io.micrometer.core.instrument.MeterRegistry;
@@ -40,16 +39,19 @@ public final class DecisionLog implements DecisionSink {
   /** Counts events dropped because the queue was full (or the log closed). */
   public static final String DROPPED = "harness.decision.events.dropped";
 
-  private static final ObjectWriter JSON = JsonMapper.builder().build().writerFor(DecisionEvent.class);
   /** Events written per batch at most, between two flushes. */
   private static final int BATCH = 512;
-  /** While events flow, the writer looks at the queue this often... */
+  /** While events flow, the writer looks at the queue this often (at once while it finds full batches)... */
   private static final long LINGER_NANOS = TimeUnit.MILLISECONDS.toNanos(1);
   /** ...and after this many empty looks it sleeps until a caller wakes it. */
   private static final int LINGER_ROUNDS = 200;
 
   private final DecisionDestination destination;
   private final EventQueue<DecisionEvent> queue;
+  /** The writer thread's serialiser, its buffer reused for every event. */
+  private final DecisionEventJson json = new DecisionEventJson();
+  /** The writer thread's redaction, which remembers each field's last text. */
+  private final PiiRedaction.Remembering redaction = new PiiRedaction.Remembering();
   private volatile boolean redactPii;
   private final LongAdder dropped = new LongAdder();
   private final LongAdder batches = new LongAdder();
@@ -156,6 +158,11 @@ public final class DecisionLog implements DecisionSink {
     return done;
   }
 
+  /** How many events were queued for the writer (not counting the dropped ones). */
+  public long queued() {
+    return queue.accepted();
+  }
+
   /** How many events were dropped because the queue was full or the log closed. */
   public long dropped() {
     return dropped.sum();
@@ -192,9 +199,16 @@ public final class DecisionLog implements DecisionSink {
   private void writeLoop() {
     int idle = 0;
     while (true) {
-      if (writeBatch() > 0) {
+      int written = writeBatch();
+      if (written == BATCH) {
         idle = 0;
-        continue;
+        continue; // more may be waiting
+      }
+      if (written > 0) {
+        // The queue is drained. Polling again at once would take each new event as it arrives, its queue
+        // slot's cache line passing between the calling core and this one for every event; after a
+        // pause of LINGER_NANOS the next batch takes hundreds of events in one sweep.
+        idle = 0;
       }
       if (closed) {
         if (queue.isEmpty()) {
@@ -222,7 +236,7 @@ public final class DecisionLog implements DecisionSink {
     while (n < BATCH && (event = queue.poll()) != null) {
       n++;
       try {
-        destination.write(JSON.writeValueAsString(redactPii ? PiiRedaction.apply(event) : event));
+        destination.write(json.write(redactPii ? redaction.apply(event) : event));
       } catch (IOException | RuntimeException e) {
         writeFailed();
       }

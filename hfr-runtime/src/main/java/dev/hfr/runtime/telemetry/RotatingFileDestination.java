@@ -1,9 +1,9 @@
 package dev.hfr.runtime.telemetry;
 
+import dev.hfr.runtime.internal.telemetry.DecisionEventJson;
 import java.io.BufferedOutputStream;
 import java.io.IOException;
 import java.io.OutputStream;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
@@ -47,14 +47,14 @@ final class RotatingFileDestination implements DecisionDestination {
   }
 
   @Override
-  public void write(String json) throws IOException {
-    byte[] line = json.getBytes(StandardCharsets.UTF_8);
-    if (size > 0 && size + line.length + 1 > maxBytes) {
+  public void write(DecisionEventJson json) throws IOException {
+    int line = json.length() + 1;
+    if (size > 0 && size + line > maxBytes) {
       rotate();
     }
-    out.write(line);
+    json.writeTo(out);
     out.write(NEWLINE);
-    size += line.length + 1;
+    size += line;
   }
 
   private void rotate() throws IOException {

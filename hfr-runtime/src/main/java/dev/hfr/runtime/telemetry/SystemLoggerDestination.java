@@ -1,5 +1,6 @@
 package dev.hfr.runtime.telemetry;
 
+import dev.hfr.runtime.internal.telemetry.DecisionEventJson;
 import java.lang.System.Logger;
 import java.lang.System.Logger.Level;
 
@@ -22,8 +23,8 @@ final class SystemLoggerDestination implements DecisionDestination {
   }
 
   @Override
-  public void write(String json) {
-    logger.log(Level.INFO, json);
+  public void write(DecisionEventJson json) {
+    logger.log(Level.INFO, json.toString());
   }
 
   @Override

@@ -19,7 +19,8 @@ import java.util.regex.Pattern;
  *   <li>IPv4 addresses by {@code <ip>}.
  * </ul>
  *
- * Everything else is kept, so ids such as {@code order-42} or a time stamp in a task id stay readable.
+ * Everything else is kept, so ids such as {@code order-42} or a time stamp in a task id stay readable;
+ * the task id the engine makes for a call outside any task ({@code hfr-<uuid>-<n>}) is kept as it is.
  * One pass over the text decides which patterns could match at all; the others do not run, which keeps
  * redaction cheap for the usual ids.
  */
@@ -34,10 +35,46 @@ public final class PiiRedaction {
 
   /** {@code event} with its free-text fields redacted; the same instance when there was nothing to redact. */
   public static DecisionEvent apply(DecisionEvent event) {
-    String tenant = redact(event.tenant());
-    String taskId = redact(event.taskId());
-    String rule = redact(event.rule());
-    String verifierReason = redact(event.verifierReason());
+    return with(event, redact(event.tenant()), redactTaskId(event.taskId()), redact(event.rule()),
+        redact(event.verifierReason()));
+  }
+
+  /**
+   * A task id redacted, except the id the engine gives a call made outside any task ({@code hfr-}, the
+   * engine's UUID, {@code -} and a sequence number): that one holds no application text, and its random hex
+   * digits, with the sequence number, can read as a card number that passes the Luhn check — redacting it
+   * would garble the id that ties a call's decisions together (and run the card pattern on every event).
+   */
+  static String redactTaskId(String taskId) {
+    return taskId == null || engineTaskId(taskId) ? taskId : redact(taskId);
+  }
+
+  private static final int UUID_LENGTH = 36;
+  private static final int ENGINE_ID_PREFIX = "hfr-".length() + UUID_LENGTH + 1;
+
+  /** Whether {@code id} reads {@code hfr-xxxxxxxx-xxxx-xxxx-xxxx-xxxxxxxxxxxx-n} (lower-case hex, 1 to 12 digits n). */
+  static boolean engineTaskId(String id) {
+    int n = id.length();
+    if (n <= ENGINE_ID_PREFIX || n > ENGINE_ID_PREFIX + 12 || !id.startsWith("hfr-") || id.charAt(ENGINE_ID_PREFIX - 1) != '-') {
+      return false;
+    }
+    for (int i = 0; i < UUID_LENGTH; i++) {
+      char ch = id.charAt(4 + i);
+      boolean ok = i == 8 || i == 13 || i == 18 || i == 23 ? ch == '-' : (ch >= '0' && ch <= '9') || (ch >= 'a' && ch <= 'f');
+      if (!ok) {
+        return false;
+      }
+    }
+    for (int i = ENGINE_ID_PREFIX; i < n; i++) {
+      char ch = id.charAt(i);
+      if (ch < '0' || ch > '9') {
+        return false;
+      }
+    }
+    return true;
+  }
+
+  private static DecisionEvent with(DecisionEvent event, String tenant, String taskId, String rule, String verifierReason) {
     if (tenant == event.tenant() && taskId == event.taskId() && rule == event.rule()
         && verifierReason == event.verifierReason()) {
       return event;
@@ -46,6 +83,43 @@ public final class PiiRedaction {
         event.attempt(), event.rung(), event.fault(), event.confidence(), rule, event.action(), event.reason(),
         event.delayMillis(), event.latencyMillis(), event.stepRetriesLeft(), event.taskRetriesLeft(), verifierReason,
         event.argsHash(), event.resultHash(), event.ledgerKey(), event.ledgerState());
+  }
+
+  /**
+   * The same redaction for one thread that sees event after event (the decision log's writer): each field
+   * remembers its last text and what became of it, so a tenant, a rule or a task id that repeats from one
+   * event to the next is compared, not scanned again. Not thread-safe.
+   */
+  public static final class Remembering {
+    private final Last tenant = new Last();
+    private final Last taskId = new Last();
+    private final Last rule = new Last();
+    private final Last verifierReason = new Last();
+
+    /** As {@link PiiRedaction#apply(DecisionEvent)}. */
+    public DecisionEvent apply(DecisionEvent event) {
+      String id = event.taskId();
+      return with(event, tenant.redact(event.tenant()), id == null || engineTaskId(id) ? id : taskId.redact(id),
+          rule.redact(event.rule()), verifierReason.redact(event.verifierReason()));
+    }
+  }
+
+  /** One field's last text and its redaction ({@code null} when the text had nothing to redact). */
+  private static final class Last {
+    private String text;
+    private String redacted;
+
+    String redact(String value) {
+      if (value == null) {
+        return null;
+      }
+      if (!value.equals(text)) {
+        String out = PiiRedaction.redact(value);
+        text = value;
+        redacted = out == value ? null : out;
+      }
+      return redacted == null ? value : redacted;
+    }
   }
 
   /** {@code text} with the patterns above replaced; the same instance when none occurs ({@code null} stays {@code null}). */
@@ -57,6 +131,15 @@ public final class PiiRedaction {
     if (candidates == 0) {
       return text;
     }
+    return replace(text, candidates);
+  }
+
+  /** What {@link #redact} gives when every pattern runs, whatever the pre-check says (for tests of that check). */
+  static String redactRunningEveryPattern(String text) {
+    return replace(text, EMAIL_SIGN | LONG_DIGITS | PLUS_DIGITS | DOTS);
+  }
+
+  private static String replace(String text, int candidates) {
     String out = text;
     if ((candidates & EMAIL_SIGN) != 0) {
       out = EMAIL.matcher(out).replaceAll("<email>");
@@ -83,37 +166,59 @@ public final class PiiRedaction {
    * digits (separators allowed) for a card, a {@code +} and 8 digits for a phone number, three dots for an
    * IPv4 address. Ids (an implicit task's UUID, an order number) usually qualify for none, so the regular
    * expressions — the e-mail one is quadratic in the length of a text without {@code @} — rarely run.
+   *
+   * <p>The decision log's writer runs this on every event's free text, so the loop has no branch that
+   * depends on the text (a UUID's digits and letters alternate at random, and a mispredicted branch per
+   * character would cost more than the rest): each character's {@link #KIND} says whether it counts as a
+   * digit, keeps a digit run going (separators, {@code @ + .}) or ends it, and which sign it is.
    */
   private static int candidates(String text) {
-    int found = 0;
+    int kinds = 0;
     int run = 0;
     int longestRun = 0;
     int dots = 0;
-    boolean plus = false;
     for (int i = 0; i < text.length(); i++) {
       char ch = text.charAt(i);
-      if (ch >= '0' && ch <= '9') {
-        longestRun = Math.max(longestRun, ++run);
-      } else if (ch == '@') {
-        found |= EMAIL_SIGN;
-      } else if (ch == '+') {
-        plus = true;
-      } else if (ch == '.') {
-        dots++;
-      } else if (ch != ' ' && ch != '-' && ch != '(' && ch != ')') {
-        run = 0;
-      }
+      int kind = ch < 128 ? KIND[ch] : 0;
+      run = (run + (kind & DIGIT)) & -((kind & KEEPS_RUN) >> 1);
+      longestRun = Math.max(longestRun, run);
+      dots += (kind & DOT) >> 4;
+      kinds |= kind;
+    }
+    int found = 0;
+    if ((kinds & AT) != 0) {
+      found |= EMAIL_SIGN;
     }
     if (longestRun >= 13) {
       found |= LONG_DIGITS;
     }
-    if (plus && longestRun >= 8) {
+    if ((kinds & PLUS) != 0 && longestRun >= 8) {
       found |= PLUS_DIGITS;
     }
     if (dots >= 3) {
       found |= DOTS;
     }
     return found;
+  }
+
+  private static final int DIGIT = 1;
+  private static final int KEEPS_RUN = 2;
+  private static final int AT = 4;
+  private static final int PLUS = 8;
+  private static final int DOT = 16;
+  /** For each ASCII character, the bits above; 0 (ends a digit run) for the others. */
+  private static final byte[] KIND = new byte[128];
+
+  static {
+    for (char ch = '0'; ch <= '9'; ch++) {
+      KIND[ch] = DIGIT | KEEPS_RUN;
+    }
+    for (char ch : new char[] {' ', '-', '(', ')'}) {
+      KIND[ch] = KEEPS_RUN;
+    }
+    KIND['@'] = KEEPS_RUN | AT;
+    KIND['+'] = KEEPS_RUN | PLUS;
+    KIND['.'] = KEEPS_RUN | DOT;
   }
 
   private static String replaceCards(String text) {

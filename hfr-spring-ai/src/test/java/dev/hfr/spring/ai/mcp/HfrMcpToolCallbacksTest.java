@@ -1,23 +1,14 @@
 package dev.hfr.spring.ai.mcp;
 
-import dev.hfr.mcp.testing.McpConfigs;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import dev.hfr.mcp.client.HfrMcpClient;
-import dev.hfr.mcp.client.McpHttpTransports;
-import dev.hfr.mcp.testing.FaultPlan;
-import dev.hfr.mcp.testing.FaultyMcpServer;
-import dev.hfr.mcp.testing.IssueTracker;
+import dev.hfr.mcp.testing.LoopbackTracker;
 import dev.hfr.mcp.testing.McpFault;
-import dev.hfr.runtime.Hfr;
 import dev.hfr.runtime.TaskScope;
 import dev.hfr.runtime.TaskSpec;
-import dev.hfr.runtime.ledger.EmbeddedFileLedger;
-import io.modelcontextprotocol.client.McpClient;
 import java.nio.file.Path;
-import java.time.Duration;
 import java.util.Arrays;
 import java.util.Map;
 import java.util.function.Function;
@@ -50,34 +41,19 @@ class HfrMcpToolCallbacksTest {
   static final ObjectMapper JSON = new ObjectMapper();
 
   @TempDir Path dir;
-  final IssueTracker tracker = new IssueTracker();
-  final FaultPlan faults = new FaultPlan();
-  FaultyMcpServer mcpServer;
-  EmbeddedFileLedger ledger;
-  Hfr hfr;
-  HfrMcpClient client;
+  LoopbackTracker mcp;
   Map<String, ToolCallback> callbacks;
 
   @BeforeEach
   void start() {
-    mcpServer = FaultyMcpServer.start(faults, tracker.tools(IssueTracker.HONEST_CREATE));
-    ledger = EmbeddedFileLedger.open(dir.resolve("ledger"));
-    hfr = Hfr.builder().ledger(ledger).build();
-    client = HfrMcpClient.builder(hfr, "tracker", McpClient.sync(
-            McpHttpTransports.streamableHttp(mcpServer.url()).endpoint(FaultyMcpServer.ENDPOINT).build())
-            .requestTimeout(Duration.ofSeconds(30)).initializationTimeout(Duration.ofSeconds(60)))
-        .config(McpConfigs.parse(CONFIG))
-        .build();
-    callbacks = Arrays.stream(HfrMcpToolCallbacks.of(client).getToolCallbacks())
+    mcp = LoopbackTracker.start(dir, CONFIG);
+    callbacks = Arrays.stream(HfrMcpToolCallbacks.of(mcp.client()).getToolCallbacks())
         .collect(Collectors.toMap(c -> c.getToolDefinition().name(), Function.identity()));
   }
 
   @AfterEach
   void stop() throws Exception {
-    client.close();
-    hfr.close();
-    ledger.close();
-    mcpServer.close();
+    mcp.close();
   }
 
   @Test
@@ -91,29 +67,29 @@ class HfrMcpToolCallbacksTest {
 
   @Test
   void aCreateWhoseAnswerIsLostIsReconciledAndTheModelGetsTheIssue() throws Exception {
-    faults.next("create_issue", new McpFault.DropAfterCommit());
+    mcp.faults().next("create_issue", new McpFault.DropAfterCommit());
     JsonNode issue = JSON.readTree(callbacks.get("create_issue").call("{\"title\":\"Disk full\"}"));
-    assertThat(mcpServer.dropped()).isEqualTo(1);
-    assertThat(tracker.created("Disk full")).isEqualTo(1);
+    assertThat(mcp.server().dropped()).isEqualTo(1);
+    assertThat(mcp.tracker().created("Disk full")).isEqualTo(1);
     assertThat(issue.get("items").get(0).get("title").asText()).isEqualTo("Disk full");
   }
 
   @Test
   void aDestructiveCallWithAnUnknownOutcomeReturnsTheContractAndRunsOnce() throws Exception {
-    faults.next("close_all", new McpFault.DropAfterCommit());
+    mcp.faults().next("close_all", new McpFault.DropAfterCommit());
     JsonNode contract = JSON.readTree(callbacks.get("close_all").call("{}"));
     assertThat(contract.get("status").asText()).isEqualTo("escalated");
     assertThat(contract.get("tool").asText()).isEqualTo("tracker.close_all");
     assertThat(contract.get("retryable").asBoolean()).isFalse();
     assertThat(contract.get("verification_required").asBoolean()).isTrue();
-    assertThat(tracker.closeCalls()).isEqualTo(1);
+    assertThat(mcp.tracker().closeCalls()).isEqualTo(1);
   }
 
   @Test
   void aResultFromARungReachesTheModelMarkedAsDegraded() throws Exception {
-    faults.next("search_issues", new McpFault.ErrorResult("input validation failed: the full-text index is rebuilding"));
+    mcp.faults().next("search_issues", new McpFault.ErrorResult("input validation failed: the full-text index is rebuilding"));
     JsonNode answer;
-    try (TaskScope task = hfr.openTask(TaskSpec.builder("acme", "triage-1").build())) {
+    try (TaskScope task = mcp.hfr().openTask(TaskSpec.builder("acme", "triage-1").build())) {
       answer = JSON.readTree(callbacks.get("search_issues").call("{\"query\":\"disk\",\"fallback_query\":\"Disk\"}"));
     }
     assertThat(answer.get("status").asText()).isEqualTo("success");
@@ -128,6 +104,6 @@ class HfrMcpToolCallbacksTest {
     JsonNode contract = JSON.readTree(callbacks.get("create_issue").call("[\"Disk full\"]"));
     assertThat(contract.get("error_type").asText()).isEqualTo("invalid_arguments");
     assertThat(contract.get("side_effect").asBoolean()).isFalse();
-    assertThat(tracker.created("Disk full")).isZero();
+    assertThat(mcp.tracker().created("Disk full")).isZero();
   }
 }
