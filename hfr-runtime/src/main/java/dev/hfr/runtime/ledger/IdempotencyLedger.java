@@ -44,7 +44,11 @@ public interface IdempotencyLedger extends AutoCloseable {
   Prepared prepareIfAbsent(String tenant, String taskId, String key, String tool, String argsHash, String owner, Duration leaseTtl);
 
   /**
-   * Moves a record from {@code expected} to {@code target}, recording the evidence.
+   * Moves a record from {@code expected} to {@code target}, recording the evidence. A move to {@link
+   * LedgerState#COMMITTED}, {@link LedgerState#RECONCILED_COMMITTED} or {@link LedgerState#COMPENSATED}
+   * settles the write for good and also ends the key's lease, in the same step: its holder has nothing left
+   * to release, and the next {@link #acquireLease} (a compensation) is granted at once. Fencing tokens are
+   * unchanged by it.
    *
    * @param resultHash the committed result's hash, or {@code null}
    * @param fencingToken the caller's lease token; refused if a newer lease was granted on the key

@@ -24,7 +24,10 @@ import javax.sql.DataSource;
  * per tenant and key), {@code hfr_task} (the latest checkpoint per tenant and task, §5.4) and {@code
  * hfr_ledger_schema} (the applied versions). Migrations run in one transaction under an advisory lock, so
  * JVMs starting together migrate once. Version 2 added {@code hfr_ledger.task_id} (rows written before it
- * have none) and {@code hfr_task}.
+ * have none) and {@code hfr_task}. Version 3 made {@code hfr_ledger.state} an enum type ({@code
+ * hfr_ledger_state}) instead of text with a {@code CHECK}: the database still refuses any other state, but
+ * checks it as it reads the value, where PostgreSQL parsed and planned the {@code CHECK} expression again at
+ * every insert and update (docs/LEDGER.md, "PostgreSQL").
  *
  * <p><b>Concurrency.</b> Every operation is one statement on one row, so the row lock is all the locking
  * there is: the primary key {@code (tenant, key)} makes the first {@code prepare} win
@@ -46,13 +49,14 @@ import javax.sql.DataSource;
 public final class PostgresLedger implements IdempotencyLedger {
 
   /** The schema version this code creates and expects. */
-  public static final int SCHEMA_VERSION = 2;
+  public static final int SCHEMA_VERSION = 3;
 
   private static final long MIGRATION_LOCK_ID = 0x4846524C45444752L; // "HFRLEDGR"
   private static final String COLUMNS =
       "tenant, key, tool, args_hash, state, attempts, result_hash, fencing_token, lease_owner, lease_expires_at_ms, created_at_ms, updated_at_ms, task_id";
   private static final String TASK_COLUMNS = "tenant, task_id, phase, spec, evidence, owner, started_at_ms, updated_at_ms";
-  private static final String[] MIGRATION_NAMES = {"create hfr_ledger", "task ids on records; hfr_task checkpoints"};
+  private static final String[] MIGRATION_NAMES = {
+    "create hfr_ledger", "task ids on records; hfr_task checkpoints", "hfr_ledger.state as the enum hfr_ledger_state"};
   private static final String NEEDS_RECONCILE = "('PREPARED', 'UNKNOWN')";
 
   private static final String[] MIGRATIONS = {
@@ -94,7 +98,34 @@ public final class PostgresLedger implements IdempotencyLedger {
     );
     CREATE INDEX hfr_task_open ON hfr_task (started_at_ms) WHERE phase <> 'CLOSED';
     """,
+    // 3: the state as an enum. The partial indexes name the state in their predicates, so they are made
+    // again around the change of type (which rewrites the table once). IF EXISTS: an operator may have
+    // dropped an index; it comes back.
+    """
+    CREATE TYPE hfr_ledger_state AS ENUM ('PREPARED', 'COMMITTED', 'FAILED', 'UNKNOWN',
+                                          'RECONCILED_COMMITTED', 'RECONCILED_ABSENT', 'COMPENSATED');
+    DROP INDEX IF EXISTS hfr_ledger_pending;
+    DROP INDEX IF EXISTS hfr_ledger_settled;
+    ALTER TABLE hfr_ledger DROP CONSTRAINT IF EXISTS hfr_ledger_state_check,
+      ALTER COLUMN state TYPE hfr_ledger_state USING state::hfr_ledger_state;
+    CREATE INDEX hfr_ledger_pending ON hfr_ledger (created_at_ms) WHERE state IN ('PREPARED', 'UNKNOWN');
+    CREATE INDEX hfr_ledger_settled ON hfr_ledger (updated_at_ms) WHERE state NOT IN ('PREPARED', 'UNKNOWN');
+    """,
   };
+
+  /**
+   * A transition: a conditional update, refused (no row) unless the record is in the expected state and the
+   * caller's token is the key's latest. A transition that settles the write for good also ends the key's
+   * lease in the same statement ({@link IdempotencyLedger#transition}), so the caller has nothing to release.
+   */
+  private static final String TRANSITION = transitionSql("");
+  private static final String TRANSITION_ENDING_LEASE = transitionSql(", lease_owner = NULL, lease_expires_at_ms = 0");
+
+  private static String transitionSql(String alsoSet) {
+    return "UPDATE hfr_ledger SET state = CAST(? AS hfr_ledger_state), attempts = attempts + ?, result_hash = COALESCE(?, result_hash), "
+        + "updated_at_ms = ?" + alsoSet + " WHERE tenant = ? AND key = ? AND state = CAST(? AS hfr_ledger_state) AND fencing_token <= ? "
+        + "RETURNING " + COLUMNS;
+  }
 
   private final DataSource dataSource;
   private final Clock clock;
@@ -252,9 +283,7 @@ public final class PostgresLedger implements IdempotencyLedger {
     long now = clock.epochMillis();
     return call("moving key " + key + " from " + expected + " to " + target, c -> {
       for (int round = 0; round < 3; round++) {
-        try (PreparedStatement ps = c.prepareStatement(
-            "UPDATE hfr_ledger SET state = ?, attempts = attempts + ?, result_hash = COALESCE(?, result_hash), updated_at_ms = ? "
-                + "WHERE tenant = ? AND key = ? AND state = ? AND fencing_token <= ? RETURNING " + COLUMNS)) {
+        try (PreparedStatement ps = c.prepareStatement(LedgerRules.endsLease(target) ? TRANSITION_ENDING_LEASE : TRANSITION)) {
           ps.setString(1, target.name());
           ps.setInt(2, expected == LedgerState.PREPARED ? 1 : 0);
           ps.setString(3, resultHash);

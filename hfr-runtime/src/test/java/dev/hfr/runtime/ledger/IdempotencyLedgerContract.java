@@ -387,6 +387,32 @@ public abstract class IdempotencyLedgerContract {
   }
 
   @Test
+  @DisplayName("a commit, a reconciled commit or a compensation ends the key's lease in the same step; a failure or an unknown outcome keeps it")
+  void settlingForGoodEndsTheLease() {
+    Duration ttl = Duration.ofMinutes(5);
+    Prepared p = ledger.prepareIfAbsent(TENANT, key(1), "Orders.create", args(1), "worker-a", ttl);
+    ledger.transition(TENANT, key(1), LedgerState.PREPARED, LedgerState.COMMITTED, result("a"), p.lease().fencingToken());
+    assertThat(ledger.currentLease(TENANT, key(1))).as("ended by the commit").isEmpty();
+    assertThat(ledger.renewLease(p.lease(), ttl)).as("nothing left to renew").isEmpty();
+    ledger.releaseLease(p.lease()); // nothing left to release: ignored
+    Lease compensator = ledger.acquireLease(TENANT, key(1), "compensator", ttl).orElseThrow();
+    assertThat(compensator.fencingToken()).as("tokens still only grow").isGreaterThan(p.lease().fencingToken());
+    ledger.transition(TENANT, key(1), LedgerState.COMMITTED, LedgerState.COMPENSATED, null, compensator.fencingToken());
+    assertThat(ledger.currentLease(TENANT, key(1))).as("ended by the compensation").isEmpty();
+
+    Prepared q = ledger.prepareIfAbsent(TENANT, key(2), "Orders.create", args(2), "worker-a", ttl);
+    ledger.transition(TENANT, key(2), LedgerState.PREPARED, LedgerState.UNKNOWN, null, q.lease().fencingToken());
+    assertThat(ledger.currentLease(TENANT, key(2))).as("an unknown outcome is reconciled under the same lease").contains(q.lease());
+    ledger.transition(TENANT, key(2), LedgerState.UNKNOWN, LedgerState.RECONCILED_COMMITTED, result("b"), q.lease().fencingToken());
+    assertThat(ledger.currentLease(TENANT, key(2))).as("ended by the reconciled commit").isEmpty();
+
+    Prepared f = ledger.prepareIfAbsent(TENANT, key(3), "Orders.create", args(3), "worker-a", ttl);
+    ledger.transition(TENANT, key(3), LedgerState.PREPARED, LedgerState.FAILED, null, f.lease().fencingToken());
+    assertThat(ledger.currentLease(TENANT, key(3))).as("a failed write may be prepared again by its holder").contains(f.lease());
+    assertThat(ledger.acquireLease(TENANT, key(3), "worker-b", ttl)).isEmpty();
+  }
+
+  @Test
   @DisplayName("the holder may renew its lease; the renewal gets a new, greater token")
   void renewLease() {
     prepared(key(1));

@@ -91,7 +91,7 @@ public final class HfrChatModel implements ChatModel {
   /**
    * Options of no provider: a {@code ChatClient} builds each prompt's options from these, so they must not carry the
    * primary's model, endpoint or key into a fallback rung. Each rung merges what the prompt asks for into its own
-   * options ({@link #forRung}).
+   * options.
    */
   @Override
   public ChatOptions getOptions() {

@@ -6,6 +6,7 @@ import dev.hfr.runtime.ledger.LedgerRecord;
 import dev.hfr.runtime.ledger.LedgerState;
 import dev.hfr.runtime.ledger.Lease;
 import dev.hfr.runtime.ledger.StaleFencingTokenException;
+import dev.hfr.runtime.ledger.internal.LedgerRules;
 import dev.hfr.runtime.time.Clock;
 import dev.hfr.runtime.time.Sleeper;
 import java.time.Duration;
@@ -86,6 +87,9 @@ public final class WriteLedger {
       throw new LostKey(takenOver);
     }
     c.ledgerState = r.state();
+    if (LedgerRules.endsLease(target)) {
+      forget(c); // the ledger ended the lease with this move: releasing it would be one more statement for nothing
+    }
   }
 
   /** Stops renewing and gives up the call's lease, if it holds one; never throws (every exit path runs it). */
@@ -103,7 +107,7 @@ public final class WriteLedger {
     }
   }
 
-  /** Drops a lease another recoverer took over: nothing of it is this call's to release. */
+  /** Drops a lease another recoverer took over, or one the ledger ended: nothing of it is this call's to release. */
   private static void forget(Call<?> c) {
     if (c.heartbeat != null) {
       c.heartbeat.stop();

@@ -131,7 +131,16 @@ public final class LedgerRules {
     LedgerRecord next = new LedgerRecord(
         r.tenant(), r.key(), r.tool(), r.argsHash(), target, attempts, resultHash != null ? resultHash : r.resultHash(),
         r.fencingToken(), r.createdAt(), Instant.ofEpochMilli(nowMillis), r.taskId());
-    return new StoredEntry(next, current.leaseOwner(), current.leaseExpiresAtMillis());
+    return endsLease(target) ? new StoredEntry(next, null, 0L) : new StoredEntry(next, current.leaseOwner(), current.leaseExpiresAtMillis());
+  }
+
+  /**
+   * Whether a transition to {@code target} ends the key's lease: the write is settled for good (committed,
+   * directly or by reconciliation, or compensated), so nothing is left to act on under it, and a later
+   * compensation takes a lease of its own. A failed or absent write keeps it: its holder may prepare it again.
+   */
+  public static boolean endsLease(LedgerState target) {
+    return target.isCommitted() || target == LedgerState.COMPENSATED;
   }
 
   public static StaleFencingTokenException stale(LedgerRecord r, long fencingToken) {

@@ -61,8 +61,9 @@ class WriteOwnershipTest {
   void committedIsAnsweredWithoutALease() {
     String key = keyOf("t", "sku-2");
     f.ledger.prepare("acme", key, order.name(), IdempotencyKeys.argsHash(List.of("sku-2")));
+    f.ledger.transition("acme", key, LedgerState.PREPARED, LedgerState.COMMITTED, IdempotencyKeys.resultHash("order-2"), 0);
+    // A commit ends its writer's lease; a holder that leased the committed key afterwards (a compensation) died.
     Lease dead = f.ledger.acquireLease("acme", key, "dead-worker", Duration.ofMinutes(5)).orElseThrow();
-    f.ledger.transition("acme", key, LedgerState.PREPARED, LedgerState.COMMITTED, IdempotencyKeys.resultHash("order-2"), dead.fencingToken());
     Hfr hfr = f.engine();
     ScriptedTool<String> call = new ScriptedTool<String>("sku-2").returns("order-again").reconcileFinds("order-2");
 
