@@ -53,11 +53,8 @@ public final class TaskScope implements AutoCloseable {
     this.spec = spec;
     this.state = state;
     this.compensator = compensator;
-    this.previous = bindHere ? TaskContext.current() : null;
     state.openedBy(this);
-    if (bindHere) {
-      TaskContext.set(state);
-    }
+    this.previous = bindHere ? TaskContext.swap(state) : null;
   }
 
   /** {@code work}, run in the task current on this thread now (or in none if there is none). */
@@ -198,8 +195,7 @@ public final class TaskScope implements AutoCloseable {
    * threads); returns a handle that unbinds again when closed.
    */
   public AutoCloseable bindCurrentThread() {
-    TaskState before = TaskContext.current();
-    TaskContext.set(state);
+    TaskState before = TaskContext.swap(state);
     return () -> TaskContext.set(before);
   }
 
@@ -214,9 +210,7 @@ public final class TaskScope implements AutoCloseable {
     }
     closed = true;
     engine.closed(state);
-    if (TaskContext.current() == state) {
-      TaskContext.set(previous);
-    }
+    TaskContext.replace(state, previous);
   }
 
   @Override

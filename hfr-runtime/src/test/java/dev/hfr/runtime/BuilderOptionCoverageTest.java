@@ -55,6 +55,7 @@ class BuilderOptionCoverageTest {
     PROOF.put("leaseTtl", ENGINE + "WriteOwnershipTest#lapsedLeaseEndsKeyInUse");
     PROOF.put("maxRetryAfter", EFFECTS + "maxRetryAfter");
     PROOF.put("stackTraces", ENGINE + "StackTraceOptionTest#stackTraceWhenAsked");
+    PROOF.put("checkpointTasksAtOpen", ENGINE + "TaskCheckpointsTest#checkpointsAtOpenOnRequest");
     PROOF.put("sameFaultLimit", EFFECTS + "sameFaultLimit");
   }
 

@@ -26,9 +26,9 @@ import org.junit.jupiter.api.io.TempDir;
  * under HFR. A server process that dies after a destructive tool committed is an unknown outcome (T3): the
  * call is not resent.
  *
- * <p>About 30 s, for a reason: the SDK's stdio client (2.1.0) does not fail a pending request when the server
- * process exits, so the call ends at the request timeout — 15 s, because the child JVM's start and the
- * initialize exchange share that timeout and take several seconds on a loaded machine.
+ * <p>About 30–50 s, for a reason: the SDK's stdio client (2.1.0) does not fail a pending request when the server
+ * process exits, so the call ends at the request timeout — 25 s, because the child JVM's start and the
+ * initialize exchange share that timeout: they took over 15 s at load averages of 25–30.
  */
 class StdioTransportTest {
 
@@ -40,7 +40,7 @@ class StdioTransportTest {
         .args("-cp", System.getProperty("java.class.path"), StdioTracker.class.getName(), journal.toString())
         .build();
     return HfrMcpClient.builder(hfr, "local", McpClient.sync(new StdioClientTransport(server, McpJsonDefaults.getMapper()))
-            .requestTimeout(Duration.ofSeconds(15)).initializationTimeout(Duration.ofSeconds(60)))
+            .requestTimeout(Duration.ofSeconds(25)).initializationTimeout(Duration.ofSeconds(60)))
         .config(McpConfigs.parse("""
             mcp:
               servers:

@@ -12,11 +12,13 @@ public enum CallTiming {
   EVERY_CALL,
 
   /**
-   * The default. Every call is timed, except the clean calls (one attempt, accepted) outside a task scope
-   * of a tool that, measured so far, answers in under 20 µs and is called more than ten thousand times a
-   * second: of those, a random one in 16 is timed, so the timer shows their distribution and
-   * {@value HfrMeters#CALLS} their number. Calls that fail, that are verified above V0, that run inside a
-   * task, and calls to a target whose breaker has a latency threshold are always timed.
+   * The default. Every call is timed, except the clean calls (one attempt, accepted), in a task scope or
+   * not, of a tool that, measured so far, answers in under 20 µs and is called more than ten thousand times
+   * a second: of those, a random one in 16 is timed, so the timer shows their distribution and
+   * {@value HfrMeters#CALLS} their number. Calls that fail, that are verified above V0, and calls to a
+   * target whose breaker has a latency threshold are always timed. An untimed call in a task checks the
+   * task's wall-time limit at its tool's latest reading, and the task reads the clock itself at least every
+   * 16th such call ({@code TaskLimitTracker.beforeToolCallAtRecentReading}).
    */
   ADAPTIVE
 }

@@ -18,8 +18,9 @@ import java.util.List;
 
 /**
  * The running state of one task opened by {@code Hfr.openTask} (Table 9's INIT: budgets, deadline, counters):
- * what its calls share. Calls of one task may run on several threads; counters are guarded by this. A call
- * made outside any scope runs in a {@link OneCallTask} instead.
+ * what its calls share. Calls of one task may run on several threads: the counters every call touches (step
+ * number, calls, clean reads) are atomic increments, the rest (touched when a call leaves the clean path) are
+ * guarded by this. A call made outside any scope runs in a {@link OneCallTask} instead.
  */
 public final class TaskState implements CallTask {
 
