@@ -3,12 +3,9 @@ package dev.hfr.junit.openai;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.sun.net.httpserver.HttpExchange;
-import com.sun.net.httpserver.HttpServer;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
-import java.net.InetAddress;
-import java.net.InetSocketAddress;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
@@ -17,9 +14,6 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
-import java.util.concurrent.TimeUnit;
 import java.util.function.Function;
 
 /**
@@ -42,39 +36,23 @@ public final class ScriptedOpenAiServer implements AutoCloseable {
 
   private static final ObjectMapper JSON = new ObjectMapper();
 
-  private final HttpServer server;
-  private final ExecutorService executor;
   private final Map<String, Deque<Reply>> scripts = new HashMap<>();
   private final Map<String, Function<RecordedRequest, Reply>> policies = new HashMap<>();
   private final List<RecordedRequest> requests = new ArrayList<>();
+  private final LoopbackHttpServer http;
 
-  private ScriptedOpenAiServer(HttpServer server, ExecutorService executor) {
-    this.server = server;
-    this.executor = executor;
+  private ScriptedOpenAiServer() {
+    this.http = LoopbackHttpServer.start("scripted-openai", 4, this::handle); // last: it serves at once
   }
 
   /** Starts a server on an ephemeral port of 127.0.0.1. */
   public static ScriptedOpenAiServer start() {
-    try {
-      HttpServer http = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 16);
-      ExecutorService executor = Executors.newFixedThreadPool(4, r -> {
-        Thread t = new Thread(r, "scripted-openai");
-        t.setDaemon(true);
-        return t;
-      });
-      ScriptedOpenAiServer s = new ScriptedOpenAiServer(http, executor);
-      http.createContext("/", s::handle);
-      http.setExecutor(executor);
-      http.start();
-      return s;
-    } catch (IOException e) {
-      throw new IllegalStateException("cannot bind a loopback port for the scripted OpenAI server", e);
-    }
+    return new ScriptedOpenAiServer();
   }
 
   /** The base URL to give the client, e.g. {@code http://127.0.0.1:41234/v1}. */
   public String baseUrl() {
-    return "http://127.0.0.1:" + server.getAddress().getPort() + "/v1";
+    return http.openAiBaseUrl();
   }
 
   /** Appends replies to the script of {@code model}. */
@@ -114,13 +92,7 @@ public final class ScriptedOpenAiServer implements AutoCloseable {
 
   @Override
   public void close() {
-    server.stop(0);
-    executor.shutdownNow();
-    try {
-      executor.awaitTermination(5, TimeUnit.SECONDS);
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-    }
+    http.close();
   }
 
   private void handle(HttpExchange exchange) throws IOException {

@@ -4,12 +4,9 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.sun.net.httpserver.HttpExchange;
-import com.sun.net.httpserver.HttpServer;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
-import java.net.InetAddress;
-import java.net.InetSocketAddress;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -22,9 +19,6 @@ import java.util.Deque;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
-import java.util.concurrent.TimeUnit;
 
 /**
  * An OpenAI-compatible server on 127.0.0.1 that streams chat completions as server-sent events, the way
@@ -71,39 +65,24 @@ public final class StreamingOpenAiServer implements AutoCloseable {
     }
   }
 
-  private final HttpServer server;
-  private final ExecutorService executor;
   private final ScriptedOpenAiServer errors;
   private final HttpClient relayClient = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
   private final Map<String, Deque<Step>> scripts = new HashMap<>();
   private final List<String> requests = new ArrayList<>();
 
-  private StreamingOpenAiServer(HttpServer server, ExecutorService executor, ScriptedOpenAiServer errors) {
-    this.server = server;
-    this.executor = executor;
+  private final LoopbackHttpServer http;
+
+  private StreamingOpenAiServer(ScriptedOpenAiServer errors) {
     this.errors = errors;
+    this.http = LoopbackHttpServer.start("streaming-openai", 2, this::handle); // last: it serves at once
   }
 
   public static StreamingOpenAiServer start(ScriptedOpenAiServer errors) {
-    try {
-      HttpServer http = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 16);
-      ExecutorService executor = Executors.newFixedThreadPool(2, r -> {
-        Thread t = new Thread(r, "streaming-openai");
-        t.setDaemon(true);
-        return t;
-      });
-      StreamingOpenAiServer s = new StreamingOpenAiServer(http, executor, errors);
-      http.createContext("/", s::handle);
-      http.setExecutor(executor);
-      http.start();
-      return s;
-    } catch (IOException e) {
-      throw new IllegalStateException("cannot bind a loopback port for the streaming OpenAI server", e);
-    }
+    return new StreamingOpenAiServer(errors);
   }
 
   public String baseUrl() {
-    return "http://127.0.0.1:" + server.getAddress().getPort() + "/v1";
+    return http.openAiBaseUrl();
   }
 
   public synchronized StreamingOpenAiServer script(String model, Step... steps) {
@@ -121,13 +100,7 @@ public final class StreamingOpenAiServer implements AutoCloseable {
 
   @Override
   public void close() {
-    server.stop(0);
-    executor.shutdownNow();
-    try {
-      executor.awaitTermination(5, TimeUnit.SECONDS);
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-    }
+    http.close();
   }
 
   private void handle(HttpExchange exchange) throws IOException {

@@ -76,22 +76,7 @@ class TaskCheckpointsTest {
   /** One clean read in {@code task}. */
   private static void readIn(Hfr hfr, TaskScope task) throws Exception {
     try (AutoCloseable bound = task.bindCurrentThread()) {
-      hfr.execute(Fixtures.read("lookup"), new ToolInvocation<String>() {
-        @Override
-        public String proceed(String key) {
-          return "hit";
-        }
-
-        @Override
-        public int argumentCount() {
-          return 0;
-        }
-
-        @Override
-        public Object argument(int index) {
-          throw new IndexOutOfBoundsException(index);
-        }
-      });
+      hfr.execute(Fixtures.read("lookup"), new ScriptedTool<String>("lamp").returns("hit"));
     }
   }
 
