@@ -37,6 +37,16 @@ import javax.sql.DataSource;
  * or another state). A lease increments the row's {@code fencing_token} in the same statement that checks
  * the current lease has expired, so tokens on a key only grow.
  *
+ * <p><b>Durability.</b> Every statement waits for its write-ahead-log flush before it returns (as the
+ * server's or the connection's {@code synchronous_commit} says: {@code on} by default), except an attempt's
+ * outcome: a {@link #transition} out of {@link LedgerState#PREPARED} (to COMMITTED, FAILED or UNKNOWN)
+ * commits with {@code synchronous_commit} off for its own transaction, so an R1 call waits for one flush,
+ * its prepare's. The outcome survives the client being killed; a crash of the server or its machine, or a
+ * failover to a standby, within about {@code 3 × wal_writer_delay} (600 ms by default) can lose it, and
+ * then only it and everything logged after it: the record is back in PREPARED, which the engine treats as
+ * in doubt and reconciles — never runs the write again blind. The argument, point by point, and the crash
+ * test: docs/LEDGER.md, "PostgreSQL: an attempt's outcome is not flushed on its own".
+ *
  * <p><b>Time.</b> Timestamps and lease expiries come from the injected {@link Clock} as epoch milliseconds.
  * Hosts sharing a ledger should keep their clocks in sync (NTP), but safety does not depend on it: a lease
  * that expires early on a skewed host only lets a second recoverer in, and the fencing token then refuses
@@ -126,7 +136,7 @@ public final class PostgresLedger implements IdempotencyLedger {
    * set_config(..., true)} turns {@code synchronous_commit} off for this statement's transaction only (the
    * connection's own setting is untouched), and the commit reads it. The CTE is evaluated, not inlined,
    * because {@code set_config} is volatile; the update joins its single row. Why losing such an outcome in a
-   * server crash is safe: docs/LEDGER.md, "PostgreSQL: the outcome is not flushed on its own".
+   * server crash is safe: docs/LEDGER.md, "PostgreSQL: an attempt's outcome is not flushed on its own".
    */
   private static final String OUTCOME = transitionSql("", true);
   private static final String OUTCOME_ENDING_LEASE = transitionSql(ENDING_LEASE, true);
