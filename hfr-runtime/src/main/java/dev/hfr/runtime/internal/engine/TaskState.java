@@ -20,9 +20,11 @@ import java.util.List;
  * The running state of one task opened by {@code Hfr.openTask} (Table 9's INIT: budgets, deadline, counters):
  * what its calls share. Calls of one task may run on several threads. A task with limits numbers and counts
  * each call under its limit tracker's lock, in the same critical section that checks the limits ({@link
- * #admitRead}: one lock per call); without limits these counters are atomic increments. Clean reads are an
- * atomic increment; the rest (touched when a call leaves the clean path) is guarded by this. A call made
- * outside any scope runs in a {@link OneCallTask} instead.
+ * #admitRead}: one lock per call); without limits these counters are atomic increments. A clean read on the
+ * thread that opened the task is counted by that thread alone (a plain increment of a field no other thread
+ * writes, published by a release store); on another thread, by an atomic increment. The rest (touched when a
+ * call leaves the clean path) is guarded by this. A call made outside any scope runs in a {@link OneCallTask}
+ * instead.
  */
 public final class TaskState implements CallTask {
 
@@ -36,8 +38,12 @@ public final class TaskState implements CallTask {
   private long steps;
   private int calls;
   private int highRisk;
-  /** Clean reads (one attempt, accepted) on the inline path: successes with one attempt each. */
-  private volatile int cleanReads;
+  // Clean reads (one attempt, accepted) on the inline path: successes with one attempt each. Those made on the
+  // thread that opened the task (nearly all) are counted by that thread alone, without an atomic instruction.
+  /** The thread that opened the task: the one writer of {@link #openerCleanReads}. */
+  private final Thread opener = Thread.currentThread();
+  private int openerCleanReads;
+  private int otherCleanReads;
   // Counters guarded by this: touched only when a call leaves the clean path.
   private int succeeded;
   private int failed;
@@ -171,7 +177,8 @@ public final class TaskState implements CallTask {
   private static final VarHandle STEPS;
   private static final VarHandle CALLS;
   private static final VarHandle HIGH_RISK;
-  private static final VarHandle CLEAN_READS;
+  private static final VarHandle OPENER_CLEAN_READS;
+  private static final VarHandle OTHER_CLEAN_READS;
   private static final VarHandle LAST_OUTCOME;
   private static final VarHandle SCOPE;
 
@@ -182,7 +189,8 @@ public final class TaskState implements CallTask {
       STEPS = lookup.findVarHandle(TaskState.class, "steps", long.class);
       CALLS = lookup.findVarHandle(TaskState.class, "calls", int.class);
       HIGH_RISK = lookup.findVarHandle(TaskState.class, "highRisk", int.class);
-      CLEAN_READS = lookup.findVarHandle(TaskState.class, "cleanReads", int.class);
+      OPENER_CLEAN_READS = lookup.findVarHandle(TaskState.class, "openerCleanReads", int.class);
+      OTHER_CLEAN_READS = lookup.findVarHandle(TaskState.class, "otherCleanReads", int.class);
       LAST_OUTCOME = lookup.findVarHandle(TaskState.class, "lastOutcome", ToolOutcome.class);
       SCOPE = lookup.findVarHandle(TaskState.class, "scope", TaskScope.class);
     } catch (ReflectiveOperationException e) {
@@ -287,7 +295,12 @@ public final class TaskState implements CallTask {
 
   /** Counts a clean read (one attempt, accepted) that ended on the inline path; {@code outcome} becomes the last. */
   void onCleanRead(ToolOutcome outcome) {
-    CLEAN_READS.getAndAdd(this, 1);
+    if (Thread.currentThread() == opener) {
+      // The field's only writer reads its own last write; the release store publishes the count to reports.
+      OPENER_CLEAN_READS.setRelease(this, openerCleanReads + 1);
+    } else {
+      OTHER_CLEAN_READS.getAndAdd(this, 1);
+    }
     LAST_OUTCOME.setRelease(this, outcome); // no fence: a reader sees it with the count, or the one before
   }
 
@@ -381,7 +394,7 @@ public final class TaskState implements CallTask {
   /** The report so far. */
   @Override
   public synchronized TaskReport report() {
-    int clean = cleanReads;
+    int clean = (int) OPENER_CLEAN_READS.getAcquire(this) + (int) OTHER_CLEAN_READS.getVolatile(this);
     int callsNow;
     int highRiskNow;
     if (limits == null) {

@@ -232,7 +232,7 @@ class TasksAcrossThreadsTest {
   }
 
   @Test
-  @DisplayName("reads and writes of one task on 8 threads: each call gets a step number of its own, with limits (numbered under the limit tracker's lock) and without (atomic increments)")
+  @DisplayName("reads and writes of one task on 8 threads and the one that opened it: each call gets a step number of its own and is counted, with limits (numbered under the limit tracker's lock) and without (atomic increments)")
   void stepNumbersAcrossThreads() throws Exception {
     for (boolean budgets : new boolean[] {true, false}) {
       Hfr hfr = f.engine(HfrFeatures.all().toBuilder().budgets(budgets).circuitBreaker(false).build());
@@ -255,13 +255,18 @@ class TasksAcrossThreadsTest {
           }));
         }
         go.countDown();
+        for (int i = 0; i < 100; i++) {
+          hfr.execute(SEARCH, answering("hit")); // and the opening thread's, counted by that thread alone
+        }
         for (Future<?> d : done) {
           d.get(60, TimeUnit.SECONDS);
         }
 
-        assertThat(task.report().calls()).isEqualTo(8 * 125);
-        assertThat(task.report().succeeded()).isEqualTo(8 * 125);
-        assertThat(TaskContext.current().nextStep()).as("budgets %s: no step given twice or lost", budgets).isEqualTo(8 * 125 + 1);
+        TaskReport r = task.report();
+        assertThat(r.calls()).isEqualTo(8 * 125 + 100);
+        assertThat(r.succeeded()).as("every clean read counted, on the opening thread and the others").isEqualTo(8 * 125 + 100);
+        assertThat(r.attempts()).isEqualTo(8 * 125 + 100);
+        assertThat(TaskContext.current().nextStep()).as("budgets %s: no step given twice or lost", budgets).isEqualTo(8 * 125 + 100 + 1);
       } finally {
         threads.shutdownNow();
       }
