@@ -102,6 +102,7 @@ class PostgresLostOutcomeTest {
 
   @Test
   @DisplayName("a fresh engine resumes the task: crash resume marks the write UNKNOWN, the call reconciles, places nothing")
+  @SuppressWarnings("try") // the scopes bind the task to this thread
   void freshEngineReconciles() throws Exception {
     try (OrderService service = new OrderService(1, 0.0)) {
       String ref = null;
