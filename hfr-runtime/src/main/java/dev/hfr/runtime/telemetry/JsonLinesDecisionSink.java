@@ -1,9 +1,9 @@
 package dev.hfr.runtime.telemetry;
 
-import com.fasterxml.jackson.databind.ObjectWriter;
-import com.fasterxml.jackson.databind.json.JsonMapper;
-import java.io.BufferedWriter;
+import dev.hfr.runtime.internal.telemetry.DecisionEventJson;
+import java.io.BufferedOutputStream;
 import java.io.IOException;
+import java.io.OutputStream;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -13,8 +13,9 @@ import java.util.Objects;
 
 /**
  * Appends each decision event as one JSON object on its own line, on the deciding thread, flushed at once
- * so the audit trail survives a crash of the process. Serialised with Jackson; thread-safe. Each event
- * costs its caller a {@code write} system call under a lock shared by all threads: for a service, prefer
+ * so the audit trail survives a crash of the process. Serialised by the decision log's own writer (the
+ * JSON Jackson's databind wrote for the record before, byte for byte); thread-safe. Each event costs its
+ * caller a {@code write} system call under a lock shared by all threads: for a service, prefer
  * {@link DecisionLog#toFile}, which writes from a background thread in batches and rolls the file over.
  */
 public final class JsonLinesDecisionSink implements DecisionSink {
@@ -22,10 +23,13 @@ public final class JsonLinesDecisionSink implements DecisionSink {
   /** The conventional file name. */
   public static final String DEFAULT_FILE = "hfr-decisions.jsonl";
 
-  private static final ObjectWriter WRITER = JsonMapper.builder().build().writerFor(DecisionEvent.class);
+  private static final byte[] LINE_SEPARATOR = System.lineSeparator().getBytes(StandardCharsets.US_ASCII);
 
   private final Path file;
-  private final BufferedWriter out;
+  /** Guards {@link #json} and {@link #out}. */
+  private final Object lock = new Object();
+  private final DecisionEventJson json = new DecisionEventJson();
+  private final OutputStream out;
 
   private JsonLinesDecisionSink(Path file) throws IOException {
     this.file = file;
@@ -33,7 +37,8 @@ public final class JsonLinesDecisionSink implements DecisionSink {
     if (parent != null) {
       Files.createDirectories(parent);
     }
-    this.out = Files.newBufferedWriter(file, StandardCharsets.UTF_8, StandardOpenOption.CREATE, StandardOpenOption.APPEND);
+    // Buffered so that a line and its separator reach the file in one write.
+    this.out = new BufferedOutputStream(Files.newOutputStream(file, StandardOpenOption.CREATE, StandardOpenOption.APPEND));
   }
 
   /**
@@ -57,17 +62,16 @@ public final class JsonLinesDecisionSink implements DecisionSink {
 
   @Override
   public void record(DecisionEvent event) throws IOException {
-    String line = WRITER.writeValueAsString(event);
-    synchronized (out) {
-      out.write(line);
-      out.newLine();
+    synchronized (lock) {
+      json.write(event).writeTo(out);
+      out.write(LINE_SEPARATOR);
       out.flush();
     }
   }
 
   @Override
   public void close() throws IOException {
-    synchronized (out) {
+    synchronized (lock) {
       out.close();
     }
   }

@@ -4,6 +4,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.ObjectWriter;
+import com.fasterxml.jackson.databind.json.JsonMapper;
 import dev.hfr.annotations.DegradeLevel;
 import dev.hfr.annotations.Fault;
 import dev.hfr.annotations.Risk;
@@ -15,10 +17,15 @@ import dev.hfr.runtime.action.Reason;
 import io.micrometer.core.instrument.Meter;
 import io.micrometer.core.instrument.Timer;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
@@ -45,6 +52,49 @@ class TelemetryTest {
     assertThat(json.get("fault").asText()).isEqualTo("T3");
     assertThat(json.get("ledgerState").asText()).isEqualTo("UNKNOWN");
     assertThat(json.has("verifierReason")).isFalse();
+  }
+
+  @Test
+  @DisplayName("writes each line as Jackson's databind wrote it, byte for byte, whole lines from threads recording at once")
+  void jsonLinesAsDatabindWroteThem(@TempDir Path dir) throws Exception {
+    Path file = dir.resolve("decisions.jsonl");
+    ObjectWriter databind = JsonMapper.builder().build().writerFor(DecisionEvent.class);
+    int threads = 4;
+    int each = 300;
+    Map<Long, String> expected = new ConcurrentHashMap<>();
+    try (JsonLinesDecisionSink sink = JsonLinesDecisionSink.open(file)) {
+      List<Thread> recorders = new ArrayList<>();
+      for (int t = 0; t < threads; t++) {
+        int thread = t;
+        recorders.add(new Thread(() -> {
+          for (int i = 0; i < each; i++) {
+            long step = thread * 1_000L + i;
+            DecisionEvent e = new DecisionEvent(1_700_000_000_000L + i, "enforce", "t\u00e9nant " + thread, "order-" + step,
+                step, "Orders.createOrder", Risk.values()[i % Risk.values().length], 1 + i % 3, DegradeLevel.L0,
+                i % 2 == 0 ? Fault.T1 : null, 0.9, "exception \"timeout\"", Action.RETRY, Reason.RETRYABLE, i, 7, 2, 9,
+                i % 5 == 0 ? "line\nbreak" : null, "ab12", null, null, null);
+            try {
+              expected.put(step, databind.writeValueAsString(e));
+              sink.record(e);
+            } catch (IOException x) {
+              throw new UncheckedIOException(x);
+            }
+          }
+        }));
+      }
+      recorders.forEach(Thread::start);
+      for (Thread r : recorders) {
+        r.join();
+      }
+    }
+    String content = Files.readString(file, StandardCharsets.UTF_8);
+    assertThat(content).endsWith(System.lineSeparator());
+    String[] lines = content.split(System.lineSeparator());
+    assertThat(lines).hasSize(threads * each);
+    for (String line : lines) {
+      long step = new ObjectMapper().readTree(line).get("step").asLong();
+      assertThat(line).isEqualTo(expected.get(step));
+    }
   }
 
   @Test
