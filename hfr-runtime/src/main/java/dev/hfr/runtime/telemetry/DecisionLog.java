@@ -261,8 +261,8 @@ public final class DecisionLog implements DecisionSink {
   }
 
   /**
-   * Reads, for every event of the batch, the objects its JSON will need besides the event itself (the task
-   * id's and the argument hash's text), before serialising any. The calling threads have just written
+   * Reads every event of the batch and the texts its JSON needs that change from call to call (the task id,
+   * the argument hash), before serialising any. The calling threads have just written
    * them, so each first read waits for a cache line from the other core; one event after the other, each
    * event would wait for its own lines in turn, while this loop has no dependency from one event to the
    * next, and the processor overlaps the waits of many events.
