@@ -32,14 +32,13 @@ import java.util.Objects;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.atomic.AtomicLong;
 import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
 import org.springframework.ai.chat.client.ChatClient;
 import org.springframework.ai.chat.model.ChatModel;
 import org.springframework.ai.chat.model.ChatResponse;
 import org.springframework.ai.chat.prompt.Prompt;
-import org.springframework.ai.openai.OpenAiChatModel;
-import org.springframework.ai.openai.OpenAiChatOptions;
 
 /**
  * {@code HfrChatModel.stream}: the same ladder as {@code call} until content reaches the subscriber, never a silent
@@ -55,6 +54,11 @@ class HfrChatModelStreamTest {
   private final List<ModelDecision> decisions = new CopyOnWriteArrayList<>();
   private final List<ModelCallFailedException> escalations = new CopyOnWriteArrayList<>();
   private final AtomicLong slept = new AtomicLong();
+
+  @BeforeAll
+  static void warmUpTheSdk() {
+    LoopbackOpenAi.warmUp();
+  }
 
   @AfterEach
   void stop() {
@@ -225,9 +229,6 @@ class HfrChatModelStreamTest {
   }
 
   private ChatModel openAi(String model) {
-    return OpenAiChatModel.builder()
-        .options(OpenAiChatOptions.builder().baseUrl(server.baseUrl()).apiKey("test-key").model(model).maxRetries(0)
-            .timeout(Duration.ofSeconds(5)).build())
-        .build();
+    return LoopbackOpenAi.model(server.baseUrl(), model);
   }
 }
