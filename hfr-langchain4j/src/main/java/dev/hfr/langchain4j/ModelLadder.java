@@ -123,5 +123,10 @@ final class ModelLadder<M> {
     ModelCallFailedException exhausted() {
       return walked.exhausted();
     }
+
+    /** The caller cancelled the stream during attempt {@code attempt} on rung {@code index}; see {@link ModelLadderWalk.Call#cancelled}. */
+    void cancelled(int index, int attempt, int delivered) {
+      walked.cancelled(index, attempt, delivered);
+    }
   }
 }

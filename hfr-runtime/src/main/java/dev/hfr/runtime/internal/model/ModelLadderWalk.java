@@ -11,9 +11,10 @@ import dev.hfr.runtime.model.ModelDecision;
 import dev.hfr.runtime.model.ModelRefusalException;
 import dev.hfr.runtime.model.ModelStreamInterruptedException;
 import dev.hfr.runtime.time.Sleeper;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.Consumer;
 import java.util.function.UnaryOperator;
 
@@ -98,11 +99,13 @@ public final class ModelLadderWalk<M> {
   /**
    * The state of one call on the ladder: the conversation as sent, whether it was compressed, the wait spent so far
    * and the decisions taken. Used by one attempt at a time: the next attempt starts only after the previous one
-   * ended, so the state needs no lock.
+   * ended, so the state needs no lock — except a caller's cancellation, which may come from any thread at any time:
+   * the decisions are a concurrent list and the call is counted in the task once, by whichever end comes first.
    */
   public final class Call {
     private final ModelDecisionLog log;
-    private final List<ModelDecision> decisions = new ArrayList<>();
+    private final List<ModelDecision> decisions = new CopyOnWriteArrayList<>();
+    private final AtomicBoolean counted = new AtomicBoolean();
     private List<M> messages;
     private boolean compressed;
     private long waitedNanos;
@@ -137,8 +140,24 @@ public final class ModelLadderWalk<M> {
       record(rung, attempt, null, "ACCEPT", Reason.OK, 0, 0,
           degraded ? "degraded=true (" + (compressed ? "L1 compressed" : "") + (compressed && rung > 0 ? ", " : "")
               + (rung > 0 ? rules.level(rung) + " " + rules.name(rung) : "") + ")" : "degraded=false");
-      log.outcome(decisions, ToolOutcome.Status.SUCCESS, null, degraded, level, Reason.OK);
+      count(ToolOutcome.Status.SUCCESS, null, degraded, level, Reason.OK);
       return level;
+    }
+
+    /**
+     * The caller cancelled the call (a subscriber that stopped reading a stream) while attempt {@code attempt} on
+     * rung {@code rung} ran, after {@code delivered} partial responses: unless the call had already ended, a
+     * {@code FAIL} decision for {@link Reason#CANCELLED} (rule {@code cancelled}) is recorded and the call is counted
+     * in the caller's task as failed. Nothing more is tried.
+     */
+    public void cancelled(int rung, int attempt, int delivered) {
+      if (!counted.compareAndSet(false, true)) {
+        return;
+      }
+      DegradeLevel level = rung > 0 ? rules.level(rung) : compressed ? DegradeLevel.L1 : DegradeLevel.L0;
+      record(rung, attempt, null, "cancelled", "FAIL", Reason.CANCELLED, 0, 0,
+          "cancelled by the caller after " + delivered + " partial responses");
+      log.outcome(decisions, ToolOutcome.Status.FAILED, null, level != DegradeLevel.L0, level, Reason.CANCELLED);
     }
 
     /**
@@ -214,14 +233,21 @@ public final class ModelLadderWalk<M> {
       if (status == ToolOutcome.Status.ESCALATED) {
         escalate(failed);
       }
-      log.outcome(decisions, status, fault, false, DegradeLevel.L0, lastReason);
+      count(status, fault, false, DegradeLevel.L0, lastReason);
       return failed;
     }
 
     /** The call ends with {@code failure}: counted in the caller's task, then handed back to end the call. */
     private Step ended(ModelCallFailedException failure) {
-      log.outcome(decisions, failure.status(), failure.fault(), false, DegradeLevel.L0, lastReason);
+      count(failure.status(), failure.fault(), false, DegradeLevel.L0, lastReason);
       return new Step(Move.END, failure);
+    }
+
+    /** Counts the call in the caller's task, once: the first end wins (an answer, a failure or a cancellation). */
+    private void count(ToolOutcome.Status status, Fault fault, boolean degraded, DegradeLevel level, Reason reason) {
+      if (counted.compareAndSet(false, true)) {
+        log.outcome(decisions, status, fault, degraded, level, reason);
+      }
     }
 
     /** Hands an escalation over; a failing handler is attached to the escalation, never replaces it. */
@@ -235,8 +261,14 @@ public final class ModelLadderWalk<M> {
 
     private void record(int rung, int attempt, Classification failure, String action, Reason reason, long delayMillis,
         double confidence, String detail) {
-      ModelDecision d = new ModelDecision(rules.name(rung), rules.level(rung), attempt,
-          failure == null ? null : failure.fault(), failure == null ? "ok" : failure.rule(), action, delayMillis, detail);
+      record(rung, attempt, failure == null ? null : failure.fault(), failure == null ? "ok" : failure.rule(), action,
+          reason, delayMillis, confidence, detail);
+    }
+
+    private void record(int rung, int attempt, Fault fault, String rule, String action, Reason reason, long delayMillis,
+        double confidence, String detail) {
+      ModelDecision d = new ModelDecision(rules.name(rung), rules.level(rung), attempt, fault, rule, action, delayMillis,
+          detail);
       decisions.add(d);
       lastReason = reason;
       listener.accept(d);
