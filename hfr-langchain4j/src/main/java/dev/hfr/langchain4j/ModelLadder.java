@@ -44,7 +44,7 @@ final class ModelLadder<M> {
     this.rungs = List.copyOf(b.rungs);
     ModelLadderRules rules = new ModelLadderRules(rungs.stream().map(r -> r.name()).toList(),
         rungs.stream().map(r -> r.level()).toList(), b.criticality, b.retry, b.maxWait.toNanos(), b.random);
-    ModelDecisionLog log = b.decisionSink == null ? ModelDecisionLog.NONE : new ModelDecisionLog(b.decisionSink, b.currentTask, b.clock);
+    ModelDecisionLog log = b.decisionSink == null ? ModelDecisionLog.NONE : new ModelDecisionLog(b.decisionSink, b.currentTask, b.clock, b.engineEscalations);
     this.walk = new ModelLadderWalk<>(rules, b.summarizer::compress, b.sleeper, b.listener, b.escalationHandler, log);
     this.classifier = new ModelFailureClassifier(b.classifier);
     this.clock = b.clock;

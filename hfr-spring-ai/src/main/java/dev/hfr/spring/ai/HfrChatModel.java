@@ -7,6 +7,7 @@ import dev.hfr.runtime.Hfr;
 import dev.hfr.runtime.RetrySpec;
 import dev.hfr.runtime.TaskScope;
 import dev.hfr.runtime.classify.FailureClassifier;
+import dev.hfr.runtime.escalate.EscalationHandler;
 import dev.hfr.runtime.internal.model.ModelDecisionLog;
 import dev.hfr.runtime.internal.model.ModelLadderRules;
 import dev.hfr.runtime.internal.model.ModelLadderWalk;
@@ -80,7 +81,7 @@ public final class HfrChatModel implements ChatModel {
     ModelLadderRules rules = new ModelLadderRules(b.rungs.stream().map(Rung::name).toList(),
         b.rungs.stream().map(Rung::level).toList(), b.criticality, b.retry, b.maxWait.toNanos(), b.random);
     ModelDecisionLog log = b.decisionSink == null ? ModelDecisionLog.NONE
-        : new ModelDecisionLog(b.decisionSink, b.currentTask, Clock.system());
+        : new ModelDecisionLog(b.decisionSink, b.currentTask, Clock.system(), b.engineEscalations);
     this.walk = new ModelLadderWalk<>(rules, b.summarizer::compress, b.sleeper, b.listener, b.escalationHandler, log);
     this.classifier = new ModelFailureClassifier(b.classifier);
   }
@@ -259,6 +260,7 @@ public final class HfrChatModel implements ChatModel {
     private Consumer<ModelCallFailedException> escalationHandler = e -> { };
     private ContextSummarizer summarizer = new KeepRecentSummarizer();
     private DecisionSink decisionSink;
+    private EscalationHandler engineEscalations;
     private Supplier<TaskScope> currentTask = () -> null;
 
     private Builder() {}
@@ -358,13 +360,17 @@ public final class HfrChatModel implements ChatModel {
      * Writes the decisions to {@code engine}'s own decision sink ({@link Hfr#decisionSink()}: its log, with its
      * redaction and {@code emit_decision_events} setting), in the task the engine sees open on the calling thread
      * ({@link Hfr#currentTask()}), and counts each model call in that task's report — the same as
-     * {@code decisionSink(engine.decisionSink(), () -> engine.currentTask().orElse(null))}. The starter's
-     * {@code HfrChatModel.Builder} bean comes with it. For {@link #stream}, the task is looked up once, on the thread
-     * that subscribes.
+     * {@code decisionSink(engine.decisionSink(), () -> engine.currentTask().orElse(null))}; and hands the ladder's
+     * escalations (a refusal; an exhausted ladder at HIGH criticality) with their evidence to the engine's
+     * {@link Hfr#escalationHandler()} too — in a Spring Boot application, the starter's escalation queue, which
+     * {@code /actuator/hfr} lists. The starter's {@code HfrChatModel.Builder} bean comes with it. For {@link #stream},
+     * the task is looked up once, on the thread that subscribes.
      */
     public Builder decisionSink(Hfr engine) {
       Objects.requireNonNull(engine, "engine");
-      return decisionSink(engine.decisionSink(), () -> engine.currentTask().orElse(null));
+      decisionSink(engine.decisionSink(), () -> engine.currentTask().orElse(null));
+      this.engineEscalations = engine.escalationHandler();
+      return this;
     }
 
     public HfrChatModel build() {

@@ -10,6 +10,7 @@ import dev.hfr.runtime.model.ModelCallFailedException;
 import dev.hfr.runtime.model.ModelDecision;
 import dev.hfr.runtime.model.ModelRefusalException;
 import dev.hfr.runtime.model.ModelStreamInterruptedException;
+import dev.hfr.runtime.telemetry.DecisionEvent;
 import dev.hfr.runtime.time.Sleeper;
 import java.util.List;
 import java.util.Objects;
@@ -105,6 +106,8 @@ public final class ModelLadderWalk<M> {
   public final class Call {
     private final ModelDecisionLog log;
     private final List<ModelDecision> decisions = new CopyOnWriteArrayList<>();
+    /** The decisions as decision events, for an escalation's evidence. */
+    private final List<DecisionEvent> events = new CopyOnWriteArrayList<>();
     private final AtomicBoolean counted = new AtomicBoolean();
     private List<M> messages;
     private boolean compressed;
@@ -194,7 +197,8 @@ public final class ModelLadderWalk<M> {
         case ESCALATE -> {
           ModelRefusalException refusal = new ModelRefusalException(
               name + " refused the request (T8, " + rule + "); escalated, not degraded around", decisions, error);
-          escalate(refusal);
+          escalate(refusal, d.reason(), "the model refused the request (T8, " + rule + "): a human decides whether"
+              + " and how to answer; the ladder never degrades around a refusal");
           return ended(refusal);
         }
         case FAIL -> {
@@ -231,7 +235,9 @@ public final class ModelLadderWalk<M> {
       ModelCallFailedException failed = new ModelCallFailedException(status, fault,
           "no model of the ladder gave an acceptable answer (last: " + fault + ")", decisions, lastError);
       if (status == ToolOutcome.Status.ESCALATED) {
-        escalate(failed);
+        List<String> withConsent = rules.needingAHuman();
+        escalate(failed, lastReason, "every model " + rules.criticality() + " criticality allows without a human failed:"
+            + " a human may answer" + (withConsent.isEmpty() ? "" : ", or allow " + String.join(", ", withConsent)));
       }
       count(status, fault, false, DegradeLevel.L0, lastReason);
       return failed;
@@ -250,11 +256,19 @@ public final class ModelLadderWalk<M> {
       }
     }
 
-    /** Hands an escalation over; a failing handler is attached to the escalation, never replaces it. */
-    private void escalate(ModelCallFailedException escalation) {
+    /**
+     * Hands an escalation over: to the adapter's handler, then with its evidence to the engine's escalation handler
+     * (when the log has one). A failing handler is attached to the escalation, never replaces it.
+     */
+    private void escalate(ModelCallFailedException escalation, Reason reason, String suggestion) {
       try {
         escalationHandler.accept(escalation);
       } catch (RuntimeException handlerFailure) {
+        escalation.addSuppressed(handlerFailure);
+      }
+      try {
+        log.escalate(escalation, rules.criticality(), reason, List.copyOf(events), suggestion);
+      } catch (Exception handlerFailure) {
         escalation.addSuppressed(handlerFailure);
       }
     }
@@ -273,6 +287,9 @@ public final class ModelLadderWalk<M> {
       lastReason = reason;
       listener.accept(d);
       log.record(d, reason, confidence);
+      if (!"ACCEPT".equals(action)) {
+        events.add(log.event(d, reason, confidence));
+      }
     }
   }
 }
