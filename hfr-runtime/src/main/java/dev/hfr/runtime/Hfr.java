@@ -132,6 +132,8 @@ public final class Hfr implements RecoveryEngine, AutoCloseable {
    * of them reopened here is checkpointed at open, so its close is saved even if the new run only reads.
    */
   private final Set<String> cutOffTasks = ConcurrentHashMap.newKeySet();
+  /** Whether {@link #cutOffTasks} ever held one: an open reads this flag, not the set's size (a sum of counters). */
+  private volatile boolean anyCutOffTasks;
   /** {@link Builder#checkpointTasksAtOpen}. */
   private final boolean checkpointAtOpen;
   /** The configuration's version and source, saved with each task's spec to see drift on resume. */
@@ -316,7 +318,7 @@ public final class Hfr implements RecoveryEngine, AutoCloseable {
       // A task is checkpointed from its first write or escalation on (a task that only reads leaves nothing to
       // reconcile), unless asked for at open; one this engine knows was cut off is checkpointed now, so its
       // close is saved whatever the new run does.
-      if (checkpointAtOpen || (!cutOffTasks.isEmpty() && cutOffTasks.remove(cutOffKey(spec.tenant(), spec.taskId())))) {
+      if (checkpointAtOpen || (anyCutOffTasks && cutOffTasks.remove(cutOffKey(spec.tenant(), spec.taskId())))) {
         checkpoints.started(state);
       } else {
         state.checkpointLater();
@@ -409,12 +411,17 @@ public final class Hfr implements RecoveryEngine, AutoCloseable {
           unfinished.add(new PendingTask.UnfinishedWrite(r.tool(), r.key(), r.state(), r.attempts(), r.createdAt()));
         }
       }
-      cutOffTasks.add(cutOffKey(t.tenant(), t.taskId()));
+      rememberCutOff(t);
       String savedConfig = SpecText.configVersion(t.spec());
       pending.add(new PendingTask(t.tenant(), t.taskId(), SpecText.parse(t.tenant(), t.taskId(), t.spec()), t.phase(), t.evidence(),
           savedConfig, !savedConfig.equals(configVersion), t.owner(), t.startedAt(), unfinished));
     }
     return pending;
+  }
+
+  private void rememberCutOff(TaskCheckpoint t) {
+    cutOffTasks.add(cutOffKey(t.tenant(), t.taskId()));
+    anyCutOffTasks = true;
   }
 
   /** The key of a task in {@link #cutOffTasks}. */
@@ -428,7 +435,7 @@ public final class Hfr implements RecoveryEngine, AutoCloseable {
       return;
     }
     for (TaskCheckpoint t : ledger.openTasks()) {
-      cutOffTasks.add(cutOffKey(t.tenant(), t.taskId()));
+      rememberCutOff(t);
     }
   }
 

@@ -45,6 +45,8 @@ public final class TaskScope implements AutoCloseable {
   private final TaskSpec spec;
   private final TaskState state;
   private final TaskState previous;
+  /** The slot of the thread the task was opened on (and bound to), or {@code null}: bound to none. */
+  private final TaskContext.Slot slot;
   private final Compensator compensator;
   private boolean closed;
 
@@ -54,7 +56,8 @@ public final class TaskScope implements AutoCloseable {
     this.state = state;
     this.compensator = compensator;
     state.openedBy(this);
-    this.previous = bindHere ? TaskContext.swap(state) : null;
+    this.slot = bindHere ? TaskContext.slot() : null;
+    this.previous = bindHere ? slot.swap(state) : null;
   }
 
   /** {@code work}, run in the task current on this thread now (or in none if there is none). */
@@ -210,7 +213,11 @@ public final class TaskScope implements AutoCloseable {
     }
     closed = true;
     engine.closed(state);
-    TaskContext.replace(state, previous);
+    if (slot != null) {
+      slot.replace(state, previous);
+    } else {
+      TaskContext.replace(state, previous);
+    }
   }
 
   @Override

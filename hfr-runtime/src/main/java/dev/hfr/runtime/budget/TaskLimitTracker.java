@@ -15,6 +15,9 @@ import java.util.Objects;
  * engine stops or replans.
  *
  * <p>Thread-safe (a task may call tools in parallel); the checks take a per-task lock and never allocate.
+ * The lock is this tracker's monitor: a caller that holds it may count more of the task under the same lock
+ * and check with {@link #beforeToolCallHoldingLock} (HFR's engine numbers and counts each call of a task so:
+ * one lock per call).
  */
 public final class TaskLimitTracker {
 
@@ -100,6 +103,24 @@ public final class TaskLimitTracker {
    * every turn, checks at once).
    */
   public synchronized TaskLimit beforeToolCallAtRecentReading(String tool, boolean write, long recentNanos) {
+    return atRecentReading(tool, write, recentNanos);
+  }
+
+  /**
+   * {@link #beforeToolCall(String, boolean, long)} ({@code exactReading}) or {@link #beforeToolCallAtRecentReading}
+   * (not), for a caller that holds this tracker's monitor already, so that it can count the call in the same
+   * critical section ({@code synchronized (tracker) { ... }}) instead of taking a second lock.
+   */
+  public TaskLimit beforeToolCallHoldingLock(String tool, boolean write, long nowNanos, boolean exactReading) {
+    assert Thread.holdsLock(this) : "the caller must hold the tracker's monitor";
+    if (exactReading) {
+      checksAtRecentReadings = 0;
+      return check(tool, write, nowNanos);
+    }
+    return atRecentReading(tool, write, nowNanos);
+  }
+
+  private TaskLimit atRecentReading(String tool, boolean write, long recentNanos) {
     long now = recentNanos;
     if (++checksAtRecentReadings >= EXACT_READING_EVERY) {
       checksAtRecentReadings = 0;

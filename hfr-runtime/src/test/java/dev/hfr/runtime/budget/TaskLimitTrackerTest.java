@@ -64,6 +64,32 @@ class TaskLimitTrackerTest {
   }
 
   @Test
+  @DisplayName("a caller holding the tracker's monitor checks at an exact or a recent reading, as the locking methods do")
+  void checksHoldingTheLock() {
+    TaskLimitTracker tracker = new TaskLimitTracker(TaskLimits.builder().maxWallTime(Duration.ofSeconds(10))
+        .maxToolCalls(20).maxSameToolCalls(Integer.MAX_VALUE).build(), time);
+    long stale = time.nanoTime();
+    time.advance(Duration.ofSeconds(11).toNanos());
+    synchronized (tracker) {
+      for (int i = 1; i < TaskLimitTracker.EXACT_READING_EVERY; i++) {
+        assertThat(tracker.beforeToolCallHoldingLock("Cache.get", false, stale, false)).as("check %d", i).isNull();
+      }
+      assertThat(tracker.beforeToolCallHoldingLock("Cache.get", false, stale, false))
+          .as("the 16th check at a recent reading reads the clock").isEqualTo(TaskLimit.WALL_TIME);
+      assertThat(tracker.beforeToolCallHoldingLock("Cache.get", false, stale, true)).as("an exact reading is taken as it is").isNull();
+    }
+    assertThat(tracker.usage().toolCalls()).isEqualTo(16);
+  }
+
+  @Test
+  @DisplayName("checking without holding the monitor is a programming error (caught by assertions)")
+  void holdingLockIsChecked() {
+    TaskLimitTracker tracker = new TaskLimitTracker(TaskLimits.defaults(), time);
+    assertThatThrownBy(() -> tracker.beforeToolCallHoldingLock("Cache.get", false, time.nanoTime(), true))
+        .isInstanceOf(AssertionError.class).hasMessageContaining("monitor");
+  }
+
+  @Test
   @DisplayName("the retry budget B_t is created when a retry first asks for it")
   void retryBudgetOnFirstNeed() {
     TaskLimitTracker tracker = new TaskLimitTracker(TaskLimits.builder().maxRetries(3).build(), time);

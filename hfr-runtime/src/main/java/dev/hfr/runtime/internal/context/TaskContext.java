@@ -14,9 +14,37 @@ import dev.hfr.runtime.internal.engine.TaskState;
  */
 public final class TaskContext {
 
-  /** The current thread's task, in a holder so that changing it does not touch the thread's map. */
-  private static final class Slot {
-    TaskState task;
+  /**
+   * A thread's slot: the holder of its current task. A scope opened on a thread keeps its slot, so that closing
+   * it there needs no lookup ({@link #replace(TaskState, TaskState)}).
+   */
+  public static final class Slot {
+    private final Thread owner = Thread.currentThread();
+    private TaskState task;
+
+    private Slot() {}
+
+    /** Makes {@code next} the owner thread's task and returns the one it replaces; called on the owner thread. */
+    public TaskState swap(TaskState next) {
+      TaskState before = task;
+      task = next;
+      return before;
+    }
+
+    /**
+     * If {@code expected} is the current thread's task, makes {@code next} current instead; says whether it did.
+     * On the slot's own thread without a lookup; on another thread, that thread's slot is looked up.
+     */
+    public boolean replace(TaskState expected, TaskState next) {
+      if (owner != Thread.currentThread()) {
+        return TaskContext.replace(expected, next);
+      }
+      if (task != expected) {
+        return false;
+      }
+      task = next;
+      return true;
+    }
   }
 
   private static final ThreadLocal<Slot> CURRENT = new ThreadLocal<>();
@@ -44,9 +72,17 @@ public final class TaskContext {
       slot = new Slot();
       CURRENT.set(slot);
     }
-    TaskState before = slot.task;
-    slot.task = task;
-    return before;
+    return slot.swap(task);
+  }
+
+  /** The current thread's slot, created if it has none. */
+  public static Slot slot() {
+    Slot slot = CURRENT.get();
+    if (slot == null) {
+      slot = new Slot();
+      CURRENT.set(slot);
+    }
+    return slot;
   }
 
   /** If {@code expected} is the current thread's task, makes {@code next} current instead; says whether it did. */

@@ -19,8 +19,10 @@ import dev.hfr.runtime.time.Clock;
 import java.time.Duration;
 import java.util.Collections;
 import java.util.EnumSet;
+import java.util.Map;
 import java.util.Objects;
 import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 
 /**
  * Policies from an {@link HfrConfig} (the §5.2 YAML with its per-tenant and per-tool overrides; its
@@ -33,6 +35,10 @@ public final class ConfigPolicies implements PolicySource {
 
   private final HfrConfig config;
   private final int attemptsOverride;
+  /** The task limits of tenants without a section of their own (most tasks): built once. */
+  private final TaskLimits defaultTenantLimits;
+  /** The task limits of each configured tenant, built when its first task opens (keys: configured tenants only). */
+  private final Map<String, TaskLimits> tenantLimits = new ConcurrentHashMap<>();
 
   /**
    * @param attemptsOverride when positive, every step's attempts are capped at this (the fixed-retry
@@ -41,6 +47,7 @@ public final class ConfigPolicies implements PolicySource {
   public ConfigPolicies(HfrConfig config, int attemptsOverride) {
     this.config = Objects.requireNonNull(config, "config");
     this.attemptsOverride = attemptsOverride;
+    this.defaultTenantLimits = limitsOf(config.tenant(null));
   }
 
   @Override
@@ -74,7 +81,15 @@ public final class ConfigPolicies implements PolicySource {
 
   @Override
   public TaskLimits taskLimits(String tenant) {
+    // Every task open asks: the configuration is immutable, so each tenant's limits are built once.
     TenantPolicy t = config.tenant(tenant);
+    if (t == config.tenant(null)) {
+      return defaultTenantLimits;
+    }
+    return tenantLimits.computeIfAbsent(t.tenant(), name -> limitsOf(t));
+  }
+
+  private static TaskLimits limitsOf(TenantPolicy t) {
     return TaskLimits.builder()
         .maxTurns(t.maxTurns())
         .maxToolCalls(t.maxToolCalls())

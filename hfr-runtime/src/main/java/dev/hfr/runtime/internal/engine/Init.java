@@ -7,7 +7,6 @@ import dev.hfr.runtime.ToolDescriptor;
 import dev.hfr.runtime.action.Action;
 import dev.hfr.runtime.action.Reason;
 import dev.hfr.runtime.budget.TaskLimit;
-import dev.hfr.runtime.budget.TaskLimitTracker;
 import dev.hfr.runtime.classify.Classification;
 import dev.hfr.runtime.ledger.IdempotencyKeys;
 import dev.hfr.runtime.ledger.LedgerRecord;
@@ -76,15 +75,13 @@ final class Init {
 
   /**
    * The admission of a read on the inline path: as {@link #admit}, at {@code nowNanos}, which is an exact reading
-   * of the clock if {@code exact}, else the tool's latest (an untimed, sampled call).
+   * of the clock if {@code exact}, else the tool's latest (an untimed, sampled call); the read's step number is
+   * taken in the same critical section ({@link TaskState#admitRead}).
+   *
+   * @return the {@link Admission}: the step and the limit that refuses the read, if any
    */
-  TaskLimit admitRead(TaskState task, ToolDescriptor tool, long nowNanos, boolean exact) {
-    task.onCallStart(false);
-    TaskLimitTracker limits = task.limits();
-    if (!features.budgets() || limits == null) {
-      return null;
-    }
-    return exact ? limits.beforeToolCall(tool.name(), false, nowNanos) : limits.beforeToolCallAtRecentReading(tool.name(), false, nowNanos);
+  long admitRead(TaskState task, ToolDescriptor tool, long nowNanos, boolean exact) {
+    return task.admitRead(tool.name(), nowNanos, exact, features.budgets());
   }
 
   /**

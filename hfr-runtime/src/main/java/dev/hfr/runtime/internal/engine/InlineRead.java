@@ -74,9 +74,6 @@ final class InlineRead {
       timed = rt.timing.shouldTime() || (level != null && level != VerifyLevel.V0)
           || (breaker != null && breaker.needsLatency());
       start = timed ? clock.nanoTime() : rt.timing.lastReading();
-      if (task != null) {
-        step = task.nextStep();
-      }
     } catch (RuntimeException e) {
       return failure.beforeCall(tool, invocation, e);
     }
@@ -84,10 +81,13 @@ final class InlineRead {
     R result = null;
     boolean hasResult = false;
     if (task != null) {
-      // INIT's admission; a refusal takes the state machine's way out, with the refusal already counted.
+      // INIT's admission, which numbers the read too; a refusal takes the state machine's way out, with the
+      // refusal already counted.
       TaskLimit refusal;
       try {
-        refusal = machine.init.admitRead(task, tool, start, timed);
+        long admission = machine.init.admitRead(task, tool, start, timed);
+        step = Admission.step(admission);
+        refusal = Admission.refusal(admission);
       } catch (RuntimeException e) {
         return failure.beforeCall(tool, invocation, e);
       }

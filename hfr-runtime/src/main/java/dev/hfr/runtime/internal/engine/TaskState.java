@@ -18,9 +18,13 @@ import java.util.List;
 
 /**
  * The running state of one task opened by {@code Hfr.openTask} (Table 9's INIT: budgets, deadline, counters):
- * what its calls share. Calls of one task may run on several threads: the counters every call touches (step
- * number, calls, clean reads) are atomic increments, the rest (touched when a call leaves the clean path) are
- * guarded by this. A call made outside any scope runs in a {@link OneCallTask} instead.
+ * what its calls share. Calls of one task may run on several threads. A task with limits numbers and counts
+ * each call under its limit tracker's lock, in the same critical section that checks the limits ({@link
+ * #admitRead}: one lock per call); without limits these counters are atomic increments. A clean read on the
+ * thread that opened the task is counted by that thread alone (a plain increment of a field no other thread
+ * writes, published by a release store); on another thread, by an atomic increment. The rest (touched when a
+ * call leaves the clean path) is guarded by this. A call made outside any scope runs in a {@link OneCallTask}
+ * instead.
  */
 public final class TaskState implements CallTask {
 
@@ -29,13 +33,17 @@ public final class TaskState implements CallTask {
   private final TaskLimitTracker limits;
   private volatile RetryBudget retryBudget;
 
-  // Counted on every call, by atomic increments of the fields (VarHandles: no object per counter): a call
-  // takes no lock of the task's on its clean path.
-  private volatile long steps;
-  private volatile int calls;
-  private volatile int highRisk;
-  /** Clean reads (one attempt, accepted) on the inline path: successes with one attempt each. */
-  private volatile int cleanReads;
+  // Counted on every call. With limits: guarded by the tracker's monitor (every step taker and counter takes
+  // it, so numbers stay distinct and counts exact). Without: atomic increments of the fields (VarHandles).
+  private long steps;
+  private int calls;
+  private int highRisk;
+  // Clean reads (one attempt, accepted) on the inline path: successes with one attempt each. Those made on the
+  // thread that opened the task (nearly all) are counted by that thread alone, without an atomic instruction.
+  /** The thread that opened the task: the one writer of {@link #openerCleanReads}. */
+  private final Thread opener = Thread.currentThread();
+  private int openerCleanReads;
+  private int otherCleanReads;
   // Counters guarded by this: touched only when a call leaves the clean path.
   private int succeeded;
   private int failed;
@@ -169,7 +177,8 @@ public final class TaskState implements CallTask {
   private static final VarHandle STEPS;
   private static final VarHandle CALLS;
   private static final VarHandle HIGH_RISK;
-  private static final VarHandle CLEAN_READS;
+  private static final VarHandle OPENER_CLEAN_READS;
+  private static final VarHandle OTHER_CLEAN_READS;
   private static final VarHandle LAST_OUTCOME;
   private static final VarHandle SCOPE;
 
@@ -180,7 +189,8 @@ public final class TaskState implements CallTask {
       STEPS = lookup.findVarHandle(TaskState.class, "steps", long.class);
       CALLS = lookup.findVarHandle(TaskState.class, "calls", int.class);
       HIGH_RISK = lookup.findVarHandle(TaskState.class, "highRisk", int.class);
-      CLEAN_READS = lookup.findVarHandle(TaskState.class, "cleanReads", int.class);
+      OPENER_CLEAN_READS = lookup.findVarHandle(TaskState.class, "openerCleanReads", int.class);
+      OTHER_CLEAN_READS = lookup.findVarHandle(TaskState.class, "otherCleanReads", int.class);
       LAST_OUTCOME = lookup.findVarHandle(TaskState.class, "lastOutcome", ToolOutcome.class);
       SCOPE = lookup.findVarHandle(TaskState.class, "scope", TaskScope.class);
     } catch (ReflectiveOperationException e) {
@@ -220,7 +230,34 @@ public final class TaskState implements CallTask {
   /** The next logical step number (1, 2, ...): the call's place in the task, for evidence and approvals. */
   @Override
   public long nextStep() {
-    return (long) STEPS.getAndAdd(this, 1L) + 1;
+    TaskLimitTracker l = limits;
+    if (l == null) {
+      return (long) STEPS.getAndAdd(this, 1L) + 1;
+    }
+    synchronized (l) {
+      return ++steps;
+    }
+  }
+
+  /**
+   * A read's admission on the inline path, under one lock: its step number, its count, and the check of the
+   * task's limits at {@code nowNanos} — an exact reading of the clock if {@code exact}, else the tool's latest
+   * (an untimed, sampled call). A refused read has its step and is counted too.
+   *
+   * @param checkLimits whether to check the limits (budgets switched on)
+   * @return the {@link Admission}
+   */
+  long admitRead(String tool, long nowNanos, boolean exact, boolean checkLimits) {
+    TaskLimitTracker l = limits;
+    if (l == null) {
+      CALLS.getAndAdd(this, 1);
+      return Admission.of(nextStep(), null);
+    }
+    synchronized (l) {
+      long step = ++steps;
+      calls++;
+      return Admission.of(step, checkLimits ? l.beforeToolCallHoldingLock(tool, false, nowNanos, exact) : null);
+    }
   }
 
   /** The last call's structured outcome, or {@code null} before the first call ends. */
@@ -240,15 +277,30 @@ public final class TaskState implements CallTask {
 
   @Override
   public void onCallStart(boolean highRiskCall) {
-    CALLS.getAndAdd(this, 1);
-    if (highRiskCall) {
-      HIGH_RISK.getAndAdd(this, 1);
+    TaskLimitTracker l = limits;
+    if (l == null) {
+      CALLS.getAndAdd(this, 1);
+      if (highRiskCall) {
+        HIGH_RISK.getAndAdd(this, 1);
+      }
+      return;
+    }
+    synchronized (l) {
+      calls++;
+      if (highRiskCall) {
+        highRisk++;
+      }
     }
   }
 
   /** Counts a clean read (one attempt, accepted) that ended on the inline path; {@code outcome} becomes the last. */
   void onCleanRead(ToolOutcome outcome) {
-    CLEAN_READS.getAndAdd(this, 1);
+    if (Thread.currentThread() == opener) {
+      // The field's only writer reads its own last write; the release store publishes the count to reports.
+      OPENER_CLEAN_READS.setRelease(this, openerCleanReads + 1);
+    } else {
+      OTHER_CLEAN_READS.getAndAdd(this, 1);
+    }
     LAST_OUTCOME.setRelease(this, outcome); // no fence: a reader sees it with the count, or the one before
   }
 
@@ -342,11 +394,22 @@ public final class TaskState implements CallTask {
   /** The report so far. */
   @Override
   public synchronized TaskReport report() {
-    int clean = cleanReads;
+    int clean = (int) OPENER_CLEAN_READS.getAcquire(this) + (int) OTHER_CLEAN_READS.getVolatile(this);
+    int callsNow;
+    int highRiskNow;
+    if (limits == null) {
+      callsNow = (int) CALLS.getVolatile(this);
+      highRiskNow = (int) HIGH_RISK.getVolatile(this);
+    } else {
+      synchronized (limits) {
+        callsNow = calls;
+        highRiskNow = highRisk;
+      }
+    }
     return new TaskReport(
         spec.tenant(),
         spec.taskId(),
-        calls,
+        callsNow,
         succeeded + clean,
         failed,
         escalated,
@@ -355,7 +418,7 @@ public final class TaskState implements CallTask {
         retries,
         limits == null ? 0 : limits.repeatedActions(),
         failedTools == null ? List.of() : failedTools,
-        highRisk,
+        highRiskNow,
         unverified,
         duplicates,
         replanRequested,

@@ -54,6 +54,19 @@ class ConfigPoliciesTest {
   }
 
   @Test
+  @DisplayName("build each tenant's task limits once: every task of a tenant gets the same limits, each tenant its own")
+  void taskLimitsBuiltOncePerTenant() {
+    ConfigPolicies policies = new ConfigPolicies(CONFIG, 0);
+    assertThat(policies.taskLimits("tight")).isSameAs(policies.taskLimits("tight"));
+    assertThat(policies.taskLimits("tight").maxRetries()).isEqualTo(1);
+    assertThat(policies.taskLimits("tight").maxSameToolCalls()).isEqualTo(2);
+    assertThat(policies.taskLimits("relaxed")).as("tenants without a section share the defaults")
+        .isSameAs(policies.taskLimits("other")).isNotSameAs(policies.taskLimits("tight"));
+    assertThat(policies.taskLimits("relaxed").maxRetries()).isEqualTo(10);
+    assertThat(policies.taskLimits("relaxed").maxWallTime()).isEqualTo(java.time.Duration.ofMinutes(10));
+  }
+
+  @Test
   @DisplayName("give a call the stricter floor and narrower levels of a task more critical than its tool")
   void taskCriticalityWins() {
     ConfigPolicies policies = new ConfigPolicies(HfrConfig.defaults(), 0);

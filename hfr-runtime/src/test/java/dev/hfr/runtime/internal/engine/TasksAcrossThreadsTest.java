@@ -13,6 +13,7 @@ import dev.hfr.runtime.ToolDescriptor;
 import dev.hfr.runtime.ToolInvocation;
 import dev.hfr.runtime.budget.TaskLimits;
 import dev.hfr.runtime.budget.TenantRetryBudgets;
+import dev.hfr.runtime.internal.context.TaskContext;
 import dev.hfr.runtime.telemetry.DecisionEvent;
 import io.micrometer.context.ContextExecutorService;
 import io.micrometer.context.ContextSnapshotFactory;
@@ -228,6 +229,70 @@ class TasksAcrossThreadsTest {
     } finally {
       threads.shutdownNow();
     }
+  }
+
+  @Test
+  @DisplayName("reads and writes of one task on 8 threads and the one that opened it: each call gets a step number of its own and is counted, with limits (numbered under the limit tracker's lock) and without (atomic increments)")
+  void stepNumbersAcrossThreads() throws Exception {
+    for (boolean budgets : new boolean[] {true, false}) {
+      Hfr hfr = f.engine(HfrFeatures.all().toBuilder().budgets(budgets).circuitBreaker(false).build());
+      ExecutorService threads = Executors.newFixedThreadPool(8);
+      try (TaskScope task = hfr.openTask(TaskSpec.builder("acme", "steps-" + budgets).limits(TaskLimits.unlimited()).build())) {
+        ExecutorService work = TaskScope.wrap(threads);
+        CountDownLatch go = new CountDownLatch(1);
+        List<Future<?>> done = new ArrayList<>();
+        for (int t = 0; t < 8; t++) {
+          int thread = t;
+          done.add(work.submit(() -> {
+            go.await();
+            for (int i = 0; i < 100; i++) {
+              hfr.execute(SEARCH, answering("hit"));
+              if (i % 4 == 0) {
+                hfr.execute(PAY, payment(thread * 1_000 + i)); // numbered on the state machine's path
+              }
+            }
+            return null;
+          }));
+        }
+        go.countDown();
+        for (int i = 0; i < 100; i++) {
+          hfr.execute(SEARCH, answering("hit")); // and the opening thread's, counted by that thread alone
+        }
+        for (Future<?> d : done) {
+          d.get(60, TimeUnit.SECONDS);
+        }
+
+        TaskReport r = task.report();
+        assertThat(r.calls()).isEqualTo(8 * 125 + 100);
+        assertThat(r.succeeded()).as("every clean read counted, on the opening thread and the others").isEqualTo(8 * 125 + 100);
+        assertThat(r.attempts()).isEqualTo(8 * 125 + 100);
+        assertThat(TaskContext.current().nextStep()).as("budgets %s: no step given twice or lost", budgets).isEqualTo(8 * 125 + 100 + 1);
+      } finally {
+        threads.shutdownNow();
+      }
+    }
+  }
+
+  private static final ToolDescriptor PAY = Fixtures.idempotentWrite();
+
+  /** {@code pay(amount, key)}: a write the ledger keys by its amount. */
+  private static ToolInvocation<String> payment(int amount) {
+    return new ToolInvocation<>() {
+      @Override
+      public String proceed(String idempotencyKey) {
+        return "paid " + amount;
+      }
+
+      @Override
+      public int argumentCount() {
+        return 2;
+      }
+
+      @Override
+      public Object argument(int index) {
+        return index == 0 ? amount : "key-" + amount;
+      }
+    };
   }
 
   /** One call; a failure or a refusal is only counted in the task's report, which is what the test checks. */
