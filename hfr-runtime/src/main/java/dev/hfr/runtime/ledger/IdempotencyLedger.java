@@ -7,8 +7,9 @@ import java.util.Optional;
 
 /**
  * The durable record of every write's intent and outcome (paper §4.5). Each method is durable when it
- * returns: an acknowledged record survives the process being killed at any instant. Every operation is
- * scoped by tenant.
+ * returns: an acknowledged record survives the process being killed at any instant. (An attempt's outcome
+ * may still wait for the next flush to survive a power loss or a crash of the machine or database server:
+ * see {@link #transition}.) Every operation is scoped by tenant.
  *
  * <p>Implementations: the embedded file ledger (the default, no server) and the PostgreSQL ledger
  * (several JVMs sharing one). Both pass the same contract tests.
@@ -49,6 +50,12 @@ public interface IdempotencyLedger extends AutoCloseable {
    * settles the write for good and also ends the key's lease, in the same step: its holder has nothing left
    * to release, and the next {@link #acquireLease} (a compensation) is granted at once. Fencing tokens are
    * unchanged by it.
+   *
+   * <p>A move out of {@link LedgerState#PREPARED} — an attempt's outcome — may be acknowledged before it is
+   * flushed to the storage device: the embedded ledger forces it with the next batch, PostgreSQL commits it
+   * asynchronously. A power loss or server crash can then take it back, and only with everything written
+   * after it; the record is PREPARED again, which the engine treats as in doubt and reconciles. Every other
+   * operation (a prepare, a lease grant, any other move) is durable when it returns.
    *
    * @param resultHash the committed result's hash, or {@code null}
    * @param fencingToken the caller's lease token; refused if a newer lease was granted on the key

@@ -37,6 +37,16 @@ import javax.sql.DataSource;
  * or another state). A lease increments the row's {@code fencing_token} in the same statement that checks
  * the current lease has expired, so tokens on a key only grow.
  *
+ * <p><b>Durability.</b> Every statement waits for its write-ahead-log flush before it returns (as the
+ * server's or the connection's {@code synchronous_commit} says: {@code on} by default), except an attempt's
+ * outcome: a {@link #transition} out of {@link LedgerState#PREPARED} (to COMMITTED, FAILED or UNKNOWN)
+ * commits with {@code synchronous_commit} off for its own transaction, so an R1 call waits for one flush,
+ * its prepare's. The outcome survives the client being killed; a crash of the server or its machine, or a
+ * failover to a standby, within about {@code 3 × wal_writer_delay} (600 ms by default) can lose it, and
+ * then only it and everything logged after it: the record is back in PREPARED, which the engine treats as
+ * in doubt and reconciles — never runs the write again blind. The argument, point by point, and the crash
+ * test: docs/LEDGER.md, "PostgreSQL: an attempt's outcome is not flushed on its own".
+ *
  * <p><b>Time.</b> Timestamps and lease expiries come from the injected {@link Clock} as epoch milliseconds.
  * Hosts sharing a ledger should keep their clocks in sync (NTP), but safety does not depend on it: a lease
  * that expires early on a skewed host only lets a second recoverer in, and the fencing token then refuses
@@ -58,6 +68,7 @@ public final class PostgresLedger implements IdempotencyLedger {
   private static final String[] MIGRATION_NAMES = {
     "create hfr_ledger", "task ids on records; hfr_task checkpoints", "hfr_ledger.state as the enum hfr_ledger_state"};
   private static final String NEEDS_RECONCILE = "('PREPARED', 'UNKNOWN')";
+  private static final String ENDING_LEASE = ", lease_owner = NULL, lease_expires_at_ms = 0";
 
   private static final String[] MIGRATIONS = {
     // 1: the ledger
@@ -118,13 +129,32 @@ public final class PostgresLedger implements IdempotencyLedger {
    * caller's token is the key's latest. A transition that settles the write for good also ends the key's
    * lease in the same statement ({@link IdempotencyLedger#transition}), so the caller has nothing to release.
    */
-  private static final String TRANSITION = transitionSql("");
-  private static final String TRANSITION_ENDING_LEASE = transitionSql(", lease_owner = NULL, lease_expires_at_ms = 0");
+  private static final String TRANSITION = transitionSql("", false);
+  private static final String TRANSITION_ENDING_LEASE = transitionSql(ENDING_LEASE, false);
+  /**
+   * An attempt's outcome — a move out of PREPARED — commits without waiting for its WAL flush: {@code
+   * set_config(..., true)} turns {@code synchronous_commit} off for this statement's transaction only (the
+   * connection's own setting is untouched), and the commit reads it. The CTE is evaluated, not inlined,
+   * because {@code set_config} is volatile; the update joins its single row. Why losing such an outcome in a
+   * server crash is safe: docs/LEDGER.md, "PostgreSQL: an attempt's outcome is not flushed on its own".
+   */
+  private static final String OUTCOME = transitionSql("", true);
+  private static final String OUTCOME_ENDING_LEASE = transitionSql(ENDING_LEASE, true);
 
-  private static String transitionSql(String alsoSet) {
-    return "UPDATE hfr_ledger SET state = CAST(? AS hfr_ledger_state), attempts = attempts + ?, result_hash = COALESCE(?, result_hash), "
-        + "updated_at_ms = ?" + alsoSet + " WHERE tenant = ? AND key = ? AND state = CAST(? AS hfr_ledger_state) AND fencing_token <= ? "
+  private static String transitionSql(String alsoSet, boolean asynchronous) {
+    return (asynchronous ? "WITH async AS (SELECT set_config('synchronous_commit', 'off', true)) " : "")
+        + "UPDATE hfr_ledger SET state = CAST(? AS hfr_ledger_state), attempts = attempts + ?, result_hash = COALESCE(?, result_hash), "
+        + "updated_at_ms = ?" + alsoSet + (asynchronous ? " FROM async" : "")
+        + " WHERE tenant = ? AND key = ? AND state = CAST(? AS hfr_ledger_state) AND fencing_token <= ? "
         + "RETURNING " + COLUMNS;
+  }
+
+  private static String transitionSql(LedgerState expected, LedgerState target) {
+    boolean endsLease = LedgerRules.endsLease(target);
+    if (expected == LedgerState.PREPARED) {
+      return endsLease ? OUTCOME_ENDING_LEASE : OUTCOME;
+    }
+    return endsLease ? TRANSITION_ENDING_LEASE : TRANSITION;
   }
 
   private final DataSource dataSource;
@@ -283,7 +313,7 @@ public final class PostgresLedger implements IdempotencyLedger {
     long now = clock.epochMillis();
     return call("moving key " + key + " from " + expected + " to " + target, c -> {
       for (int round = 0; round < 3; round++) {
-        try (PreparedStatement ps = c.prepareStatement(LedgerRules.endsLease(target) ? TRANSITION_ENDING_LEASE : TRANSITION)) {
+        try (PreparedStatement ps = c.prepareStatement(transitionSql(expected, target))) {
           ps.setString(1, target.name());
           ps.setInt(2, expected == LedgerState.PREPARED ? 1 : 0);
           ps.setString(3, resultHash);
