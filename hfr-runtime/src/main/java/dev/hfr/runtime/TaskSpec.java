@@ -109,7 +109,8 @@ public final class TaskSpec {
     }
 
     private static String requireText(String value, String what) {
-      if (value == null || value.isBlank()) {
+      // A text that starts with a non-blank character is not blank: an id is checked without a scan.
+      if (value == null || value.isEmpty() || (Character.isWhitespace(value.charAt(0)) && value.isBlank())) {
         throw new IllegalArgumentException(what + " must not be blank");
       }
       return value;

@@ -1,7 +1,10 @@
 package dev.hfr.runtime.budget;
 
 import dev.hfr.runtime.time.Clock;
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
 import java.util.Objects;
+import java.util.concurrent.locks.LockSupport;
 
 /**
  * Enforces one task's {@link TaskLimits} and reports its usage (the {@code budget_usage} of the task
@@ -15,9 +18,15 @@ import java.util.Objects;
  * engine stops or replans.
  *
  * <p>Thread-safe (a task may call tools in parallel); the checks take a per-task lock and never allocate.
- * The lock is this tracker's monitor: a caller that holds it may count more of the task under the same lock
- * and check with {@link #beforeToolCallHoldingLock} (HFR's engine numbers and counts each call of a task so:
- * one lock per call).
+ * A caller may take that lock itself ({@link #lock()}, {@link #unlock()}) to count more of the task in the
+ * same critical section and check with {@link #beforeToolCallHoldingLock} (HFR's engine numbers and counts
+ * each call of a task so: one lock per call).
+ *
+ * <p>The lock is a flag taken by one compare-and-set and given back by a release store, not a monitor or a
+ * {@code java.util.concurrent} lock: their release is a second atomic instruction (a monitor's exit) or a
+ * volatile write (a full fence on x86), which costs as much as the take, and every call of a task pays both.
+ * The critical sections are a few field updates that never wait, so a thread that finds the lock taken spins
+ * briefly, then yields, then parks for a microsecond at a time.
  */
 public final class TaskLimitTracker {
 
@@ -31,6 +40,8 @@ public final class TaskLimitTracker {
   /** B_t, created when the task's first retry asks for it: most tasks never retry. */
   private volatile RetryBudget retryBudget;
 
+  /** 1 while a thread holds the lock (see the class comment), else 0. */
+  private volatile int locked;
   /** Checks since the last one made at an exact reading of the clock. */
   private int checksAtRecentReadings;
   private int turns;
@@ -40,6 +51,19 @@ public final class TaskLimitTracker {
   private int sameToolStreak;
   private int repeatedActions;
   private double cost;
+
+  private static final VarHandle LOCKED;
+  /** Spins before a waiting thread starts to yield, then yields before it starts to park. */
+  private static final int SPINS = 64;
+  private static final int YIELDS = 64;
+
+  static {
+    try {
+      LOCKED = MethodHandles.lookup().findVarHandle(TaskLimitTracker.class, "locked", int.class);
+    } catch (ReflectiveOperationException e) {
+      throw new ExceptionInInitializerError(e);
+    }
+  }
 
   /** Starts tracking a task now, on {@code clock}. */
   public TaskLimitTracker(TaskLimits limits, Clock clock) {
@@ -63,16 +87,21 @@ public final class TaskLimitTracker {
   }
 
   /** Counts one agent turn, or names the limit that refuses it. */
-  public synchronized TaskLimit onTurn() {
-    TaskLimit common = commonLimit();
-    if (common != null) {
-      return common;
+  public TaskLimit onTurn() {
+    lock();
+    try {
+      TaskLimit common = commonLimit();
+      if (common != null) {
+        return common;
+      }
+      if (turns >= limits.maxTurns()) {
+        return TaskLimit.TURNS;
+      }
+      turns++;
+      return null;
+    } finally {
+      unlock();
     }
-    if (turns >= limits.maxTurns()) {
-      return TaskLimit.TURNS;
-    }
-    turns++;
-    return null;
   }
 
   /**
@@ -89,9 +118,14 @@ public final class TaskLimitTracker {
    * The same, with a reading of this tracker's clock the caller already took (it saves one: on a
    * virtualised host a reading costs as much as the rest of this check).
    */
-  public synchronized TaskLimit beforeToolCall(String tool, boolean write, long nowNanos) {
-    checksAtRecentReadings = 0;
-    return check(tool, write, nowNanos);
+  public TaskLimit beforeToolCall(String tool, boolean write, long nowNanos) {
+    lock();
+    try {
+      checksAtRecentReadings = 0;
+      return check(tool, write, nowNanos);
+    } finally {
+      unlock();
+    }
   }
 
   /**
@@ -102,17 +136,22 @@ public final class TaskLimitTracker {
    * {@value #EXACT_READING_EVERY}th such call after it passed the limit (any call made at an exact reading, and
    * every turn, checks at once).
    */
-  public synchronized TaskLimit beforeToolCallAtRecentReading(String tool, boolean write, long recentNanos) {
-    return atRecentReading(tool, write, recentNanos);
+  public TaskLimit beforeToolCallAtRecentReading(String tool, boolean write, long recentNanos) {
+    lock();
+    try {
+      return atRecentReading(tool, write, recentNanos);
+    } finally {
+      unlock();
+    }
   }
 
   /**
    * {@link #beforeToolCall(String, boolean, long)} ({@code exactReading}) or {@link #beforeToolCallAtRecentReading}
-   * (not), for a caller that holds this tracker's monitor already, so that it can count the call in the same
-   * critical section ({@code synchronized (tracker) { ... }}) instead of taking a second lock.
+   * (not), for a caller that holds this tracker's lock already ({@link #lock()}), so that it can count the call in
+   * the same critical section instead of taking the lock a second time.
    */
   public TaskLimit beforeToolCallHoldingLock(String tool, boolean write, long nowNanos, boolean exactReading) {
-    assert Thread.holdsLock(this) : "the caller must hold the tracker's monitor";
+    assert locked == 1 : "the caller must hold the tracker's lock";
     if (exactReading) {
       checksAtRecentReadings = 0;
       return check(tool, write, nowNanos);
@@ -156,16 +195,26 @@ public final class TaskLimitTracker {
   }
 
   /** Adds spent cost (money or tokens, in the unit of {@code maxCost}). */
-  public synchronized void recordCost(double amount) {
+  public void recordCost(double amount) {
     if (!(amount >= 0.0) || Double.isInfinite(amount)) {
       throw new IllegalArgumentException("cost must be a finite non-negative amount, was " + amount);
     }
-    cost += amount;
+    lock();
+    try {
+      cost += amount;
+    } finally {
+      unlock();
+    }
   }
 
   /** The wall-time or cost limit the task has already passed, or {@code null}: for checks between calls. */
-  public synchronized TaskLimit check() {
-    return commonLimit();
+  public TaskLimit check() {
+    lock();
+    try {
+      return commonLimit();
+    } finally {
+      unlock();
+    }
   }
 
   private TaskLimit commonLimit() {
@@ -203,8 +252,13 @@ public final class TaskLimitTracker {
   }
 
   /** How often repeated-action detection fired. */
-  public synchronized int repeatedActions() {
-    return repeatedActions;
+  public int repeatedActions() {
+    lock();
+    try {
+      return repeatedActions;
+    } finally {
+      unlock();
+    }
   }
 
   /** The limits enforced. */
@@ -213,14 +267,50 @@ public final class TaskLimitTracker {
   }
 
   /** What the task has used so far, against its limits. */
-  public synchronized BudgetUsage usage() {
-    return new BudgetUsage(
-        turns, limits.maxTurns(),
-        toolCalls, limits.maxToolCalls(),
-        retryBudget == null ? 0 : retryBudget.retriesUsed(), limits.maxRetries(),
-        writeActions, limits.maxWriteActions(),
-        cost, limits.maxCost(),
-        Math.max(0, clock.nanoTime() - startNanos), maxWallNanos,
-        repeatedActions);
+  public BudgetUsage usage() {
+    lock();
+    try {
+      return new BudgetUsage(
+          turns, limits.maxTurns(),
+          toolCalls, limits.maxToolCalls(),
+          retryBudget == null ? 0 : retryBudget.retriesUsed(), limits.maxRetries(),
+          writeActions, limits.maxWriteActions(),
+          cost, limits.maxCost(),
+          Math.max(0, clock.nanoTime() - startNanos), maxWallNanos,
+          repeatedActions);
+    } finally {
+      unlock();
+    }
+  }
+
+  /**
+   * Takes this tracker's lock, for a caller that counts more of its task in the same critical section as a check
+   * ({@link #beforeToolCallHoldingLock}); give it back with {@link #unlock()} in a {@code finally}. Not
+   * reentrant: no other method of this tracker may be called while holding it.
+   */
+  public void lock() {
+    if (!LOCKED.compareAndSet(this, 0, 1)) {
+      lockContended();
+    }
+  }
+
+  /** Gives back the lock {@link #lock()} took. */
+  public void unlock() {
+    LOCKED.setRelease(this, 0);
+  }
+
+  private void lockContended() {
+    for (int tries = 0; ; tries++) {
+      if (locked == 0 && LOCKED.compareAndSet(this, 0, 1)) {
+        return;
+      }
+      if (tries < SPINS) {
+        Thread.onSpinWait();
+      } else if (tries < SPINS + YIELDS) {
+        Thread.yield();
+      } else {
+        LockSupport.parkNanos(1_000L); // the holder was descheduled mid-update
+      }
+    }
   }
 }

@@ -7,7 +7,7 @@ import java.util.concurrent.atomic.AtomicReferenceArray;
 /**
  * A bounded queue for many producers and one consumer that never blocks and never takes a lock: the
  * array ring of Dmitry Vyukov's bounded MPMC queue, with a plain consumer index because only the
- * decision writer polls. Each slot carries a sequence number that says whose turn it is, so a producer
+ * decision writer takes from it. Each slot carries a sequence number that says whose turn it is, so a producer
  * claims a slot with one compare-and-set on the tail and publishes it with one store; when the
  * ring is full, {@link #offer} answers {@code false} at once.
  */
@@ -62,18 +62,27 @@ final class EventQueue<E> {
     }
   }
 
-  /** The oldest element, or {@code null} when the queue is empty. Called by the one consumer only. */
-  E poll() {
+  /**
+   * Moves up to {@code max} of the oldest elements into {@code into}, from index 0, and returns how many;
+   * the consumer's position is published once for all of them. Called by the one consumer only.
+   */
+  int drain(E[] into, int max) {
     long pos = head;
-    int index = (int) pos & mask;
-    if (sequences.getAcquire(index) != pos + 1) {
-      return null;
+    int n = 0;
+    while (n < max) {
+      int index = (int) (pos + n) & mask;
+      if (sequences.getAcquire(index) != pos + n + 1) {
+        break;
+      }
+      into[n] = slots.getPlain(index);
+      slots.setPlain(index, null);
+      sequences.setRelease(index, pos + n + mask + 1);
+      n++;
     }
-    E e = slots.getPlain(index);
-    slots.setPlain(index, null);
-    sequences.setRelease(index, pos + mask + 1);
-    head = pos + 1;
-    return e;
+    if (n > 0) {
+      head = pos + n;
+    }
+    return n;
   }
 
   /** How many elements were ever accepted: the position a flush waits for. */

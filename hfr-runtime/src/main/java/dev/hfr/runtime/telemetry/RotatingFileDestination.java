@@ -1,28 +1,42 @@
 package dev.hfr.runtime.telemetry;
 
 import dev.hfr.runtime.internal.telemetry.DecisionEventJson;
-import java.io.BufferedOutputStream;
 import java.io.IOException;
-import java.io.OutputStream;
+import java.nio.ByteBuffer;
+import java.nio.channels.FileChannel;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.nio.file.StandardOpenOption;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.ThreadPoolExecutor;
+import java.util.concurrent.TimeUnit;
 
 /**
  * JSON lines appended to one file that rolls over by size: when the next line would take the file past
  * its limit, {@code file} becomes {@code file.1}, {@code file.1} becomes {@code file.2}, and so on up to
- * the number of rolled files kept; the oldest is deleted. So the log never takes more than about
- * {@code maxBytes × (keep + 1)} on disk.
+ * the number of rolled files kept; the oldest is deleted, by a thread of its own (as {@code file.<keep+1>}
+ * until it is gone). So the log never takes more than about {@code maxBytes × (keep + 1)} on disk, and
+ * briefly one file more.
  */
 final class RotatingFileDestination implements DecisionDestination {
 
+  /**
+   * Lines gather here between two writes to the file: a batch of a few hundred events goes to the kernel in
+   * one system call, and from a direct buffer, which the channel hands over without a further copy.
+   */
+  static final int BUFFER_BYTES = 256 * 1024;
   private static final byte NEWLINE = '\n';
 
   private final Path file;
   private final long maxBytes;
   private final int keep;
-  private OutputStream out;
+  private final ByteBuffer buffer = ByteBuffer.allocateDirect(BUFFER_BYTES);
+  private FileChannel channel;
+  /** Deletes the rolled-over files that fall out of the kept ones; started at the first such file. */
+  private ExecutorService deleter;
+  /** The file's size with what is in the buffer. */
   private long size;
 
   RotatingFileDestination(Path file, long maxBytes, int keep) throws IOException {
@@ -37,8 +51,8 @@ final class RotatingFileDestination implements DecisionDestination {
   }
 
   private void open() throws IOException {
-    out = new BufferedOutputStream(Files.newOutputStream(file, StandardOpenOption.CREATE, StandardOpenOption.APPEND), 64 * 1024);
-    size = Files.size(file);
+    channel = FileChannel.open(file, StandardOpenOption.CREATE, StandardOpenOption.APPEND, StandardOpenOption.WRITE);
+    size = channel.size();
   }
 
   @Override
@@ -52,26 +66,83 @@ final class RotatingFileDestination implements DecisionDestination {
     if (size > 0 && size + line > maxBytes) {
       rotate();
     }
-    json.writeTo(out);
-    out.write(NEWLINE);
+    if (line > buffer.remaining()) {
+      drain();
+      if (line > buffer.capacity()) {
+        writeFully(json.asByteBuffer());
+        writeFully(ByteBuffer.wrap(new byte[] {NEWLINE}));
+        size += line;
+        return;
+      }
+    }
+    json.writeTo(buffer);
+    buffer.put(NEWLINE);
     size += line;
   }
 
+  /** Writes the buffer to the file; the buffer is empty afterwards, even when the write failed. */
+  private void drain() throws IOException {
+    buffer.flip();
+    try {
+      writeFully(buffer);
+    } finally {
+      buffer.clear();
+    }
+  }
+
+  private void writeFully(ByteBuffer bytes) throws IOException {
+    while (bytes.hasRemaining()) {
+      channel.write(bytes);
+    }
+  }
+
   private void rotate() throws IOException {
-    out.close();
+    drain();
+    channel.close();
+    // The oldest file goes out of the way under a name of its own (a rename is quick), and is deleted by
+    // another thread: deleting a file of many MiB frees its pages in the kernel, milliseconds of work during
+    // which this writer would fall behind the callers and their queue would overflow.
+    Path doomed = rolled(keep + 1);
     if (keep == 0) {
-      Files.deleteIfExists(file);
+      Files.move(file, doomed, StandardCopyOption.REPLACE_EXISTING);
     } else {
-      Files.deleteIfExists(rolled(keep));
+      moveIfExists(rolled(keep), doomed);
       for (int i = keep - 1; i >= 1; i--) {
-        Path from = rolled(i);
-        if (Files.exists(from)) {
-          Files.move(from, rolled(i + 1), StandardCopyOption.REPLACE_EXISTING);
-        }
+        moveIfExists(rolled(i), rolled(i + 1));
       }
       Files.move(file, rolled(1), StandardCopyOption.REPLACE_EXISTING);
     }
+    deleteLater(doomed);
     open();
+  }
+
+  private static void moveIfExists(Path from, Path to) throws IOException {
+    if (Files.exists(from)) {
+      Files.move(from, to, StandardCopyOption.REPLACE_EXISTING);
+    }
+  }
+
+  private void deleteLater(Path path) {
+    if (!Files.exists(path)) {
+      return;
+    }
+    if (deleter == null) {
+      // One thread at most, gone after a minute without work; a JVM may exit while it waits.
+      ThreadPoolExecutor pool = new ThreadPoolExecutor(1, 1, 1, TimeUnit.MINUTES, new LinkedBlockingQueue<>(), r -> {
+        Thread t = new Thread(r, "hfr-decision-log-delete");
+        t.setDaemon(true);
+        return t;
+      });
+      pool.allowCoreThreadTimeOut(true);
+      deleter = pool;
+    }
+    deleter.execute(() -> {
+      try {
+        Files.deleteIfExists(path);
+      } catch (IOException e) {
+        // Left for the next rotation, which moves another file onto this name.
+      }
+    });
   }
 
   private Path rolled(int n) {
@@ -80,12 +151,27 @@ final class RotatingFileDestination implements DecisionDestination {
 
   @Override
   public void flush() throws IOException {
-    out.flush();
+    if (buffer.position() > 0) {
+      drain();
+    }
   }
 
+  /** Writes what is buffered, closes the file and waits (a few seconds at most) for the deletions under way. */
   @Override
   public void close() throws IOException {
-    out.close();
+    try {
+      flush();
+    } finally {
+      channel.close();
+      if (deleter != null) {
+        deleter.shutdown();
+        try {
+          deleter.awaitTermination(10, TimeUnit.SECONDS);
+        } catch (InterruptedException e) {
+          Thread.currentThread().interrupt();
+        }
+      }
+    }
   }
 
   @Override

@@ -5,7 +5,11 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.hfr.runtime.time.VirtualTime;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Map;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
 
@@ -64,29 +68,71 @@ class TaskLimitTrackerTest {
   }
 
   @Test
-  @DisplayName("a caller holding the tracker's monitor checks at an exact or a recent reading, as the locking methods do")
+  @DisplayName("a caller holding the tracker's lock checks at an exact or a recent reading, as the locking methods do")
   void checksHoldingTheLock() {
     TaskLimitTracker tracker = new TaskLimitTracker(TaskLimits.builder().maxWallTime(Duration.ofSeconds(10))
         .maxToolCalls(20).maxSameToolCalls(Integer.MAX_VALUE).build(), time);
     long stale = time.nanoTime();
     time.advance(Duration.ofSeconds(11).toNanos());
-    synchronized (tracker) {
+    tracker.lock();
+    try {
       for (int i = 1; i < TaskLimitTracker.EXACT_READING_EVERY; i++) {
         assertThat(tracker.beforeToolCallHoldingLock("Cache.get", false, stale, false)).as("check %d", i).isNull();
       }
       assertThat(tracker.beforeToolCallHoldingLock("Cache.get", false, stale, false))
           .as("the 16th check at a recent reading reads the clock").isEqualTo(TaskLimit.WALL_TIME);
       assertThat(tracker.beforeToolCallHoldingLock("Cache.get", false, stale, true)).as("an exact reading is taken as it is").isNull();
+    } finally {
+      tracker.unlock();
     }
     assertThat(tracker.usage().toolCalls()).isEqualTo(16);
   }
 
   @Test
-  @DisplayName("checking without holding the monitor is a programming error (caught by assertions)")
+  @DisplayName("checking without holding the lock is a programming error (caught by assertions)")
   void holdingLockIsChecked() {
     TaskLimitTracker tracker = new TaskLimitTracker(TaskLimits.defaults(), time);
     assertThatThrownBy(() -> tracker.beforeToolCallHoldingLock("Cache.get", false, time.nanoTime(), true))
-        .isInstanceOf(AssertionError.class).hasMessageContaining("monitor");
+        .isInstanceOf(AssertionError.class).hasMessageContaining("lock");
+  }
+
+  @Test
+  @DisplayName("8 threads checking one tracker at once (the lock's contended path): max_tool_calls admits exactly its number, cost adds up exactly")
+  void contendedLock() throws Exception {
+    TaskLimitTracker tracker = new TaskLimitTracker(TaskLimits.builder().maxToolCalls(20_000)
+        .maxSameToolCalls(Integer.MAX_VALUE).build(), time);
+    int threads = 8;
+    int each = 5_000;
+    AtomicInteger admitted = new AtomicInteger();
+    CountDownLatch go = new CountDownLatch(1);
+    List<Thread> workers = new ArrayList<>();
+    for (int t = 0; t < threads; t++) {
+      String tool = "Tool" + (t % 3);
+      Thread w = new Thread(() -> {
+        try {
+          go.await();
+        } catch (InterruptedException e) {
+          Thread.currentThread().interrupt();
+          return;
+        }
+        for (int i = 0; i < each; i++) {
+          if (tracker.beforeToolCall(tool, false) == null) {
+            admitted.incrementAndGet();
+          }
+          tracker.recordCost(0.5);
+        }
+      });
+      w.start();
+      workers.add(w);
+    }
+    go.countDown();
+    for (Thread w : workers) {
+      w.join(60_000);
+      assertThat(w.isAlive()).isFalse();
+    }
+    assertThat(admitted.get()).isEqualTo(20_000);
+    assertThat(tracker.usage().toolCalls()).isEqualTo(20_000);
+    assertThat(tracker.usage().cost()).isEqualTo(threads * each * 0.5);
   }
 
   @Test

@@ -142,6 +142,61 @@ class DecisionLogWriterTest {
   }
 
   @Test
+  @DisplayName("deletes the file that falls out of the kept ones on a thread of its own, and waits for that on close")
+  void rotationDeletesInTheBackground(@TempDir Path dir) throws Exception {
+    Path file = dir.resolve("decisions.jsonl");
+    DecisionLog log = DecisionLog.toFile(file).maxFileBytes(4096).keepFiles(1).build();
+    for (int i = 1; i <= 500; i++) {
+      log.record(event(i));
+    }
+    assertThat(log.flush(Duration.ofSeconds(10))).isTrue();
+    assertThat(Thread.getAllStackTraces().keySet()).extracting(Thread::getName).contains("hfr-decision-log-delete");
+    log.close();
+    try (Stream<Path> files = Files.list(dir)) {
+      assertThat(files.map(p -> p.getFileName().toString())).containsExactlyInAnyOrder("decisions.jsonl", "decisions.jsonl.1");
+    }
+    List<String> lines = new ArrayList<>(Files.readAllLines(file.resolveSibling("decisions.jsonl.1"), StandardCharsets.UTF_8));
+    lines.addAll(Files.readAllLines(file, StandardCharsets.UTF_8));
+    assertThat(JSON.readTree(lines.get(lines.size() - 1)).get("step").asLong()).isEqualTo(500);
+    for (int i = 1; i < lines.size(); i++) {
+      assertThat(JSON.readTree(lines.get(i)).get("step").asLong()).as("consecutive, nothing lost within the kept files")
+          .isEqualTo(JSON.readTree(lines.get(i - 1)).get("step").asLong() + 1);
+    }
+  }
+
+  @Test
+  @DisplayName("writes an event larger than its write buffer whole, between the events before and after it")
+  void eventLargerThanTheBuffer(@TempDir Path dir) throws Exception {
+    Path file = dir.resolve("decisions.jsonl");
+    DecisionLog log = DecisionLog.toFile(file).build();
+    String huge = "v".repeat(RotatingFileDestination.BUFFER_BYTES + 10);
+    log.record(event(1));
+    DecisionEvent e = event(2);
+    log.record(new DecisionEvent(e.epochMillis(), e.mode(), e.tenant(), e.taskId(), e.step(), e.tool(), e.risk(), e.attempt(),
+        e.rung(), e.fault(), e.confidence(), e.rule(), e.action(), e.reason(), e.delayMillis(), e.latencyMillis(),
+        e.stepRetriesLeft(), e.taskRetriesLeft(), huge, e.argsHash(), null, null, null));
+    log.record(event(3));
+    log.close();
+    List<String> lines = Files.readAllLines(file, StandardCharsets.UTF_8);
+    assertThat(lines).hasSize(3);
+    assertThat(JSON.readTree(lines.get(1)).get("verifierReason").asText()).isEqualTo(huge);
+    assertThat(JSON.readTree(lines.get(2)).get("step").asLong()).isEqualTo(3);
+  }
+
+  @Test
+  @DisplayName("makes each batch visible in the file when it is flushed, without waiting for its buffer to fill")
+  void flushedBatchesAreInTheFile(@TempDir Path dir) throws Exception {
+    Path file = dir.resolve("decisions.jsonl");
+    DecisionLog log = DecisionLog.toFile(file).build();
+    for (int i = 1; i <= 3; i++) {
+      log.record(event(i));
+    }
+    assertThat(log.flush(Duration.ofSeconds(10))).isTrue();
+    assertThat(Files.readAllLines(file, StandardCharsets.UTF_8)).hasSize(3);
+    log.close();
+  }
+
+  @Test
   @DisplayName("writes everything queued when it is closed")
   void closeWritesTheQueue(@TempDir Path dir) throws Exception {
     Path file = dir.resolve("decisions.jsonl");

@@ -1,7 +1,5 @@
 package dev.hfr.agent.internal.bootstrap;
 
-import java.util.concurrent.atomic.AtomicIntegerArray;
-
 /**
  * The only code the inlined advice calls. It is injected into the bootstrap class loader, so that
  * {@code java.base} and {@code java.net.http} classes can see it, and forwards to the agent's
@@ -31,7 +29,12 @@ public final class HfrBridge {
   public static final Object NESTED = new Object();
 
   private static volatile HttpCallHooks hooks;
-  private static final AtomicIntegerArray DISABLED = new AtomicIntegerArray(CLIENTS);
+  /**
+   * One bit per client slot, set when the client is switched off. A volatile int rather than an
+   * {@code AtomicIntegerArray}, whose array {@code VarHandle} premain would set up in every JVM; it changes
+   * at most once per client, under the class's lock.
+   */
+  private static volatile int disabled;
 
   private HfrBridge() {}
 
@@ -51,7 +54,7 @@ public final class HfrBridge {
 
   /** Whether a client is still recorded (false after an internal failure switched it off). */
   public static boolean enabled(int client) {
-    return DISABLED.get(client) == 0;
+    return (disabled & (1 << client)) == 0;
   }
 
   // ---- java.net.http.HttpClient ----
@@ -179,13 +182,22 @@ public final class HfrBridge {
 
   private static HttpCallHooks active(int client) {
     HttpCallHooks h = hooks;
-    return h != null && DISABLED.get(client) == 0 ? h : null;
+    return h != null && enabled(client) ? h : null;
   }
 
   /** Switches a client off after the agent's own failure, reporting it once. */
   public static void fail(int client, Throwable t) {
-    if (DISABLED.compareAndSet(client, 0, 1)) {
+    if (switchOff(client)) {
       System.err.println("[hfr-agent] " + NAMES[client] + " is no longer recorded after an internal error: " + t);
     }
+  }
+
+  /** True for the one caller that switched the client off. */
+  private static synchronized boolean switchOff(int client) {
+    if (!enabled(client)) {
+      return false;
+    }
+    disabled |= 1 << client;
+    return true;
   }
 }

@@ -16,7 +16,7 @@ public final class HttpClientInstrumentations {
 
   /** The instrumented classes of each client (binary names), in bridge slot order. */
   private static final String[][] CLASS_NAMES = {
-      {JdkHttpClientInstrumentation.CLIENT_IMPL},
+      {JdkHttpClientInstrumentation.CLIENT_FACADE},
       {HttpUrlConnectionInstrumentation.API, HttpUrlConnectionInstrumentation.JDK_IMPLEMENTATION},
       {OkHttpInstrumentation.REAL_CALL},
       {ApacheHttpClient5Instrumentation.INTERNAL_CLIENT, ApacheHttpClient5Instrumentation.MINIMAL_CLIENT}};

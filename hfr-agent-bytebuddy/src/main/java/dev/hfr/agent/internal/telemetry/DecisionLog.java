@@ -1,7 +1,5 @@
 package dev.hfr.agent.internal.telemetry;
 
-import com.fasterxml.jackson.databind.ObjectWriter;
-import com.fasterxml.jackson.databind.json.JsonMapper;
 import java.io.BufferedWriter;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -58,7 +56,6 @@ public final class DecisionLog implements AutoCloseable {
   }
 
   private void drain() {
-    ObjectWriter json = JsonMapper.builder().build().writerFor(HttpDecisionEvent.class);
     try {
       Path parent = file.toAbsolutePath().getParent();
       if (parent != null) {
@@ -78,7 +75,7 @@ public final class DecisionLog implements AutoCloseable {
               out.flush();
               return;
             }
-            out.write(json.writeValueAsString(e));
+            out.write(HttpDecisionEventJson.write(e));
             out.newLine();
           }
           batch.clear();

@@ -1,12 +1,11 @@
 package dev.hfr.agent.internal.telemetry;
 
-import com.fasterxml.jackson.annotation.JsonInclude;
-
 /**
  * One line of the agent's events file: what one HTTP attempt was and what HFR makes of it. The
  * runtime's {@code DecisionEvent} describes a tool call inside a task (tenant, task, step, ledger key);
  * an agent sees neither, but sees client, host, method and status, so it has its own record. Nothing
  * here is raw request data: host is the bounded tag value, there is no URL, header value or body.
+ * {@link HttpDecisionEventJson} writes it, {@code null} fields left out.
  *
  * @param epochMillis when the attempt ended
  * @param mode {@code shadow} (decided, not acted on) or {@code enforce}
@@ -26,7 +25,6 @@ import com.fasterxml.jackson.annotation.JsonInclude;
  * @param retryAfterMillis the server's Retry-After, -1 when none
  * @param latencyMillis how long the attempt took
  */
-@JsonInclude(JsonInclude.Include.NON_NULL)
 public record HttpDecisionEvent(
     long epochMillis,
     String mode,

@@ -33,8 +33,8 @@ public final class TaskState implements CallTask {
   private final TaskLimitTracker limits;
   private volatile RetryBudget retryBudget;
 
-  // Counted on every call. With limits: guarded by the tracker's monitor (every step taker and counter takes
-  // it, so numbers stay distinct and counts exact). Without: atomic increments of the fields (VarHandles).
+  // Counted on every call. With limits: guarded by the tracker's lock (every step taker and counter takes it,
+  // so numbers stay distinct and counts exact). Without: atomic increments of the fields (VarHandles).
   private long steps;
   private int calls;
   private int highRisk;
@@ -234,8 +234,11 @@ public final class TaskState implements CallTask {
     if (l == null) {
       return (long) STEPS.getAndAdd(this, 1L) + 1;
     }
-    synchronized (l) {
+    l.lock();
+    try {
       return ++steps;
+    } finally {
+      l.unlock();
     }
   }
 
@@ -253,10 +256,13 @@ public final class TaskState implements CallTask {
       CALLS.getAndAdd(this, 1);
       return Admission.of(nextStep(), null);
     }
-    synchronized (l) {
+    l.lock();
+    try {
       long step = ++steps;
       calls++;
       return Admission.of(step, checkLimits ? l.beforeToolCallHoldingLock(tool, false, nowNanos, exact) : null);
+    } finally {
+      l.unlock();
     }
   }
 
@@ -285,11 +291,14 @@ public final class TaskState implements CallTask {
       }
       return;
     }
-    synchronized (l) {
+    l.lock();
+    try {
       calls++;
       if (highRiskCall) {
         highRisk++;
       }
+    } finally {
+      l.unlock();
     }
   }
 
@@ -401,9 +410,12 @@ public final class TaskState implements CallTask {
       callsNow = (int) CALLS.getVolatile(this);
       highRiskNow = (int) HIGH_RISK.getVolatile(this);
     } else {
-      synchronized (limits) {
+      limits.lock();
+      try {
         callsNow = calls;
         highRiskNow = highRisk;
+      } finally {
+        limits.unlock();
       }
     }
     return new TaskReport(

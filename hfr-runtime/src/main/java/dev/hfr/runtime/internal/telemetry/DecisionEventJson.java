@@ -8,6 +8,7 @@ import dev.hfr.runtime.action.Reason;
 import dev.hfr.runtime.telemetry.DecisionEvent;
 import java.io.IOException;
 import java.io.OutputStream;
+import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
 import java.util.function.Function;
@@ -47,10 +48,10 @@ public final class DecisionEventJson {
 
   // Most of an event's text repeats from event to event (mode, tenant, tool, rule, the same arguments'
   // hash): each field keeps its last value's bytes, so a repeated value is one copy instead of a
-  // character-by-character encoding. The task id is new in nearly every event and is not kept.
+  // character-by-character encoding. The task id is new in nearly every event; its beginning is kept.
   private final TextField mode = new TextField("mode", true);
   private final TextField tenant = new TextField("tenant", true);
-  private final TextField taskId = new TextField("taskId", false);
+  private final PrefixField taskId = new PrefixField("taskId");
   private final TextField tool = new TextField("tool", true);
   private final TextField rule = new TextField("rule", true);
   private final TextField verifierReason = new TextField("verifierReason", true);
@@ -60,6 +61,10 @@ public final class DecisionEventJson {
   private final TextField ledgerState = new TextField("ledgerState", true);
   private long lastConfidenceBits = Double.doubleToRawLongBits(0.0);
   private byte[] lastConfidence = ascii("0.0");
+
+  private final Run opening = new Run();
+  private final Run classification = new Run();
+  private final Run budgets = new Run();
 
   private final byte[] digits = new byte[19];
   private byte[] buf = new byte[1024];
@@ -73,11 +78,42 @@ public final class DecisionEventJson {
   /** Replaces the buffer's content with the JSON of {@code event}; returns this writer. */
   public DecisionEventJson write(DecisionEvent e) {
     len = 0;
+    if (sameOpening(e, opening.of)) {
+      raw(opening);
+    } else {
+      opening(e);
+    }
+    textSharingPrefix(taskId, e.taskId());
+    if (sameClassification(e, classification.of)) {
+      raw(classification);
+    } else {
+      classification(e);
+    }
+    if (sameBudgets(e, budgets.of)) {
+      raw(budgets);
+    } else {
+      budgets(e);
+    }
+    text(argsHash, e.argsHash());
+    text(resultHash, e.resultHash());
+    text(ledgerKey, e.ledgerKey());
+    text(ledgerState, e.ledgerState());
+    ensure(1);
+    buf[len++] = '}';
+    return this;
+  }
+
+  private void opening(DecisionEvent e) {
+    int start = len;
     raw(EPOCH_MILLIS);
     number(e.epochMillis());
     text(mode, e.mode());
     text(tenant, e.tenant());
-    text(taskId, e.taskId());
+    opening.keep(e, buf, start, len);
+  }
+
+  private void classification(DecisionEvent e) {
+    int start = len;
     raw(STEP);
     number(e.step());
     text(tool, e.tool());
@@ -91,6 +127,11 @@ public final class DecisionEventJson {
     text(rule, e.rule());
     constant(ACTIONS, e.action());
     constant(REASONS, e.reason());
+    classification.keep(e, buf, start, len);
+  }
+
+  private void budgets(DecisionEvent e) {
+    int start = len;
     raw(DELAY_MILLIS);
     number(e.delayMillis());
     raw(LATENCY_MILLIS);
@@ -100,13 +141,60 @@ public final class DecisionEventJson {
     raw(TASK_RETRIES_LEFT);
     number(e.taskRetriesLeft());
     text(verifierReason, e.verifierReason());
-    text(argsHash, e.argsHash());
-    text(resultHash, e.resultHash());
-    text(ledgerKey, e.ledgerKey());
-    text(ledgerState, e.ledgerState());
-    ensure(1);
-    buf[len++] = '}';
-    return this;
+    budgets.keep(e, buf, start, len);
+  }
+
+  // Three runs of the JSON each depend on a few fields only, and the events of one kind of call repeat
+  // them: the same time stamp (hundreds of events come per millisecond), tool, classification, decision
+  // and budgets. Each run is kept with the event it was written for, and an event whose fields agree
+  // copies it in one piece.
+
+  /** {@code {"epochMillis":…,"mode":…,"tenant":…}: the same time stamp, mode and tenant. */
+  private static boolean sameOpening(DecisionEvent e, DecisionEvent last) {
+    return last != null && e.epochMillis() == last.epochMillis() && same(e.mode(), last.mode())
+        && same(e.tenant(), last.tenant());
+  }
+
+  /** {@code ,"step":…} to {@code ,"reason":…}: the same step, tool, attempt, classification and decision. */
+  private static boolean sameClassification(DecisionEvent e, DecisionEvent last) {
+    return last != null && e.step() == last.step() && e.attempt() == last.attempt() && e.risk() == last.risk()
+        && e.rung() == last.rung() && e.fault() == last.fault() && e.action() == last.action()
+        && e.reason() == last.reason()
+        && Double.doubleToRawLongBits(e.confidence()) == Double.doubleToRawLongBits(last.confidence())
+        && same(e.tool(), last.tool()) && same(e.rule(), last.rule());
+  }
+
+  /** {@code ,"delayMillis":…} to {@code ,"verifierReason":…}: the same delay, latency, budgets and verifier reason. */
+  private static boolean sameBudgets(DecisionEvent e, DecisionEvent last) {
+    return last != null && e.delayMillis() == last.delayMillis() && e.latencyMillis() == last.latencyMillis()
+        && e.stepRetriesLeft() == last.stepRetriesLeft() && e.taskRetriesLeft() == last.taskRetriesLeft()
+        && same(e.verifierReason(), last.verifierReason());
+  }
+
+  private static boolean same(String a, String b) {
+    return a == b || (a != null && a.equals(b));
+  }
+
+  /** A run of the JSON and the event it was written for. */
+  private static final class Run {
+    DecisionEvent of;
+    byte[] bytes = new byte[256];
+    int length;
+
+    void keep(DecisionEvent event, byte[] from, int start, int end) {
+      length = end - start;
+      if (bytes.length < length) {
+        bytes = new byte[Math.max(length, 2 * bytes.length)];
+      }
+      System.arraycopy(from, start, bytes, 0, length);
+      of = event;
+    }
+  }
+
+  private void raw(Run run) {
+    ensure(run.length);
+    System.arraycopy(run.bytes, 0, buf, len, run.length);
+    len += run.length;
   }
 
   /** How many bytes the last event's JSON takes. */
@@ -117,6 +205,16 @@ public final class DecisionEventJson {
   /** Writes the last event's JSON to {@code out}. */
   public void writeTo(OutputStream out) throws IOException {
     out.write(buf, 0, len);
+  }
+
+  /** Puts the last event's JSON into {@code out}, which must have room for {@link #length()} bytes. */
+  public void writeTo(ByteBuffer out) {
+    out.put(buf, 0, len);
+  }
+
+  /** The last event's JSON, as a buffer over this writer's own bytes (valid until the next event). */
+  public ByteBuffer asByteBuffer() {
+    return ByteBuffer.wrap(buf, 0, len);
   }
 
   /** The last event's JSON. */
@@ -174,10 +272,80 @@ public final class DecisionEventJson {
     int n = value.length();
     // Room for the worst case: each char escaped in six bytes (no char takes more as UTF-8), and quotes.
     ensure(6 * n + 2);
+    buf[len++] = '"';
+    chars(value, 0, n);
+    buf[len++] = '"';
+  }
+
+  /**
+   * {@code ,"taskId":"value"} for a field whose values usually share a beginning: the task ids of one
+   * engine ({@code hfr-<uuid>-<n>}) or of one application ({@code order-<n>}). The field keeps the bytes
+   * of the last value up to its last {@code -}; a value that begins with the same characters is compared,
+   * not encoded, up to there.
+   */
+  private void textSharingPrefix(PrefixField field, String value) {
+    if (value == null) {
+      return;
+    }
+    int n = value.length();
+    int shared = field.prefixChars;
+    if (shared > 0 && n >= shared && value.regionMatches(0, field.prefixOf, 0, shared)) {
+      ensure(field.prefixLength + 6 * (n - shared) + 1);
+      System.arraycopy(field.prefixBytes, 0, buf, len, field.prefixLength);
+      len += field.prefixLength;
+      chars(value, shared, n);
+      buf[len++] = '"';
+      return;
+    }
+    int cut = value.lastIndexOf('-') + 1;
+    int start = len;
+    raw(field.name);
+    ensure(6 * n + 2);
+    buf[len++] = '"';
+    chars(value, 0, cut);
+    int prefixEnd = len;
+    chars(value, cut, n);
+    buf[len++] = '"';
+    field.remember(value, cut, buf, start, prefixEnd);
+  }
+
+  /** A text field that keeps the beginning its values share, for {@link #textSharingPrefix}. */
+  private static final class PrefixField {
+    /** Shorter beginnings are not worth comparing first. */
+    private static final int MIN_PREFIX_CHARS = 8;
+
+    final byte[] name;
+    String prefixOf;
+    int prefixChars;
+    byte[] prefixBytes = new byte[64];
+    int prefixLength;
+
+    PrefixField(String name) {
+      this.name = ascii(",\"" + name + "\":");
+    }
+
+    void remember(String value, int chars, byte[] from, int start, int end) {
+      if (chars < MIN_PREFIX_CHARS) {
+        prefixOf = null;
+        prefixChars = 0;
+        return;
+      }
+      prefixOf = value;
+      prefixChars = chars;
+      prefixLength = end - start;
+      if (prefixBytes.length < prefixLength) {
+        prefixBytes = new byte[prefixLength];
+      }
+      System.arraycopy(from, start, prefixBytes, 0, prefixLength);
+    }
+  }
+
+  /** The characters {@code from} to {@code to} of {@code value}, escaped, as UTF-8; the room is ensured. */
+  private void chars(String value, int from, int to) {
     byte[] b = buf;
     int at = len;
-    b[at++] = '"';
-    for (int i = 0; i < n; i++) {
+    int n = to;
+    for (int i = from; i < n; i++) {
       char c = value.charAt(i);
       if (c < 0x80) {
         if (c >= 0x20 && c != '"' && c != '\\') {
@@ -202,7 +370,6 @@ public final class DecisionEventJson {
         b[at++] = '?'; // a lone surrogate has no UTF-8 form
       }
     }
-    b[at++] = '"';
     len = at;
   }
 

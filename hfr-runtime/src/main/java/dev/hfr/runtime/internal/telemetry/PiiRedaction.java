@@ -65,8 +65,13 @@ public final class PiiRedaction {
         return false;
       }
     }
-    for (int i = ENGINE_ID_PREFIX; i < n; i++) {
-      char ch = id.charAt(i);
+    return digitsFrom(id, ENGINE_ID_PREFIX);
+  }
+
+  /** Whether {@code text} has only decimal digits from {@code start} on. */
+  private static boolean digitsFrom(String text, int start) {
+    for (int i = start; i < text.length(); i++) {
+      char ch = text.charAt(i);
       if (ch < '0' || ch > '9') {
         return false;
       }
@@ -96,11 +101,31 @@ public final class PiiRedaction {
     private final Last rule = new Last();
     private final Last verifierReason = new Last();
 
+    /** The last engine task id seen, whose first {@link #ENGINE_ID_PREFIX} characters the next one likely shares. */
+    private String lastEngineId;
+
     /** As {@link PiiRedaction#apply(DecisionEvent)}. */
     public DecisionEvent apply(DecisionEvent event) {
       String id = event.taskId();
       return with(event, tenant.redact(event.tenant()), id == null || engineTaskId(id) ? id : taskId.redact(id),
           rule.redact(event.rule()), verifierReason.redact(event.verifierReason()));
+    }
+
+    /**
+     * As {@link PiiRedaction#engineTaskId}, but an id with the same engine prefix as the last one needs only
+     * that prefix compared and its sequence number checked: one engine makes all of its ids from one UUID.
+     */
+    private boolean engineTaskId(String id) {
+      String last = lastEngineId;
+      if (last != null && id.length() > ENGINE_ID_PREFIX && id.length() <= ENGINE_ID_PREFIX + 12
+          && id.regionMatches(0, last, 0, ENGINE_ID_PREFIX) && digitsFrom(id, ENGINE_ID_PREFIX)) {
+        return true;
+      }
+      if (PiiRedaction.engineTaskId(id)) {
+        lastEngineId = id;
+        return true;
+      }
+      return false;
     }
   }
 

@@ -13,8 +13,11 @@ import dev.hfr.runtime.action.Reason;
 import dev.hfr.runtime.telemetry.DecisionEvent;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
+import java.lang.reflect.Constructor;
+import java.lang.reflect.RecordComponent;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.SplittableRandom;
 import org.junit.jupiter.api.DisplayName;
@@ -182,5 +185,69 @@ class DecisionEventJsonTest {
       String text = texts.get(i);
       assertSameAsDatabind(json, event(text, texts.get((i + 1) % texts.size()), text, i % 2 == 0 ? null : text));
     }
+  }
+
+  @Test
+  @DisplayName("is the same for task ids that share their beginning with the last one, or stop sharing it")
+  void taskIdsSharingABeginning() throws IOException {
+    DecisionEventJson json = new DecisionEventJson();
+    String engine = "hfr-3f2a9c1e-8d7b-4e6f-a1b2-c3d4e5f60718-";
+    String other = "hfr-00000000-8d7b-4e6f-a1b2-c3d4e5f60718-";
+    String[] ids = {engine + 1, engine + 2, engine + 123_456_789, engine, engine + "x-y", other + 1, engine + 3,
+        engine.substring(0, engine.length() - 1) + "_4", engine + 5,
+        "hfr-", "hfr-3f2a9c1e", "order-1", "order-2", "order-", "caf\u00e9 \"q\" \\ long prefix-1", "caf\u00e9 \"q\" \\ long prefix-2",
+        "caf\u00e9 \"q\" \\ long prefix-\n", "emoji \ud83d\ude00 long prefix-1", "emoji \ud83d\ude00 long prefix-\ud83d",
+        "lone \ud83d-long prefix-1", "lone \ud83d-long prefix-2", "", "-", "--------", "---------1", "---------2",
+        engine.toUpperCase() + 1, engine + 4};
+    for (String id : ids) {
+      DecisionEvent e = event("acme", id, "r", null);
+      assertThat(newBytes(json, e)).as(id).isEqualTo(databindBytes(e));
+      assertSameAsDatabind(json, event("acme", null, "r", null));
+    }
+    for (String id : ids) {
+      assertSameAsDatabind(json, event("acme", id, "r", null));
+    }
+  }
+
+  @Test
+  @DisplayName("is the same when any one field changes from the previous event (the writer copies what did not)")
+  void oneFieldAtATime() throws Exception {
+    DecisionEvent base = event("acme", "order-42", "exception.connect", "stale");
+    RecordComponent[] fields = DecisionEvent.class.getRecordComponents();
+    Constructor<DecisionEvent> make = DecisionEvent.class.getDeclaredConstructor(
+        Arrays.stream(fields).map(RecordComponent::getType).toArray(Class<?>[]::new));
+    DecisionEventJson json = new DecisionEventJson();
+    for (int i = 0; i < fields.length; i++) {
+      for (Object other : otherValues(fields[i].getAccessor().invoke(base), fields[i].getType())) {
+        Object[] values = new Object[fields.length];
+        for (int j = 0; j < fields.length; j++) {
+          values[j] = fields[j].getAccessor().invoke(base);
+        }
+        values[i] = other;
+        DecisionEvent changed = make.newInstance(values);
+        assertSameAsDatabind(json, base);
+        assertSameAsDatabind(json, changed);
+        assertSameAsDatabind(json, changed);
+        assertSameAsDatabind(json, base);
+      }
+    }
+  }
+
+  /** Values of a field's type other than {@code value}: a different one, and {@code null} where the type allows it. */
+  private static List<Object> otherValues(Object value, Class<?> type) {
+    if (type == long.class) {
+      return List.of((Long) value + 1, -(Long) value);
+    }
+    if (type == int.class) {
+      return List.of((Integer) value + 1, -1);
+    }
+    if (type == double.class) {
+      return List.of(0.5, -0.0);
+    }
+    if (type == String.class) {
+      return Arrays.asList(value + "x", new String((String) value), null);
+    }
+    Object[] constants = type.getEnumConstants();
+    return Arrays.asList(constants[(((Enum<?>) value).ordinal() + 1) % constants.length], null);
   }
 }

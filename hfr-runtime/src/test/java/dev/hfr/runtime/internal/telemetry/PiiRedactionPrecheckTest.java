@@ -99,4 +99,20 @@ class PiiRedactionPrecheckTest {
         .isEqualTo("hfr-3f2a9c1e-0b7d-4c1e-9a55-2b1d6e0f4a7f-<card>");
     assertThat(PiiRedaction.redactTaskId("ticket bob@acme.com")).isEqualTo("ticket <email>");
   }
+
+  @Test
+  @DisplayName("that remembers the last engine id checks the next id of that engine by its prefix and number, as redacting it alone does")
+  void rememberingEngineIds() {
+    PiiRedaction.Remembering writer = new PiiRedaction.Remembering();
+    String engine = "hfr-3f2a9c1e-0b7d-4c1e-9a55-2b1d6e0f4a7f-";
+    String[] ids = {engine + 1, engine + 2, engine + "4111111111111111", engine + 3, engine + "1 bob@acme.com",
+        engine + "123456789012", engine + "1234567890123", engine, engine + "4x", "hfr-00000000-0b7d-4c1e-9a55-2b1d6e0f4a7f-4",
+        engine + 5, engine.toUpperCase() + "4111111111111111", engine + "+4420794609",
+        engine.substring(0, engine.length() - 1) + "+44207946091", engine + 6};
+    for (String id : ids) {
+      DecisionEvent e = new DecisionEvent(1, "enforce", "acme", id, 1, "Mail.send", Risk.R0, 1, DegradeLevel.L0, Fault.T1,
+          0.9, "r", Action.RETRY, Reason.RETRYABLE, 0, 0, 1, 1, null, null, null, null, null);
+      assertThat(writer.apply(e).taskId()).as(id).isEqualTo(PiiRedaction.apply(e).taskId());
+    }
+  }
 }
