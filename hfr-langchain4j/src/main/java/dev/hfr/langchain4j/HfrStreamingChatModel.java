@@ -16,6 +16,7 @@ import dev.langchain4j.model.chat.response.PartialThinkingContext;
 import dev.langchain4j.model.chat.response.PartialToolCall;
 import dev.langchain4j.model.chat.response.PartialToolCallContext;
 import dev.langchain4j.model.chat.response.StreamingChatResponseHandler;
+import dev.langchain4j.model.chat.response.StreamingHandle;
 import java.time.Duration;
 import java.util.List;
 import java.util.Objects;
@@ -39,7 +40,9 @@ import java.util.concurrent.atomic.AtomicInteger;
  * <p>Threading: the underlying model reports on its own threads (for the OpenAI client, the HTTP client's).
  * A retry's wait is spent on the thread that reported the failure, through the injected {@link dev.hfr.runtime.time.Sleeper},
  * and the next attempt is started from there. The caller's handler receives exactly one of
- * {@code onCompleteResponse} or {@code onError}.
+ * {@code onCompleteResponse} or {@code onError}, unless it cancels the stream ({@code context.streamingHandle().cancel()}):
+ * that ends the call with a {@code FAIL} decision for the reason {@code cancelled}, counted in the caller's task, and
+ * the handler hears nothing more.
  */
 public final class HfrStreamingChatModel implements StreamingChatModel {
 
@@ -148,7 +151,7 @@ public final class HfrStreamingChatModel implements StreamingChatModel {
 
       @Override
       public void onPartialResponse(PartialResponse partialResponse, PartialResponseContext context) {
-        passOn(() -> caller.onPartialResponse(partialResponse, context));
+        passOn(() -> caller.onPartialResponse(partialResponse, new PartialResponseContext(watched(context.streamingHandle()))));
       }
 
       @Override
@@ -158,7 +161,7 @@ public final class HfrStreamingChatModel implements StreamingChatModel {
 
       @Override
       public void onPartialThinking(PartialThinking partialThinking, PartialThinkingContext context) {
-        passOn(() -> caller.onPartialThinking(partialThinking, context));
+        passOn(() -> caller.onPartialThinking(partialThinking, new PartialThinkingContext(watched(context.streamingHandle()))));
       }
 
       @Override
@@ -168,7 +171,29 @@ public final class HfrStreamingChatModel implements StreamingChatModel {
 
       @Override
       public void onPartialToolCall(PartialToolCall partialToolCall, PartialToolCallContext context) {
-        passOn(() -> caller.onPartialToolCall(partialToolCall, context));
+        passOn(() -> caller.onPartialToolCall(partialToolCall, new PartialToolCallContext(watched(context.streamingHandle()))));
+      }
+
+      /**
+       * The model's streaming handle as the caller gets it: a caller that cancels the stream ends the call (a FAIL
+       * decision for {@code cancelled}, counted in the task), then the model's stream is cancelled.
+       */
+      private StreamingHandle watched(StreamingHandle model) {
+        return new StreamingHandle() {
+          @Override
+          public void cancel() {
+            if (done.compareAndSet(false, true)) {
+              walk.cancelled(index, attempt, delivered.get());
+              ended.set(true);
+            }
+            model.cancel();
+          }
+
+          @Override
+          public boolean isCancelled() {
+            return model.isCancelled();
+          }
+        };
       }
 
       @Override

@@ -44,7 +44,7 @@ final class ModelLadder<M> {
     this.rungs = List.copyOf(b.rungs);
     ModelLadderRules rules = new ModelLadderRules(rungs.stream().map(r -> r.name()).toList(),
         rungs.stream().map(r -> r.level()).toList(), b.criticality, b.retry, b.maxWait.toNanos(), b.random);
-    ModelDecisionLog log = b.decisionSink == null ? ModelDecisionLog.NONE : new ModelDecisionLog(b.decisionSink, b.currentTask, b.clock);
+    ModelDecisionLog log = b.decisionSink == null ? ModelDecisionLog.NONE : new ModelDecisionLog(b.decisionSink, b.currentTask, b.clock, b.engineEscalations);
     this.walk = new ModelLadderWalk<>(rules, b.summarizer::compress, b.sleeper, b.listener, b.escalationHandler, log);
     this.classifier = new ModelFailureClassifier(b.classifier);
     this.clock = b.clock;
@@ -122,6 +122,11 @@ final class ModelLadder<M> {
     /** No allowed rung is left: the exception that ends the call, escalated first at HIGH criticality. */
     ModelCallFailedException exhausted() {
       return walked.exhausted();
+    }
+
+    /** The caller cancelled the stream during attempt {@code attempt} on rung {@code index}; see {@link ModelLadderWalk.Call#cancelled}. */
+    void cancelled(int index, int attempt, int delivered) {
+      walked.cancelled(index, attempt, delivered);
     }
   }
 }

@@ -9,6 +9,7 @@ import dev.hfr.runtime.TaskScope;
 import dev.hfr.runtime.classify.FailureClassifier;
 import dev.hfr.runtime.model.ModelCallFailedException;
 import dev.hfr.runtime.model.ModelDecision;
+import dev.hfr.runtime.escalate.EscalationHandler;
 import dev.hfr.runtime.telemetry.DecisionSink;
 import dev.hfr.runtime.time.Clock;
 import dev.hfr.runtime.time.Sleeper;
@@ -46,6 +47,7 @@ abstract class ModelLadderBuilder<M, B extends ModelLadderBuilder<M, B>> {
   Consumer<ModelDecision> listener = d -> { };
   Consumer<ModelCallFailedException> escalationHandler = e -> { };
   DecisionSink decisionSink;
+  EscalationHandler engineEscalations;
   Supplier<TaskScope> currentTask = () -> null;
 
   ModelLadderBuilder() {}
@@ -157,12 +159,16 @@ abstract class ModelLadderBuilder<M, B extends ModelLadderBuilder<M, B>> {
    * Writes the decisions to {@code engine}'s own decision sink ({@link Hfr#decisionSink()}: its log, with its
    * redaction and {@code emit_decision_events} setting), in the task the engine sees open on the calling thread
    * ({@link Hfr#currentTask()}), and counts each model call in that task's report — the same as
-   * {@code decisionSink(engine.decisionSink(), () -> engine.currentTask().orElse(null))}. A streaming model looks the
-   * task up once per call, on the thread that calls {@code chat}.
+   * {@code decisionSink(engine.decisionSink(), () -> engine.currentTask().orElse(null))}; and hands the ladder's
+   * escalations (a refusal; an exhausted ladder at HIGH criticality) with their evidence to the engine's
+   * {@link Hfr#escalationHandler()} too, beside the tool calls' escalations. A streaming model looks the task up once
+   * per call, on the thread that calls {@code chat}.
    */
   public B decisionSink(Hfr engine) {
     Objects.requireNonNull(engine, "engine");
-    return decisionSink(engine.decisionSink(), () -> engine.currentTask().orElse(null));
+    decisionSink(engine.decisionSink(), () -> engine.currentTask().orElse(null));
+    this.engineEscalations = engine.escalationHandler();
+    return self();
   }
 
   /**

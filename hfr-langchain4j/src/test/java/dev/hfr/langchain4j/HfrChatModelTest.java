@@ -8,11 +8,19 @@ import dev.hfr.annotations.DegradeLevel;
 import dev.hfr.annotations.Fault;
 import dev.hfr.junit.openai.Reply;
 import dev.hfr.junit.openai.ScriptedOpenAiServer;
+import dev.hfr.runtime.Hfr;
+import dev.hfr.runtime.TaskScope;
+import dev.hfr.runtime.TaskSpec;
 import dev.hfr.runtime.ToolOutcome;
+import dev.hfr.runtime.action.Action;
+import dev.hfr.runtime.action.Reason;
 import dev.hfr.runtime.classify.DefaultFailureClassifier;
+import dev.hfr.runtime.escalate.EscalationQueue;
+import dev.hfr.runtime.ledger.InMemoryLedger;
 import dev.hfr.runtime.model.ModelCallFailedException;
 import dev.hfr.runtime.model.ModelDecision;
 import dev.hfr.runtime.model.ModelRefusalException;
+import dev.hfr.runtime.telemetry.DecisionEvent;
 import dev.hfr.runtime.time.VirtualTime;
 import dev.langchain4j.data.message.AiMessage;
 import dev.langchain4j.data.message.ChatMessage;
@@ -178,6 +186,28 @@ class HfrChatModelTest {
     assertThat(server.requests("gpt-4o-backup")).as("no fallback after a refusal").isEmpty();
     assertThat(server.requests("gpt-4o")).hasSize(1);
     assertThat(actions()).containsExactly("ESCALATE");
+  }
+
+  @Test
+  @DisplayName("given the engine, an escalation also reaches the engine's escalation handler, with its evidence, in the caller's task")
+  void anEscalationReachesTheEnginesEscalationHandler() {
+    server.script("gpt-4o", Reply.contentFilterFinish());
+    EscalationQueue queue = new EscalationQueue();
+    try (Hfr hfr = Hfr.builder().ledger(new InMemoryLedger()).escalationHandler(queue).build();
+        TaskScope task = hfr.openTask(TaskSpec.builder("acme", "conversation-5").build())) {
+      catchThrowableOfType(ModelRefusalException.class,
+          () -> ladder(Criticality.Level.MEDIUM).decisionSink(hfr).build().chat("hello"));
+
+      assertThat(task.report().escalated()).isEqualTo(1);
+    }
+    assertThat(escalations).as("the adapter's own handler still hears of it").hasSize(1);
+    assertThat(queue.pending()).singleElement().satisfies(e -> {
+      assertThat(e.tool()).isEqualTo("model:gpt-4o");
+      assertThat(e.taskId()).isEqualTo("conversation-5");
+      assertThat(e.fault()).isEqualTo(Fault.T8);
+      assertThat(e.reason()).isEqualTo(Reason.POLICY_REFUSAL);
+      assertThat(e.decisions()).extracting(DecisionEvent::action).containsExactly(Action.ESCALATE);
+    });
   }
 
   @Test

@@ -28,6 +28,8 @@ import dev.hfr.runtime.model.ModelStreamInterruptedException;
 import dev.hfr.runtime.telemetry.DecisionEvent;
 import dev.hfr.runtime.time.VirtualTime;
 import dev.langchain4j.model.chat.response.ChatResponse;
+import dev.langchain4j.model.chat.response.PartialResponse;
+import dev.langchain4j.model.chat.response.PartialResponseContext;
 import dev.langchain4j.model.chat.response.StreamingChatResponseHandler;
 import dev.langchain4j.service.AiServices;
 import dev.langchain4j.service.TokenStream;
@@ -285,5 +287,57 @@ class HfrStreamingChatModelTest {
       assertThat(e.action()).isEqualTo(Action.DEGRADE_MODEL);
       assertThat(e.taskId()).isEqualTo("conversation-3");
     });
+  }
+
+  @Test
+  @DisplayName("a caller that cancels the stream ends the call: a FAIL decision for 'cancelled', counted in its task as failed")
+  void aCancelledStreamCountsInTheCallersTask() throws Exception {
+    List<DecisionEvent> logged = new CopyOnWriteArrayList<>();
+    server.script("gpt-4o", tokens("one ", "two ", "three"));
+    try (Hfr hfr = Hfr.builder().ledger(new InMemoryLedger()).decisionSink(logged::add).build();
+        TaskScope task = hfr.openTask(TaskSpec.builder("acme", "conversation-4").build())) {
+      HfrStreamingChatModel model = HfrStreamingChatModel.builder()
+          .primary("gpt-4o", ModelFixtures.openAiStreaming(server, "gpt-4o"))
+          .classifier(new DefaultFailureClassifier())
+          .time(time, time)
+          .listener(decisions::add)
+          .decisionSink(hfr)
+          .build();
+      CompletableFuture<String> read = new CompletableFuture<>();
+      // the user stops reading after the first words
+      model.chat("hello", new StreamingChatResponseHandler() {
+        @Override
+        public void onPartialResponse(PartialResponse partial, PartialResponseContext context) {
+          context.streamingHandle().cancel();
+          read.complete(partial.text());
+        }
+
+        @Override
+        public void onCompleteResponse(ChatResponse response) {
+          read.completeExceptionally(new AssertionError("completed after a cancel: " + response));
+        }
+
+        @Override
+        public void onError(Throwable error) {
+          read.completeExceptionally(new AssertionError("an error after a cancel", error));
+        }
+      });
+
+      assertThat(read.get(20, TimeUnit.SECONDS)).isEqualTo("one ");
+      TaskReport report = task.report();
+      assertThat(report.calls()).isEqualTo(1);
+      assertThat(report.failed()).isEqualTo(1);
+      assertThat(report.failedTools()).containsExactly("model:gpt-4o");
+      assertThat(task.lastOutcome().reason()).isEqualTo("cancelled");
+    }
+    assertThat(actions()).containsExactly("FAIL");
+    assertThat(decisions.get(0).rule()).isEqualTo("cancelled");
+    assertThat(logged).singleElement().satisfies(e -> {
+      assertThat(e.tool()).isEqualTo("model:gpt-4o");
+      assertThat(e.action()).isEqualTo(Action.FAIL);
+      assertThat(e.reason()).isEqualTo(Reason.CANCELLED);
+      assertThat(e.taskId()).isEqualTo("conversation-4");
+    });
+    assertThat(server.requests()).as("a cancelled stream is not sent again").containsExactly("gpt-4o");
   }
 }

@@ -142,11 +142,14 @@ public final class Hfr implements RecoveryEngine, AutoCloseable {
   private final ToolCallObservations observations;
   /** Where the engine's decisions go, for adapters that record their own decisions beside them. */
   private final DecisionSink decisionSink;
+  /** Where the engine's escalations go, for adapters that escalate calls of their own (the model ladders). */
+  private final EscalationHandler escalationHandler;
   private volatile HfrMode mode;
 
   private Hfr(Builder b, IdempotencyLedger ledger, DecisionSink sink, PostgresFleet fleet, List<AutoCloseable> owned) {
     this.owned = owned;
     this.decisionSink = sink;
+    this.escalationHandler = b.escalationHandler;
     this.features = b.features;
     this.clock = b.clock;
     this.mode = b.mode;
@@ -347,6 +350,16 @@ public final class Hfr implements RecoveryEngine, AutoCloseable {
    */
   public DecisionSink decisionSink() {
     return decisionSink;
+  }
+
+  /**
+   * The handler this engine hands its escalations to: the one given to {@link Builder#escalationHandler} (the Spring
+   * starter's escalation queue, unless the application has its own handler), or one that keeps nothing. For adapters
+   * that escalate calls of their own (the model ladders' {@code decisionSink(hfr)}), so a human finds them beside the
+   * tool calls' escalations, with their evidence.
+   */
+  public EscalationHandler escalationHandler() {
+    return escalationHandler;
   }
 
   /** The task current on this thread if this engine opened it: another engine's task is not joined. */

@@ -40,8 +40,11 @@ class HfrMcpAsyncClientTest {
     h.close();
   }
 
+  /** Longer than a request may take ({@link McpClientHarness#HANG}), so a hang fails as the request's own timeout. */
+  private static final long WAIT_SECONDS = McpClientHarness.HANG.toSeconds() * 2;
+
   private static McpSchema.CallToolResult await(CompletableFuture<McpSchema.CallToolResult> call) throws Exception {
-    return call.get(30, TimeUnit.SECONDS);
+    return call.get(WAIT_SECONDS, TimeUnit.SECONDS);
   }
 
   @Test
@@ -86,7 +89,7 @@ class HfrMcpAsyncClientTest {
   void aDestructiveToolIsNeverResentAfterAnUnknownOutcome() {
     h.faults.next("close_all", new McpFault.DropAfterCommit());
     CompletableFuture<McpSchema.CallToolResult> call = client.callTool("close_all", Map.of());
-    assertThat(call).failsWithin(30, TimeUnit.SECONDS).withThrowableOfType(java.util.concurrent.ExecutionException.class)
+    assertThat(call).failsWithin(WAIT_SECONDS, TimeUnit.SECONDS).withThrowableOfType(java.util.concurrent.ExecutionException.class)
         .havingCause().isInstanceOfSatisfying(ToolCallException.class, e -> {
           assertThat(e.outcome().retryable()).isFalse();
           assertThat(e.outcome().sideEffect()).isTrue();
@@ -105,10 +108,11 @@ class HfrMcpAsyncClientTest {
   void invalidParamsIsAContractFaultAndNotRetried() {
     h.faults.next("search_issues", new McpFault.RpcError(McpSchema.ErrorCodes.INVALID_PARAMS, "query must be a string"));
     CompletableFuture<McpSchema.CallToolResult> call = client.callTool("search_issues", Map.of("query", "x"));
-    assertThat(call).failsWithin(30, TimeUnit.SECONDS).withThrowableOfType(java.util.concurrent.ExecutionException.class)
+    assertThat(call).failsWithin(WAIT_SECONDS, TimeUnit.SECONDS).withThrowableOfType(java.util.concurrent.ExecutionException.class)
         .havingCause().isInstanceOfSatisfying(ToolCallException.class,
             e -> assertThat(e.outcome().errorType()).isEqualTo(Fault.T5));
     assertThat(h.eventsOf("tracker.search_issues")).hasSize(1);
+    assertThat(h.tracker.searchCalls()).as("the search was never sent again").isZero();
   }
 
   @Test
@@ -130,7 +134,7 @@ class HfrMcpAsyncClientTest {
   @Test
   void anUnknownToolIsListedAgainThenFailsAsAContractFault() {
     CompletableFuture<McpSchema.CallToolResult> call = client.callTool("no_such_tool", Map.of());
-    assertThat(call).failsWithin(30, TimeUnit.SECONDS).withThrowableOfType(java.util.concurrent.ExecutionException.class)
+    assertThat(call).failsWithin(WAIT_SECONDS, TimeUnit.SECONDS).withThrowableOfType(java.util.concurrent.ExecutionException.class)
         .havingCause().isInstanceOfSatisfying(ToolCallException.class,
             e -> assertThat(e.outcome().errorType()).isEqualTo(Fault.T5));
   }

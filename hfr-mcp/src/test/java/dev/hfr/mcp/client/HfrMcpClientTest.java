@@ -119,6 +119,7 @@ class HfrMcpClientTest {
     assertThatThrownBy(() -> h.client.callTool("search_issues", Map.of("query", "x")))
         .isInstanceOfSatisfying(ToolCallException.class, e -> assertThat(e.outcome().errorType()).isEqualTo(Fault.T5));
     assertThat(h.eventsOf("tracker.search_issues")).hasSize(1);
+    assertThat(h.tracker.searchCalls()).as("the search was never sent again").isZero();
   }
 
   @Test

@@ -22,6 +22,9 @@ import java.util.concurrent.CopyOnWriteArrayList;
  */
 final class McpClientHarness implements AutoCloseable {
 
+  /** How long a request of a test that is not about timeouts may take before it counts as hung. */
+  static final Duration HANG = Duration.ofSeconds(60);
+
   final List<DecisionEvent> events = new CopyOnWriteArrayList<>();
   final SimpleMeterRegistry meters = new SimpleMeterRegistry();
   private final LoopbackTracker loopback;
@@ -47,8 +50,14 @@ final class McpClientHarness implements AutoCloseable {
     client = loopback.client();
   }
 
+  /**
+   * The tracker as its operator configures it, each request bounded by {@link #HANG}: in these tests a request
+   * timeout only detects a hang. A shorter one raced the answer on a loaded machine (an INVALID_PARAMS answer
+   * that came after 10 s was a timed-out read, rightly resent, and the test saw the resend's result); tests
+   * of timeouts set their own.
+   */
   McpClientHarness(Path dir) {
-    this(dir, IssueTracker.HONEST_CREATE, LoopbackTracker.CONFIG, Duration.ofSeconds(10));
+    this(dir, IssueTracker.HONEST_CREATE, LoopbackTracker.CONFIG, HANG);
   }
 
   /** An asynchronous HFR client of the same server and engine, built on first use. */

@@ -1,5 +1,6 @@
 package dev.hfr.mcp.testing;
 
+import io.modelcontextprotocol.client.McpAsyncClient;
 import io.modelcontextprotocol.client.McpClient;
 import io.modelcontextprotocol.client.McpSyncClient;
 import io.modelcontextprotocol.client.transport.HttpClientStreamableHttpTransport;
@@ -7,9 +8,10 @@ import java.time.Duration;
 import java.util.Map;
 
 /**
- * One unhurried round trip per JVM before the tests' short request timeouts apply: the first MCP exchange
- * loads Tomcat, Reactor and both JSON stacks, which on a busy 2-core machine takes longer than a test's
- * timeout.
+ * One unhurried round trip per JVM before the tests' short request timeouts apply, through the SDK's blocking
+ * client and through its asynchronous one: the first MCP exchange loads Tomcat, Reactor and both JSON stacks,
+ * and the first asynchronous one the SDK's reactive client path (8 s at load 20 on the 2-core machine), which
+ * is longer than a test's timeout.
  */
 public final class Warmup {
 
@@ -30,6 +32,13 @@ public final class Warmup {
       client.listTools();
       client.callTool(new io.modelcontextprotocol.spec.McpSchema.CallToolRequest("search_issues", Map.of("query", "warm-up"), null));
       client.close();
+      McpAsyncClient async = McpClient.async(HttpClientStreamableHttpTransport.builder(server.url())
+              .endpoint(FaultyMcpServer.ENDPOINT).build())
+          .requestTimeout(Duration.ofSeconds(60)).initializationTimeout(Duration.ofSeconds(60)).build();
+      async.initialize().block();
+      async.callTool(new io.modelcontextprotocol.spec.McpSchema.CallToolRequest("search_issues", Map.of("query", "warm-up"), null))
+          .block();
+      async.closeGracefully().block();
     } catch (Exception e) {
       throw new IllegalStateException("the warm-up round trip failed", e);
     }

@@ -102,7 +102,9 @@ public enum Reason {
   /** An accepted result sampled for a human check ({@code verification.human_spot_check_rate}); the call succeeded. */
   HUMAN_SPOT_CHECK,
   /** The calling thread was interrupted while waiting out a backoff. */
-  INTERRUPTED;
+  INTERRUPTED,
+  /** The caller cancelled the call before it ended (a subscriber that stopped reading a streamed model answer). */
+  CANCELLED;
 
   private final String code = name().toLowerCase(Locale.ROOT);
 

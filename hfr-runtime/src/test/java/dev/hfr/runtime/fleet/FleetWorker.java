@@ -32,7 +32,8 @@ import java.util.concurrent.atomic.AtomicInteger;
 /**
  * One worker JVM of the storm test: eight threads call an LLM-style provider for the "stormy" tenant and one
  * calls a healthy service for the "calm" tenant, through the real engine, until told to stop. Its budgets and
- * breakers are either the fleet's (PostgreSQL) or its own. It prints its breaker changes and its counts.
+ * breakers are either the fleet's (PostgreSQL) or its own. It prints its breaker changes (when, to what, why, and
+ * how many calls it had started by then: calls are numbered in the order they start) and its counts.
  *
  * <p>Arguments: jdbcUrl port worker fleet|local breakers|nobreakers seconds retriesPerWindow windowSeconds.
  */
@@ -62,10 +63,12 @@ public final class FleetWorker {
     HikariDataSource ds = new HikariDataSource(pool);
     PostgresFleet fleet = shared
         ? PostgresFleet.builder(ds).worker(worker).expectedWorkers(4).syncInterval(Duration.ofMillis(250)).build() : null;
+    // numbers this worker's calls: a call numbered after a breaker change was started after it
+    AtomicInteger ids = new AtomicInteger();
     CircuitBreakerListener printer = new CircuitBreakerListener() {
       @Override
       public void onStateChange(CircuitBreaker b, CircuitState from, CircuitState to, TripReason reason) {
-        System.out.println("BREAKER " + System.currentTimeMillis() + " " + b.name() + " " + to + " " + reason);
+        System.out.println("BREAKER " + System.currentTimeMillis() + " " + b.name() + " " + to + " " + reason + " " + ids.get());
         if (fleet != null) {
           fleet.breakerListener().onStateChange(b, from, to, reason);
         }
@@ -92,7 +95,6 @@ public final class FleetWorker {
         return;
       }
       long end = System.nanoTime() + Duration.ofSeconds(seconds).toNanos();
-      AtomicInteger ids = new AtomicInteger();
       List<Thread> threads = new ArrayList<>();
       for (int t = 0; t < 9; t++) {
         boolean calm = t == 8;

@@ -7,6 +7,7 @@ import dev.hfr.runtime.Hfr;
 import dev.hfr.runtime.RetrySpec;
 import dev.hfr.runtime.TaskScope;
 import dev.hfr.runtime.classify.FailureClassifier;
+import dev.hfr.runtime.escalate.EscalationHandler;
 import dev.hfr.runtime.internal.model.ModelDecisionLog;
 import dev.hfr.runtime.internal.model.ModelLadderRules;
 import dev.hfr.runtime.internal.model.ModelLadderWalk;
@@ -57,7 +58,8 @@ import reactor.core.scheduler.Schedulers;
  * subscriber; after it, a failure is never retried nor degraded (a second stream would repeat what the subscriber
  * already showed): the {@code Flux} ends with a {@link ModelStreamInterruptedException} (or a
  * {@link ModelRefusalException} for a {@code content_filter} finish). Retries wait on Reactor's bounded-elastic
- * scheduler, never on the model client's threads. A cancelled stream is not counted.
+ * scheduler, never on the model client's threads. A subscriber that cancels the stream ends the call: a {@code FAIL}
+ * decision for the reason {@code cancelled}, and the call counted as failed in the task, as for any other end.
  *
  * <p>Given a decision sink ({@link Builder#decisionSink(Hfr)}), every decision but accepted answers is also written
  * there as a decision about the tool {@code model:<rung>} in the caller's task, and each model call that ends inside a
@@ -79,7 +81,7 @@ public final class HfrChatModel implements ChatModel {
     ModelLadderRules rules = new ModelLadderRules(b.rungs.stream().map(Rung::name).toList(),
         b.rungs.stream().map(Rung::level).toList(), b.criticality, b.retry, b.maxWait.toNanos(), b.random);
     ModelDecisionLog log = b.decisionSink == null ? ModelDecisionLog.NONE
-        : new ModelDecisionLog(b.decisionSink, b.currentTask, Clock.system());
+        : new ModelDecisionLog(b.decisionSink, b.currentTask, Clock.system(), b.engineEscalations);
     this.walk = new ModelLadderWalk<>(rules, b.summarizer::compress, b.sleeper, b.listener, b.escalationHandler, log);
     this.classifier = new ModelFailureClassifier(b.classifier);
   }
@@ -132,18 +134,32 @@ public final class HfrChatModel implements ChatModel {
   public Flux<ChatResponse> stream(Prompt prompt) {
     return Flux.defer(() -> {
       ModelLadderWalk<Message>.Call call = walk.startStream(prompt.getInstructions());
-      return attempt(prompt, call, walk.firstRung(), 1);
+      LiveAttempt live = new LiveAttempt();
+      // a subscriber that stops reading ends the call: recorded and counted in its task like any other end
+      return attempt(prompt, call, walk.firstRung(), 1, live)
+          .doOnCancel(() -> call.cancelled(live.rung, live.attempt, live.delivered.get()));
     });
   }
 
+  /** The attempt a stream is in, for a cancellation: written when an attempt starts, read by the cancelling thread. */
+  private static final class LiveAttempt {
+    volatile int rung;
+    volatile int attempt;
+    volatile AtomicInteger delivered = new AtomicInteger();
+  }
+
   /** Streams attempt {@code attempt} on rung {@code rung} and, if it fails, what the ladder does next. */
-  private Flux<ChatResponse> attempt(Prompt prompt, ModelLadderWalk<Message>.Call call, int rung, int attempt) {
+  private Flux<ChatResponse> attempt(Prompt prompt, ModelLadderWalk<Message>.Call call, int rung, int attempt,
+      LiveAttempt live) {
     if (rung < 0) {
       return Flux.error(call.exhausted());
     }
     return Flux.defer(() -> {
       long started = System.nanoTime();
       AtomicInteger delivered = new AtomicInteger();
+      live.delivered = delivered;
+      live.rung = rung;
+      live.attempt = attempt;
       Prompt sent = sent(prompt, call, rung);
       DegradeLevel level = rung > 0 ? walk.rules().level(rung) : call.compressed() ? DegradeLevel.L1 : DegradeLevel.L0;
       return Flux.defer(() -> models.get(rung).stream(sent))
@@ -167,8 +183,8 @@ public final class HfrChatModel implements ChatModel {
                   failed.failure.quotaExhausted(), failed.getCause(), delivered.get()))
               .subscribeOn(Schedulers.boundedElastic())
               .flatMapMany(step -> switch (step.move()) {
-                case AGAIN -> attempt(prompt, call, rung, attempt + 1);
-                case DOWN -> attempt(prompt, call, walk.nextRung(rung), 1);
+                case AGAIN -> attempt(prompt, call, rung, attempt + 1, live);
+                case DOWN -> attempt(prompt, call, walk.nextRung(rung), 1, live);
                 case END -> Flux.<ChatResponse>error(step.end());
               }));
     });
@@ -244,6 +260,7 @@ public final class HfrChatModel implements ChatModel {
     private Consumer<ModelCallFailedException> escalationHandler = e -> { };
     private ContextSummarizer summarizer = new KeepRecentSummarizer();
     private DecisionSink decisionSink;
+    private EscalationHandler engineEscalations;
     private Supplier<TaskScope> currentTask = () -> null;
 
     private Builder() {}
@@ -343,13 +360,17 @@ public final class HfrChatModel implements ChatModel {
      * Writes the decisions to {@code engine}'s own decision sink ({@link Hfr#decisionSink()}: its log, with its
      * redaction and {@code emit_decision_events} setting), in the task the engine sees open on the calling thread
      * ({@link Hfr#currentTask()}), and counts each model call in that task's report — the same as
-     * {@code decisionSink(engine.decisionSink(), () -> engine.currentTask().orElse(null))}. The starter's
-     * {@code HfrChatModel.Builder} bean comes with it. For {@link #stream}, the task is looked up once, on the thread
-     * that subscribes.
+     * {@code decisionSink(engine.decisionSink(), () -> engine.currentTask().orElse(null))}; and hands the ladder's
+     * escalations (a refusal; an exhausted ladder at HIGH criticality) with their evidence to the engine's
+     * {@link Hfr#escalationHandler()} too — in a Spring Boot application, the starter's escalation queue, which
+     * {@code /actuator/hfr} lists. The starter's {@code HfrChatModel.Builder} bean comes with it. For {@link #stream},
+     * the task is looked up once, on the thread that subscribes.
      */
     public Builder decisionSink(Hfr engine) {
       Objects.requireNonNull(engine, "engine");
-      return decisionSink(engine.decisionSink(), () -> engine.currentTask().orElse(null));
+      decisionSink(engine.decisionSink(), () -> engine.currentTask().orElse(null));
+      this.engineEscalations = engine.escalationHandler();
+      return this;
     }
 
     public HfrChatModel build() {

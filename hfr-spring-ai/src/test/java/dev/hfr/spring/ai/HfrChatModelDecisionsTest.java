@@ -19,16 +19,14 @@ import dev.hfr.runtime.config.HfrConfigLoader;
 import dev.hfr.runtime.ledger.InMemoryLedger;
 import dev.hfr.runtime.model.ModelRefusalException;
 import dev.hfr.runtime.telemetry.DecisionEvent;
-import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
 import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
 import org.springframework.ai.chat.model.ChatModel;
 import org.springframework.ai.chat.prompt.Prompt;
-import org.springframework.ai.openai.OpenAiChatModel;
-import org.springframework.ai.openai.OpenAiChatOptions;
 
 /**
  * The Spring AI model ladder's decisions in the engine's decision log and its calls in the task's report, as the
@@ -40,6 +38,11 @@ class HfrChatModelDecisionsTest {
   private final ScriptedOpenAiServer llm = ScriptedOpenAiServer.start();
   private final List<DecisionEvent> events = new CopyOnWriteArrayList<>();
   private final Hfr hfr = Hfr.builder().ledger(new InMemoryLedger()).decisionSink(events::add).build();
+
+  @BeforeAll
+  static void warmUpTheSdk() {
+    LoopbackOpenAi.warmUp();
+  }
 
   @AfterEach
   void stop() {
@@ -135,9 +138,6 @@ class HfrChatModelDecisionsTest {
   }
 
   private ChatModel openAi(String model) {
-    return OpenAiChatModel.builder()
-        .options(OpenAiChatOptions.builder().baseUrl(llm.baseUrl()).apiKey("test-key").model(model).maxRetries(0)
-            .timeout(Duration.ofSeconds(5)).build())
-        .build();
+    return LoopbackOpenAi.model(llm.baseUrl(), model);
   }
 }

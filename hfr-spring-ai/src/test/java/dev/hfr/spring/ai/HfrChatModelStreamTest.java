@@ -19,6 +19,7 @@ import dev.hfr.runtime.TaskScope;
 import dev.hfr.runtime.TaskSpec;
 import dev.hfr.runtime.ToolOutcome;
 import dev.hfr.runtime.action.Action;
+import dev.hfr.runtime.action.Reason;
 import dev.hfr.runtime.classify.DefaultFailureClassifier;
 import dev.hfr.runtime.ledger.InMemoryLedger;
 import dev.hfr.runtime.model.ModelCallFailedException;
@@ -32,14 +33,13 @@ import java.util.Objects;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.atomic.AtomicLong;
 import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
 import org.springframework.ai.chat.client.ChatClient;
 import org.springframework.ai.chat.model.ChatModel;
 import org.springframework.ai.chat.model.ChatResponse;
 import org.springframework.ai.chat.prompt.Prompt;
-import org.springframework.ai.openai.OpenAiChatModel;
-import org.springframework.ai.openai.OpenAiChatOptions;
 
 /**
  * {@code HfrChatModel.stream}: the same ladder as {@code call} until content reaches the subscriber, never a silent
@@ -55,6 +55,11 @@ class HfrChatModelStreamTest {
   private final List<ModelDecision> decisions = new CopyOnWriteArrayList<>();
   private final List<ModelCallFailedException> escalations = new CopyOnWriteArrayList<>();
   private final AtomicLong slept = new AtomicLong();
+
+  @BeforeAll
+  static void warmUpTheSdk() {
+    LoopbackOpenAi.warmUp();
+  }
 
   @AfterEach
   void stop() {
@@ -199,6 +204,52 @@ class HfrChatModelStreamTest {
     });
   }
 
+  @Test
+  @DisplayName("a subscriber that cancels the stream ends the call: a FAIL decision for 'cancelled', counted in its task as failed")
+  void aCancelledStreamCountsInTheSubscribersTask() {
+    List<DecisionEvent> events = new CopyOnWriteArrayList<>();
+    try (Hfr hfr = Hfr.builder().ledger(new InMemoryLedger()).decisionSink(events::add).build();
+        TaskScope task = hfr.openTask(TaskSpec.builder("acme", "conversation-10").build())) {
+      server.script("gpt-4o", tokens("one ", "two ", "three"));
+
+      // the user stops reading after the first words: the subscriber cancels the stream
+      List<ChatResponse> read = ladder().decisionSink(hfr).build().stream(new Prompt("hello"))
+          .takeUntil(chunk -> text(List.of(chunk)).contains("one")).collectList().block(WAIT);
+
+      assertThat(text(read)).isEqualTo("one ");
+      TaskReport report = task.report();
+      assertThat(report.calls()).isEqualTo(1);
+      assertThat(report.failed()).isEqualTo(1);
+      assertThat(report.failedTools()).containsExactly("model:gpt-4o");
+      assertThat(task.lastOutcome().reason()).isEqualTo("cancelled");
+    }
+    assertThat(actions()).containsExactly("FAIL");
+    assertThat(decisions.get(0).rule()).isEqualTo("cancelled");
+    assertThat(events).singleElement().satisfies(e -> {
+      assertThat(e.tool()).isEqualTo("model:gpt-4o");
+      assertThat(e.action()).isEqualTo(Action.FAIL);
+      assertThat(e.reason()).isEqualTo(Reason.CANCELLED);
+      assertThat(e.taskId()).isEqualTo("conversation-10");
+    });
+    assertThat(server.requests()).as("a cancelled stream is not sent again").hasSize(1);
+  }
+
+  @Test
+  @DisplayName("a stream read to its end is counted once, as accepted: no cancellation is recorded after it")
+  void aStreamReadToItsEndIsNotCountedAsCancelled() {
+    try (Hfr hfr = Hfr.builder().ledger(new InMemoryLedger()).build();
+        TaskScope task = hfr.openTask(TaskSpec.builder("acme", "conversation-11").build())) {
+      server.script("gpt-4o", tokens("all ", "of ", "it"));
+
+      ladder().decisionSink(hfr).build().stream(new Prompt("hello")).blockLast(WAIT);
+
+      assertThat(task.report().calls()).isEqualTo(1);
+      assertThat(task.report().succeeded()).isEqualTo(1);
+      assertThat(task.lastOutcome().reason()).isEqualTo("ok");
+    }
+    assertThat(actions()).containsExactly("ACCEPT");
+  }
+
   private HfrChatModel.Builder ladder() {
     return HfrChatModel.builder()
         .primary("gpt-4o", openAi("gpt-4o"))
@@ -225,9 +276,6 @@ class HfrChatModelStreamTest {
   }
 
   private ChatModel openAi(String model) {
-    return OpenAiChatModel.builder()
-        .options(OpenAiChatOptions.builder().baseUrl(server.baseUrl()).apiKey("test-key").model(model).maxRetries(0)
-            .timeout(Duration.ofSeconds(5)).build())
-        .build();
+    return LoopbackOpenAi.model(server.baseUrl(), model);
   }
 }

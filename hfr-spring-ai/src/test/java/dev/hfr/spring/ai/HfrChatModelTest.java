@@ -12,11 +12,11 @@ import dev.hfr.runtime.ToolOutcome;
 import dev.hfr.runtime.classify.DefaultFailureClassifier;
 import dev.hfr.runtime.model.ModelCallFailedException;
 import dev.hfr.runtime.model.ModelDecision;
-import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
 import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.springframework.ai.chat.client.ChatClient;
 import org.springframework.ai.chat.messages.AssistantMessage;
@@ -27,7 +27,6 @@ import org.springframework.ai.chat.messages.UserMessage;
 import org.springframework.ai.chat.model.ChatModel;
 import org.springframework.ai.chat.model.ChatResponse;
 import org.springframework.ai.chat.prompt.Prompt;
-import org.springframework.ai.openai.OpenAiChatModel;
 import org.springframework.ai.openai.OpenAiChatOptions;
 
 /**
@@ -39,6 +38,11 @@ class HfrChatModelTest {
   private final ScriptedOpenAiServer llm = ScriptedOpenAiServer.start();
   private final List<ModelDecision> decisions = new CopyOnWriteArrayList<>();
   private final List<ModelCallFailedException> escalations = new CopyOnWriteArrayList<>();
+
+  @BeforeAll
+  static void warmUpTheSdk() {
+    LoopbackOpenAi.warmUp();
+  }
 
   @AfterEach
   void stop() {
@@ -202,9 +206,6 @@ class HfrChatModelTest {
   }
 
   private ChatModel openAi(String model) {
-    return OpenAiChatModel.builder()
-        .options(OpenAiChatOptions.builder().baseUrl(llm.baseUrl()).apiKey("test-key").model(model).maxRetries(0)
-            .timeout(Duration.ofSeconds(5)).build())
-        .build();
+    return LoopbackOpenAi.model(llm.baseUrl(), model);
   }
 }

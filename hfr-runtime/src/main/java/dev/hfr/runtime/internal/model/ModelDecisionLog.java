@@ -1,5 +1,6 @@
 package dev.hfr.runtime.internal.model;
 
+import dev.hfr.annotations.Criticality;
 import dev.hfr.annotations.DegradeLevel;
 import dev.hfr.annotations.Fault;
 import dev.hfr.annotations.Risk;
@@ -8,11 +9,15 @@ import dev.hfr.runtime.TaskScope;
 import dev.hfr.runtime.ToolOutcome;
 import dev.hfr.runtime.action.Action;
 import dev.hfr.runtime.action.Reason;
+import dev.hfr.runtime.escalate.EscalationHandler;
+import dev.hfr.runtime.escalate.EvidenceBundle;
+import dev.hfr.runtime.model.ModelCallFailedException;
 import dev.hfr.runtime.model.ModelDecision;
 import dev.hfr.runtime.telemetry.DecisionEvent;
 import dev.hfr.runtime.telemetry.DecisionSink;
 import dev.hfr.runtime.time.Clock;
 import java.util.List;
+import java.util.Map;
 import java.util.Objects;
 import java.util.function.Supplier;
 
@@ -23,7 +28,9 @@ import java.util.function.Supplier;
  * take no step of the task), in the tenant and task of the caller's open {@link TaskScope} ({@value Hfr#DEFAULT_TENANT}
  * and no task id outside one). Accepted answers are not recorded, as the engine records no accepted call; every other
  * action is. Each model call that ends inside a task is also counted in that task's report, like a tool call
- * ({@link #outcome}). A failing sink, task or task lookup loses the event or the count, never the call.
+ * ({@link #outcome}). A failing sink, task or task lookup loses the event or the count, never the call. Given the
+ * engine's {@link EscalationHandler}, the ladder's escalations reach it with their evidence ({@link #escalate}), as the
+ * engine's own do.
  */
 public final class ModelDecisionLog {
 
@@ -35,6 +42,7 @@ public final class ModelDecisionLog {
   private final DecisionSink sink;
   private final Supplier<TaskScope> currentTask;
   private final Clock clock;
+  private final EscalationHandler escalations;
 
   /**
    * @param sink where the decisions go
@@ -42,9 +50,20 @@ public final class ModelDecisionLog {
    * @param clock the events' timestamps
    */
   public ModelDecisionLog(DecisionSink sink, Supplier<TaskScope> currentTask, Clock clock) {
+    this(sink, currentTask, clock, null);
+  }
+
+  /**
+   * @param sink where the decisions go
+   * @param currentTask the caller's open task, or {@code null} outside one
+   * @param clock the events' timestamps
+   * @param escalations where the ladder's escalations go with their evidence (the engine's handler), or {@code null}
+   */
+  public ModelDecisionLog(DecisionSink sink, Supplier<TaskScope> currentTask, Clock clock, EscalationHandler escalations) {
     this.sink = Objects.requireNonNull(sink, "sink");
     this.currentTask = Objects.requireNonNull(currentTask, "currentTask");
     this.clock = Objects.requireNonNull(clock, "clock");
+    this.escalations = escalations;
   }
 
   /**
@@ -61,7 +80,7 @@ public final class ModelDecisionLog {
     } catch (RuntimeException e) {
       return this;
     }
-    return new ModelDecisionLog(sink, () -> task, clock);
+    return new ModelDecisionLog(sink, () -> task, clock, escalations);
   }
 
   /**
@@ -96,13 +115,17 @@ public final class ModelDecisionLog {
     if ("ACCEPT".equals(decision.action()) || !sink.wantsEvents()) {
       return;
     }
-    TaskScope task;
     try {
-      task = currentTask.get();
-    } catch (RuntimeException e) {
-      task = null; // the lookup cannot say: record the decision without its task rather than lose it
+      sink.record(event(decision, reason, confidence));
+    } catch (Exception e) {
+      // Like the engine: a failing sink loses the event, never the call.
     }
-    DecisionEvent event = new DecisionEvent(
+  }
+
+  /** The decision event {@code decision} is written as: a decision about the tool {@code model:<rung>} in the caller's task. */
+  public DecisionEvent event(ModelDecision decision, Reason reason, double confidence) {
+    TaskScope task = taskOrNull();
+    return new DecisionEvent(
         clock.epochMillis(),
         MODE,
         task == null ? Hfr.DEFAULT_TENANT : task.spec().tenant(),
@@ -126,10 +149,50 @@ public final class ModelDecisionLog {
         null,
         null,
         null);
+  }
+
+  /**
+   * Hands an escalation of the ladder (a refusal, or an exhausted ladder at HIGH criticality) to the engine's
+   * escalation handler, if this log has one, with its evidence: the tool {@code model:<rung>} that answered last,
+   * risk R0, step 0, in the caller's tenant and task (task id {@code ""} outside one), the call's decisions as
+   * decision events, and what a human could do.
+   *
+   * @param events the call's decisions as {@link #event} made them, in order
+   * @throws Exception what the handler threw
+   */
+  public void escalate(ModelCallFailedException escalation, Criticality.Level criticality, Reason reason,
+      List<DecisionEvent> events, String suggestion) throws Exception {
+    if (escalations == null || events.isEmpty()) {
+      return;
+    }
+    TaskScope task = taskOrNull();
+    Throwable cause = escalation.getCause();
+    escalations.escalate(new EvidenceBundle(
+        task == null ? Hfr.DEFAULT_TENANT : task.spec().tenant(),
+        task == null ? "" : task.spec().taskId(),
+        0L,
+        events.get(events.size() - 1).tool(),
+        Risk.R0,
+        criticality,
+        escalation.fault(),
+        reason,
+        events.size(),
+        null,
+        null,
+        null,
+        cause == null ? null : cause.getClass().getName(),
+        null,
+        Map.of(),
+        suggestion,
+        events));
+  }
+
+  /** The caller's task, or {@code null} outside one or when the lookup fails (the event is kept without its task). */
+  private TaskScope taskOrNull() {
     try {
-      sink.record(event);
-    } catch (Exception e) {
-      // Like the engine: a failing sink loses the event, never the call.
+      return currentTask.get();
+    } catch (RuntimeException e) {
+      return null;
     }
   }
 }

@@ -95,6 +95,17 @@ public final class ModelLadderRules {
     };
   }
 
+  /** The rungs this criticality runs only with a human's consent, as {@code name (level)}, in ladder order. */
+  public List<String> needingAHuman() {
+    List<String> out = new java.util.ArrayList<>();
+    for (int j = 0; j < levels.size(); j++) {
+      if (!allowedAutomatically(levels.get(j), criticality)) {
+        out.add(names.get(j) + " (" + levels.get(j) + ")");
+      }
+    }
+    return out;
+  }
+
   /** The next rung after {@code rung} that may run automatically, or -1 ({@code rung = -1}: the first one). */
   public int nextAllowedAfter(int rung) {
     for (int j = rung + 1; j < levels.size(); j++) {

@@ -10,10 +10,12 @@ import dev.hfr.runtime.model.ModelCallFailedException;
 import dev.hfr.runtime.model.ModelDecision;
 import dev.hfr.runtime.model.ModelRefusalException;
 import dev.hfr.runtime.model.ModelStreamInterruptedException;
+import dev.hfr.runtime.telemetry.DecisionEvent;
 import dev.hfr.runtime.time.Sleeper;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.Consumer;
 import java.util.function.UnaryOperator;
 
@@ -98,11 +100,15 @@ public final class ModelLadderWalk<M> {
   /**
    * The state of one call on the ladder: the conversation as sent, whether it was compressed, the wait spent so far
    * and the decisions taken. Used by one attempt at a time: the next attempt starts only after the previous one
-   * ended, so the state needs no lock.
+   * ended, so the state needs no lock — except a caller's cancellation, which may come from any thread at any time:
+   * the decisions are a concurrent list and the call is counted in the task once, by whichever end comes first.
    */
   public final class Call {
     private final ModelDecisionLog log;
-    private final List<ModelDecision> decisions = new ArrayList<>();
+    private final List<ModelDecision> decisions = new CopyOnWriteArrayList<>();
+    /** The decisions as decision events, for an escalation's evidence. */
+    private final List<DecisionEvent> events = new CopyOnWriteArrayList<>();
+    private final AtomicBoolean counted = new AtomicBoolean();
     private List<M> messages;
     private boolean compressed;
     private long waitedNanos;
@@ -137,8 +143,24 @@ public final class ModelLadderWalk<M> {
       record(rung, attempt, null, "ACCEPT", Reason.OK, 0, 0,
           degraded ? "degraded=true (" + (compressed ? "L1 compressed" : "") + (compressed && rung > 0 ? ", " : "")
               + (rung > 0 ? rules.level(rung) + " " + rules.name(rung) : "") + ")" : "degraded=false");
-      log.outcome(decisions, ToolOutcome.Status.SUCCESS, null, degraded, level, Reason.OK);
+      count(ToolOutcome.Status.SUCCESS, null, degraded, level, Reason.OK);
       return level;
+    }
+
+    /**
+     * The caller cancelled the call (a subscriber that stopped reading a stream) while attempt {@code attempt} on
+     * rung {@code rung} ran, after {@code delivered} partial responses: unless the call had already ended, a
+     * {@code FAIL} decision for {@link Reason#CANCELLED} (rule {@code cancelled}) is recorded and the call is counted
+     * in the caller's task as failed. Nothing more is tried.
+     */
+    public void cancelled(int rung, int attempt, int delivered) {
+      if (!counted.compareAndSet(false, true)) {
+        return;
+      }
+      DegradeLevel level = rung > 0 ? rules.level(rung) : compressed ? DegradeLevel.L1 : DegradeLevel.L0;
+      record(rung, attempt, null, "cancelled", "FAIL", Reason.CANCELLED, 0, 0,
+          "cancelled by the caller after " + delivered + " partial responses");
+      log.outcome(decisions, ToolOutcome.Status.FAILED, null, level != DegradeLevel.L0, level, Reason.CANCELLED);
     }
 
     /**
@@ -175,7 +197,8 @@ public final class ModelLadderWalk<M> {
         case ESCALATE -> {
           ModelRefusalException refusal = new ModelRefusalException(
               name + " refused the request (T8, " + rule + "); escalated, not degraded around", decisions, error);
-          escalate(refusal);
+          escalate(refusal, d.reason(), "the model refused the request (T8, " + rule + "): a human decides whether"
+              + " and how to answer; the ladder never degrades around a refusal");
           return ended(refusal);
         }
         case FAIL -> {
@@ -212,35 +235,61 @@ public final class ModelLadderWalk<M> {
       ModelCallFailedException failed = new ModelCallFailedException(status, fault,
           "no model of the ladder gave an acceptable answer (last: " + fault + ")", decisions, lastError);
       if (status == ToolOutcome.Status.ESCALATED) {
-        escalate(failed);
+        List<String> withConsent = rules.needingAHuman();
+        escalate(failed, lastReason, "every model " + rules.criticality() + " criticality allows without a human failed:"
+            + " a human may answer" + (withConsent.isEmpty() ? "" : ", or allow " + String.join(", ", withConsent)));
       }
-      log.outcome(decisions, status, fault, false, DegradeLevel.L0, lastReason);
+      count(status, fault, false, DegradeLevel.L0, lastReason);
       return failed;
     }
 
     /** The call ends with {@code failure}: counted in the caller's task, then handed back to end the call. */
     private Step ended(ModelCallFailedException failure) {
-      log.outcome(decisions, failure.status(), failure.fault(), false, DegradeLevel.L0, lastReason);
+      count(failure.status(), failure.fault(), false, DegradeLevel.L0, lastReason);
       return new Step(Move.END, failure);
     }
 
-    /** Hands an escalation over; a failing handler is attached to the escalation, never replaces it. */
-    private void escalate(ModelCallFailedException escalation) {
+    /** Counts the call in the caller's task, once: the first end wins (an answer, a failure or a cancellation). */
+    private void count(ToolOutcome.Status status, Fault fault, boolean degraded, DegradeLevel level, Reason reason) {
+      if (counted.compareAndSet(false, true)) {
+        log.outcome(decisions, status, fault, degraded, level, reason);
+      }
+    }
+
+    /**
+     * Hands an escalation over: to the adapter's handler, then with its evidence to the engine's escalation handler
+     * (when the log has one). A failing handler is attached to the escalation, never replaces it.
+     */
+    private void escalate(ModelCallFailedException escalation, Reason reason, String suggestion) {
       try {
         escalationHandler.accept(escalation);
       } catch (RuntimeException handlerFailure) {
+        escalation.addSuppressed(handlerFailure);
+      }
+      try {
+        log.escalate(escalation, rules.criticality(), reason, List.copyOf(events), suggestion);
+      } catch (Exception handlerFailure) {
         escalation.addSuppressed(handlerFailure);
       }
     }
 
     private void record(int rung, int attempt, Classification failure, String action, Reason reason, long delayMillis,
         double confidence, String detail) {
-      ModelDecision d = new ModelDecision(rules.name(rung), rules.level(rung), attempt,
-          failure == null ? null : failure.fault(), failure == null ? "ok" : failure.rule(), action, delayMillis, detail);
+      record(rung, attempt, failure == null ? null : failure.fault(), failure == null ? "ok" : failure.rule(), action,
+          reason, delayMillis, confidence, detail);
+    }
+
+    private void record(int rung, int attempt, Fault fault, String rule, String action, Reason reason, long delayMillis,
+        double confidence, String detail) {
+      ModelDecision d = new ModelDecision(rules.name(rung), rules.level(rung), attempt, fault, rule, action, delayMillis,
+          detail);
       decisions.add(d);
       lastReason = reason;
       listener.accept(d);
       log.record(d, reason, confidence);
+      if (!"ACCEPT".equals(action)) {
+        events.add(log.event(d, reason, confidence));
+      }
     }
   }
 }

@@ -106,13 +106,16 @@ public class HfrEndpoint {
   /** The escalations waiting for a human: all of them counted, the oldest listed. */
   public record Escalations(int pending, List<Escalation> oldest) {}
 
-  /** One escalation (no arguments: they are hashed in the evidence bundle). */
+  /**
+   * One escalation (no arguments: they are hashed in the evidence bundle), with what the engine suggests a human do.
+   * A model ladder's escalation is about the tool {@code model:<rung>}.
+   */
   public record Escalation(String tenant, String taskId, long step, String tool, String risk, String fault,
-      String reason, int attempts, String ledgerState) {
+      String reason, int attempts, String ledgerState, String suggestion) {
     static Escalation of(EvidenceBundle e) {
       return new Escalation(e.tenant(), e.taskId(), e.step(), e.tool(), String.valueOf(e.risk()),
           e.fault() == null ? null : e.fault().name(), e.reason() == null ? null : e.reason().code(), e.attempts(),
-          e.ledgerState());
+          e.ledgerState(), e.suggestion());
     }
   }
 
