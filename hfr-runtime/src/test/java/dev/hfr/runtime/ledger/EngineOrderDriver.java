@@ -8,12 +8,7 @@ import dev.hfr.runtime.TaskSpec;
 import dev.hfr.runtime.ToolCallException;
 import dev.hfr.runtime.ToolDescriptor;
 import dev.hfr.runtime.ToolInvocation;
-import dev.hfr.runtime.classify.HttpCallException;
 import dev.hfr.runtime.telemetry.JsonLinesDecisionSink;
-import java.net.URI;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
-import java.net.http.HttpResponse;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -54,14 +49,12 @@ public final class EngineOrderDriver {
       .parameters("ref").reconcile("findOrder").build();
 
   private final Hfr hfr;
-  private final HttpClient http = HttpClient.newBuilder()
-      .version(HttpClient.Version.HTTP_1_1).connectTimeout(Duration.ofSeconds(2)).build();
-  private final String base;
+  private final OrderServiceClient orders;
   private final AtomicInteger reruns = new AtomicInteger();
 
   private EngineOrderDriver(Hfr hfr, int port) {
     this.hfr = hfr;
-    this.base = "http://127.0.0.1:" + port;
+    this.orders = new OrderServiceClient(port);
   }
 
   static String ref(int i) {
@@ -147,17 +140,7 @@ public final class EngineOrderDriver {
     return new ToolInvocation<>() {
       @Override
       public String proceed(String idempotencyKey) throws Exception {
-        HttpRequest.Builder req = HttpRequest.newBuilder(URI.create(base + (r1 ? "/r1/orders" : "/r2/orders")))
-            .timeout(Duration.ofSeconds(2))
-            .POST(HttpRequest.BodyPublishers.ofString(ref(i)));
-        if (r1) {
-          req.header("Idempotency-Key", idempotencyKey);
-        }
-        HttpResponse<String> resp = http.send(req.build(), HttpResponse.BodyHandlers.ofString());
-        if (resp.statusCode() / 100 != 2) {
-          throw HttpCallException.of(resp);
-        }
-        return resp.body();
+        return r1 ? orders.place("/r1/orders", ref(i), idempotencyKey) : orders.place("/r2/orders", ref(i), null);
       }
 
       @Override
@@ -172,16 +155,7 @@ public final class EngineOrderDriver {
 
       @Override
       public Optional<String> reconcile() throws Exception {
-        HttpResponse<String> resp = http.send(
-            HttpRequest.newBuilder(URI.create(base + "/orders?ref=" + ref(i))).timeout(Duration.ofSeconds(2)).GET().build(),
-            HttpResponse.BodyHandlers.ofString());
-        if (resp.statusCode() == 200) {
-          return Optional.of(resp.body());
-        }
-        if (resp.statusCode() == 404) {
-          return Optional.empty();
-        }
-        throw HttpCallException.of(resp);
+        return orders.find(ref(i));
       }
     };
   }

@@ -10,17 +10,12 @@ import dev.hfr.runtime.TaskSpec;
 import dev.hfr.runtime.ToolDescriptor;
 import dev.hfr.runtime.ToolInvocation;
 import dev.hfr.runtime.action.Reason;
-import dev.hfr.runtime.classify.HttpCallException;
 import dev.hfr.runtime.telemetry.DecisionEvent;
 import io.zonky.test.db.postgres.embedded.EmbeddedPostgres;
 import java.net.ServerSocket;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
-import java.net.URI;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
-import java.net.http.HttpResponse;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -61,7 +56,6 @@ class PostgresLostOutcomeTest {
   /** One server for both cases (creating its data directory is most of a start), killed and restarted in place. */
   static Server server;
 
-  private final HttpClient http = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).connectTimeout(Duration.ofSeconds(2)).build();
   private final List<DecisionEvent> decisions = new CopyOnWriteArrayList<>();
   @BeforeAll
   static void startServer(@TempDir Path tmp) throws Exception {
@@ -203,17 +197,12 @@ class PostgresLostOutcomeTest {
 
   /** An R2 order as the annotation processor would generate it: POST without a key, reconcile by ref. */
   private ToolInvocation<String> order(OrderService service, String ref, Probe beforeSending) {
-    String base = "http://127.0.0.1:" + service.port();
+    OrderServiceClient orders = new OrderServiceClient(service.port());
     return new ToolInvocation<>() {
       @Override
       public String proceed(String idempotencyKey) throws Exception {
         beforeSending.run(); // the prepare is committed by now; the outcome comes after this
-        HttpResponse<String> resp = http.send(HttpRequest.newBuilder(URI.create(base + "/r2/orders"))
-            .timeout(Duration.ofSeconds(2)).POST(HttpRequest.BodyPublishers.ofString(ref)).build(), HttpResponse.BodyHandlers.ofString());
-        if (resp.statusCode() / 100 != 2) {
-          throw HttpCallException.of(resp);
-        }
-        return resp.body();
+        return orders.place("/r2/orders", ref, null);
       }
 
       @Override
@@ -228,16 +217,7 @@ class PostgresLostOutcomeTest {
 
       @Override
       public Optional<String> reconcile() throws Exception {
-        HttpResponse<String> resp = http.send(
-            HttpRequest.newBuilder(URI.create(base + "/orders?ref=" + ref)).timeout(Duration.ofSeconds(2)).GET().build(),
-            HttpResponse.BodyHandlers.ofString());
-        if (resp.statusCode() == 200) {
-          return Optional.of(resp.body());
-        }
-        if (resp.statusCode() == 404) {
-          return Optional.empty();
-        }
-        throw HttpCallException.of(resp);
+        return orders.find(ref);
       }
     };
   }
