@@ -7,9 +7,9 @@ import dev.hfr.runtime.Hfr;
 import dev.hfr.runtime.RetrySpec;
 import dev.hfr.runtime.TaskScope;
 import dev.hfr.runtime.classify.FailureClassifier;
+import dev.hfr.runtime.internal.model.ModelDecisionLog;
 import dev.hfr.runtime.model.ModelCallFailedException;
 import dev.hfr.runtime.model.ModelDecision;
-import dev.hfr.runtime.escalate.EscalationHandler;
 import dev.hfr.runtime.telemetry.DecisionSink;
 import dev.hfr.runtime.time.Clock;
 import dev.hfr.runtime.time.Sleeper;
@@ -47,7 +47,7 @@ abstract class ModelLadderBuilder<M, B extends ModelLadderBuilder<M, B>> {
   Consumer<ModelDecision> listener = d -> { };
   Consumer<ModelCallFailedException> escalationHandler = e -> { };
   DecisionSink decisionSink;
-  EscalationHandler engineEscalations;
+  ModelDecisionLog.Escalations engineEscalations;
   Supplier<TaskScope> currentTask = () -> null;
 
   ModelLadderBuilder() {}
@@ -160,14 +160,15 @@ abstract class ModelLadderBuilder<M, B extends ModelLadderBuilder<M, B>> {
    * redaction and {@code emit_decision_events} setting), in the task the engine sees open on the calling thread
    * ({@link Hfr#currentTask()}), and counts each model call in that task's report — the same as
    * {@code decisionSink(engine.decisionSink(), () -> engine.currentTask().orElse(null))}; and hands the ladder's
-   * escalations (a refusal; an exhausted ladder at HIGH criticality) with their evidence to the engine's
-   * {@link Hfr#escalationHandler()} too, beside the tool calls' escalations. A streaming model looks the task up once
-   * per call, on the thread that calls {@code chat}.
+   * escalations (a refusal; an exhausted ladder at HIGH criticality) with their evidence to the engine too ({@link
+   * Hfr#escalate}), as a tool call's: the task's escalation checkpoint is saved first, so a resumed task shows it was
+   * escalated ({@link Hfr#resumePending()}), then the engine's {@link Hfr#escalationHandler()} hears of it beside the
+   * tool calls' escalations. A streaming model looks the task up once per call, on the thread that calls {@code chat}.
    */
   public B decisionSink(Hfr engine) {
     Objects.requireNonNull(engine, "engine");
     decisionSink(engine.decisionSink(), () -> engine.currentTask().orElse(null));
-    this.engineEscalations = engine.escalationHandler();
+    this.engineEscalations = engine::escalate;
     return self();
   }
 

@@ -16,7 +16,9 @@ import dev.hfr.runtime.action.Action;
 import dev.hfr.runtime.action.Reason;
 import dev.hfr.runtime.classify.DefaultFailureClassifier;
 import dev.hfr.runtime.escalate.EscalationQueue;
+import dev.hfr.runtime.ledger.EmbeddedFileLedger;
 import dev.hfr.runtime.ledger.InMemoryLedger;
+import dev.hfr.runtime.ledger.TaskCheckpoint;
 import dev.hfr.runtime.model.ModelCallFailedException;
 import dev.hfr.runtime.model.ModelDecision;
 import dev.hfr.runtime.model.ModelRefusalException;
@@ -28,13 +30,17 @@ import dev.langchain4j.data.message.SystemMessage;
 import dev.langchain4j.data.message.UserMessage;
 import dev.langchain4j.model.chat.request.ChatRequest;
 import dev.langchain4j.model.chat.response.ChatResponse;
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
 import java.util.SplittableRandom;
+import java.util.function.Supplier;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 @DisplayName("HfrChatModel walks the model ladder on the real OpenAI client")
 class HfrChatModelTest {
@@ -208,6 +214,41 @@ class HfrChatModelTest {
       assertThat(e.reason()).isEqualTo(Reason.POLICY_REFUSAL);
       assertThat(e.decisions()).extracting(DecisionEvent::action).containsExactly(Action.ESCALATE);
     });
+  }
+
+  @Test
+  @DisplayName("a model escalation in a task saves the task's escalation checkpoint before any handler hears of it; "
+      + "a restarted engine resumes the task as escalated, with the model's evidence")
+  void aModelEscalationIsCheckpointedInTheTask(@TempDir Path dir) throws Exception {
+    server.script("gpt-4o", Reply.contentFilterFinish());
+    List<Optional<TaskCheckpoint>> seenByHandlers = new ArrayList<>();
+    try (EmbeddedFileLedger ledger = EmbeddedFileLedger.open(dir)) {
+      Supplier<Optional<TaskCheckpoint>> checkpoint = () -> ledger.findCheckpoint("acme", "conversation-9");
+      try (Hfr hfr = Hfr.builder().ledger(ledger).escalationHandler(e -> seenByHandlers.add(checkpoint.get())).build()) {
+        HfrChatModel model = ladder(Criticality.Level.MEDIUM).decisionSink(hfr)
+            .escalationHandler(e -> seenByHandlers.add(checkpoint.get())).build();
+        TaskScope task = hfr.newTask(TaskSpec.builder("acme", "conversation-9").build());
+        try (AutoCloseable bound = task.bindCurrentThread()) {
+          catchThrowableOfType(ModelRefusalException.class, () -> model.chat("hello"));
+        }
+        // The task is never closed: its process dies here.
+
+        assertThat(seenByHandlers).as("the engine's handler, then the adapter's").hasSize(2).allSatisfy(seen ->
+            assertThat(seen).as("the checkpoint a handler found").hasValueSatisfying(
+                cp -> assertThat(cp.phase()).isEqualTo(TaskCheckpoint.Phase.ESCALATED)));
+        assertThat(checkpoint.get()).hasValueSatisfying(cp -> assertThat(cp.evidence())
+            .contains("tool=model:gpt-4o", "risk=R0", "criticality=MEDIUM", "fault=T8", "reason=policy_refusal", "ESCALATE/"));
+      }
+    }
+
+    try (Hfr restarted = Hfr.builder().ledgerPath(dir).build()) {
+      assertThat(restarted.resumePending()).singleElement().satisfies(p -> {
+        assertThat(p.taskId()).isEqualTo("conversation-9");
+        assertThat(p.phase()).as("it was escalated before it was cut off").isEqualTo(TaskCheckpoint.Phase.ESCALATED);
+        assertThat(p.escalation()).contains("tool=model:gpt-4o", "fault=T8");
+        assertThat(p.unfinishedWrites()).as("a model call writes nothing").isEmpty();
+      });
+    }
   }
 
   @Test

@@ -20,7 +20,9 @@ import dev.hfr.runtime.ToolOutcome;
 import dev.hfr.runtime.action.Action;
 import dev.hfr.runtime.action.Reason;
 import dev.hfr.runtime.classify.DefaultFailureClassifier;
+import dev.hfr.runtime.ledger.EmbeddedFileLedger;
 import dev.hfr.runtime.ledger.InMemoryLedger;
+import dev.hfr.runtime.ledger.TaskCheckpoint;
 import dev.hfr.runtime.model.ModelCallFailedException;
 import dev.hfr.runtime.model.ModelDecision;
 import dev.hfr.runtime.model.ModelRefusalException;
@@ -33,7 +35,9 @@ import dev.langchain4j.model.chat.response.PartialResponseContext;
 import dev.langchain4j.model.chat.response.StreamingChatResponseHandler;
 import dev.langchain4j.service.AiServices;
 import dev.langchain4j.service.TokenStream;
+import java.nio.file.Path;
 import java.util.List;
+import java.util.Optional;
 import java.util.SplittableRandom;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CopyOnWriteArrayList;
@@ -43,6 +47,7 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 @DisplayName("HfrStreamingChatModel walks the model ladder on the real OpenAI streaming client")
 class HfrStreamingChatModelTest {
@@ -287,6 +292,36 @@ class HfrStreamingChatModelTest {
       assertThat(e.action()).isEqualTo(Action.DEGRADE_MODEL);
       assertThat(e.taskId()).isEqualTo("conversation-3");
     });
+  }
+
+  @Test
+  @DisplayName("given the engine, a streamed refusal saves the task's escalation checkpoint before any handler hears of it, "
+      + "though it ends on the client's threads")
+  void aStreamedRefusalIsCheckpointedInTheCallersTask(@TempDir Path dir) throws Exception {
+    errors.script("gpt-4o", Reply.contentPolicyViolation());
+    server.script("gpt-4o", relay());
+    List<Optional<TaskCheckpoint>> seenByHandlers = new CopyOnWriteArrayList<>();
+    try (EmbeddedFileLedger ledger = EmbeddedFileLedger.open(dir);
+        Hfr hfr = Hfr.builder().ledger(ledger)
+            .escalationHandler(e -> seenByHandlers.add(ledger.findCheckpoint("acme", "conversation-11"))).build();
+        TaskScope task = hfr.openTask(TaskSpec.builder("acme", "conversation-11").build())) {
+      HfrStreamingChatModel model = HfrStreamingChatModel.builder()
+          .primary("gpt-4o", ModelFixtures.openAiStreaming(server, "gpt-4o"))
+          .classifier(new DefaultFailureClassifier())
+          .time(time, time)
+          .decisionSink(hfr)
+          .escalationHandler(e -> seenByHandlers.add(ledger.findCheckpoint("acme", "conversation-11")))
+          .build();
+      Caller caller = new Caller();
+      model.chat("do something bad", caller);
+
+      assertThat(caller.error()).isInstanceOf(ModelRefusalException.class);
+      assertThat(seenByHandlers).as("the engine's handler, then the adapter's").hasSize(2).allSatisfy(seen ->
+          assertThat(seen).hasValueSatisfying(cp -> assertThat(cp.phase()).isEqualTo(TaskCheckpoint.Phase.ESCALATED)));
+      assertThat(ledger.findCheckpoint("acme", "conversation-11")).hasValueSatisfying(
+          cp -> assertThat(cp.evidence()).contains("tool=model:gpt-4o", "fault=T8", "reason=policy_refusal"));
+      assertThat(task.report().escalated()).isEqualTo(1);
+    }
   }
 
   @Test

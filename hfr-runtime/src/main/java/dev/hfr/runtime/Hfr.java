@@ -35,6 +35,7 @@ import dev.hfr.runtime.internal.engine.TaskState;
 import dev.hfr.runtime.internal.engine.ToolRuntimes;
 import dev.hfr.runtime.internal.engine.WriteLedger;
 import dev.hfr.runtime.escalate.EscalationHandler;
+import dev.hfr.runtime.escalate.EvidenceBundle;
 import dev.hfr.runtime.fleet.PostgresFleet;
 import dev.hfr.runtime.ledger.IdempotencyKeys;
 import dev.hfr.runtime.ledger.IdempotencyLedger;
@@ -127,6 +128,8 @@ public final class Hfr implements RecoveryEngine, AutoCloseable {
   private final TenantRetryBudgets tenantBudgets;
   /** Task checkpoints (§5.4): start, escalation, close. */
   private final TaskCheckpoints checkpoints;
+  /** Approval and escalation: where every escalation of a task goes, its checkpoint saved first. */
+  private final Oversight oversight;
   /**
    * Tasks the ledger held as open when this engine started or {@link #pendingTasks()} last listed them: one
    * of them reopened here is checkpointed at open, so its close is saved even if the new run only reads.
@@ -206,12 +209,13 @@ public final class Hfr implements RecoveryEngine, AutoCloseable {
     this.checkpointAtOpen = b.checkpointTasksAtOpen;
     this.checkpoints = keysWrites && features.idempotency()
         ? new TaskCheckpoints(ledger, owner, clock, spec -> SpecText.of(spec, configVersion)) : TaskCheckpoints.NONE;
+    this.oversight = new Oversight(b.approvalGate, b.escalationHandler, b.stackTraces, checkpoints);
     EngineParts parts = new EngineParts(clock, features,
         new ToolRuntimes(meters, breakers, bulkheads, policies, b.callTiming, clock),
         new FailureHandling(b.classifier, gate.build(), backoff, b.random, b.maxRetryAfter, b.compressor),
         new ResultVerification(b.hooks),
         new WriteLedger(ledger, b.leaseTtl, owner, clock, b.sleeper, keysWrites),
-        new Oversight(b.approvalGate, b.escalationHandler, b.stackTraces, checkpoints),
+        oversight,
         new DecisionRecorder(meters, sink, clock, telemetry(b.config).sampleRate(),
             observations != null ? observations : CallListener.NONE),
         timeouts);
@@ -360,6 +364,22 @@ public final class Hfr implements RecoveryEngine, AutoCloseable {
    */
   public EscalationHandler escalationHandler() {
     return escalationHandler;
+  }
+
+  /**
+   * Escalates a call the engine did not run — a model call an adapter protected (the model ladders'
+   * {@code decisionSink(hfr)}: a refusal, an exhausted ladder at HIGH criticality) — the way it escalates its own tool
+   * calls: if {@code task} is a task this engine opened, its escalation checkpoint is saved first, with the evidence
+   * (§5.4), so {@link #resumePending()} shows a task cut off after it as escalated; then {@link #escalationHandler()}
+   * hears of it. The caller counts the call in the task's report itself ({@link TaskScope#recordOutcome}).
+   *
+   * @param task the task the call ran in, or {@code null} outside one (or another engine's: nothing is checkpointed)
+   * @param evidence what a human needs to decide
+   * @throws Exception what the escalation handler threw
+   */
+  public void escalate(TaskScope task, EvidenceBundle evidence) throws Exception {
+    Objects.requireNonNull(evidence, "evidence");
+    oversight.escalate(task != null && task.engine == this ? task.state() : null, evidence);
   }
 
   /** The task current on this thread if this engine opened it: another engine's task is not joined. */

@@ -220,6 +220,11 @@ public final class TaskScope implements AutoCloseable {
     }
   }
 
+  /** The task's running state, for the engine that opened it. */
+  TaskState state() {
+    return state;
+  }
+
   @Override
   public String toString() {
     return "TaskScope[" + spec.tenant() + "/" + spec.taskId() + (closed ? ", closed" : "") + "]";

@@ -7,7 +7,6 @@ import dev.hfr.runtime.Hfr;
 import dev.hfr.runtime.RetrySpec;
 import dev.hfr.runtime.TaskScope;
 import dev.hfr.runtime.classify.FailureClassifier;
-import dev.hfr.runtime.escalate.EscalationHandler;
 import dev.hfr.runtime.internal.model.ModelDecisionLog;
 import dev.hfr.runtime.internal.model.ModelLadderRules;
 import dev.hfr.runtime.internal.model.ModelLadderWalk;
@@ -260,7 +259,7 @@ public final class HfrChatModel implements ChatModel {
     private Consumer<ModelCallFailedException> escalationHandler = e -> { };
     private ContextSummarizer summarizer = new KeepRecentSummarizer();
     private DecisionSink decisionSink;
-    private EscalationHandler engineEscalations;
+    private ModelDecisionLog.Escalations engineEscalations;
     private Supplier<TaskScope> currentTask = () -> null;
 
     private Builder() {}
@@ -361,15 +360,16 @@ public final class HfrChatModel implements ChatModel {
      * redaction and {@code emit_decision_events} setting), in the task the engine sees open on the calling thread
      * ({@link Hfr#currentTask()}), and counts each model call in that task's report — the same as
      * {@code decisionSink(engine.decisionSink(), () -> engine.currentTask().orElse(null))}; and hands the ladder's
-     * escalations (a refusal; an exhausted ladder at HIGH criticality) with their evidence to the engine's
-     * {@link Hfr#escalationHandler()} too — in a Spring Boot application, the starter's escalation queue, which
-     * {@code /actuator/hfr} lists. The starter's {@code HfrChatModel.Builder} bean comes with it. For {@link #stream},
+     * escalations (a refusal; an exhausted ladder at HIGH criticality) with their evidence to the engine too ({@link
+     * Hfr#escalate}), as a tool call's: the task's escalation checkpoint is saved first, so a resumed task shows it was
+     * escalated ({@link Hfr#resumePending()}), then the engine's {@link Hfr#escalationHandler()} hears of it — in a
+     * Spring Boot application, the starter's escalation queue, which {@code /actuator/hfr} lists. The starter's {@code HfrChatModel.Builder} bean comes with it. For {@link #stream},
      * the task is looked up once, on the thread that subscribes.
      */
     public Builder decisionSink(Hfr engine) {
       Objects.requireNonNull(engine, "engine");
       decisionSink(engine.decisionSink(), () -> engine.currentTask().orElse(null));
-      this.engineEscalations = engine.escalationHandler();
+      this.engineEscalations = engine::escalate;
       return this;
     }
 

@@ -16,15 +16,21 @@ import dev.hfr.runtime.action.Reason;
 import dev.hfr.runtime.classify.DefaultFailureClassifier;
 import dev.hfr.runtime.config.HfrConfig;
 import dev.hfr.runtime.config.HfrConfigLoader;
+import dev.hfr.runtime.ledger.EmbeddedFileLedger;
 import dev.hfr.runtime.ledger.InMemoryLedger;
+import dev.hfr.runtime.ledger.TaskCheckpoint;
 import dev.hfr.runtime.model.ModelRefusalException;
 import dev.hfr.runtime.telemetry.DecisionEvent;
+import java.nio.file.Path;
 import java.util.List;
+import java.util.Optional;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.function.Supplier;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 import org.springframework.ai.chat.model.ChatModel;
 import org.springframework.ai.chat.prompt.Prompt;
 
@@ -110,6 +116,37 @@ class HfrChatModelDecisionsTest {
       assertThat(task.lastOutcome().tool()).isEqualTo("model:gpt-4o");
     }
     assertThat(events).extracting(DecisionEvent::action).containsExactly(Action.RETRY, Action.DEGRADE_MODEL, Action.ESCALATE);
+  }
+
+  @Test
+  @DisplayName("a model escalation in a task saves the task's escalation checkpoint before any handler hears of it; "
+      + "a restarted engine resumes the task as escalated, with the model's evidence")
+  void aModelEscalationIsCheckpointedInTheTask(@TempDir Path dir) throws Exception {
+    llm.script("gpt-4o", Reply.contentFilterFinish());
+    List<Optional<TaskCheckpoint>> seenByHandlers = new CopyOnWriteArrayList<>();
+    try (EmbeddedFileLedger ledger = EmbeddedFileLedger.open(dir)) {
+      Supplier<Optional<TaskCheckpoint>> checkpoint = () -> ledger.findCheckpoint("acme", "conversation-12");
+      try (Hfr engine = Hfr.builder().ledger(ledger).escalationHandler(e -> seenByHandlers.add(checkpoint.get())).build()) {
+        HfrChatModel model = base().decisionSink(engine).escalationHandler(e -> seenByHandlers.add(checkpoint.get())).build();
+        TaskScope task = engine.newTask(TaskSpec.builder("acme", "conversation-12").build());
+        try (AutoCloseable bound = task.bindCurrentThread()) {
+          assertThatThrownBy(() -> model.call(new Prompt("hello"))).isInstanceOf(ModelRefusalException.class);
+        }
+        // The task is never closed: its process dies here.
+        assertThat(task.report().escalated()).isEqualTo(1);
+        assertThat(seenByHandlers).as("the engine's handler (the starter's queue), then the adapter's").hasSize(2)
+            .allSatisfy(seen -> assertThat(seen).hasValueSatisfying(
+                cp -> assertThat(cp.phase()).isEqualTo(TaskCheckpoint.Phase.ESCALATED)));
+      }
+    }
+
+    try (Hfr restarted = Hfr.builder().ledgerPath(dir).build()) {
+      assertThat(restarted.resumePending()).singleElement().satisfies(p -> {
+        assertThat(p.taskId()).isEqualTo("conversation-12");
+        assertThat(p.phase()).as("it was escalated before it was cut off").isEqualTo(TaskCheckpoint.Phase.ESCALATED);
+        assertThat(p.escalation()).contains("tool=model:gpt-4o", "risk=R0", "fault=T8", "reason=policy_refusal");
+      });
+    }
   }
 
   @Test

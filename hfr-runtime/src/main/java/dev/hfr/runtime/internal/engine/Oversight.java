@@ -98,9 +98,20 @@ public final class Oversight {
 
   /** Hands the call over with its evidence bundle. */
   void escalate(Call<?> c) throws Exception {
-    EvidenceBundle evidence = evidence(c);
-    if (c.task instanceof TaskState task) {
-      checkpoints.escalated(task, evidence); // a call outside any scope has no task to checkpoint
+    escalate(c.task instanceof TaskState task ? task : null, evidence(c)); // a call outside any scope has no task
+  }
+
+  /**
+   * Hands an escalation over: the task's escalation checkpoint is saved first (§5.4), so a run that resumes the
+   * task knows it was escalated, then the escalation handler hears of it. The one way every escalation of a task
+   * goes, the engine's tool calls' and the adapters' model calls' ({@code Hfr.escalate}).
+   *
+   * @param task the task the escalated call ran in, or {@code null} outside one (nothing to checkpoint)
+   * @throws Exception what the handler threw
+   */
+  public void escalate(TaskState task, EvidenceBundle evidence) throws Exception {
+    if (task != null) {
+      checkpoints.escalated(task, evidence);
     }
     escalation.escalate(evidence);
   }

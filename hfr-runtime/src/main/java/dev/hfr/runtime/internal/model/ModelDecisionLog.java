@@ -9,7 +9,6 @@ import dev.hfr.runtime.TaskScope;
 import dev.hfr.runtime.ToolOutcome;
 import dev.hfr.runtime.action.Action;
 import dev.hfr.runtime.action.Reason;
-import dev.hfr.runtime.escalate.EscalationHandler;
 import dev.hfr.runtime.escalate.EvidenceBundle;
 import dev.hfr.runtime.model.ModelCallFailedException;
 import dev.hfr.runtime.model.ModelDecision;
@@ -29,8 +28,8 @@ import java.util.function.Supplier;
  * and no task id outside one). Accepted answers are not recorded, as the engine records no accepted call; every other
  * action is. Each model call that ends inside a task is also counted in that task's report, like a tool call
  * ({@link #outcome}). A failing sink, task or task lookup loses the event or the count, never the call. Given the
- * engine's {@link EscalationHandler}, the ladder's escalations reach it with their evidence ({@link #escalate}), as the
- * engine's own do.
+ * engine ({@link Escalations}), the ladder's escalations reach it with their evidence ({@link #escalate}) and are
+ * checkpointed in the caller's task as the engine's own are.
  */
 public final class ModelDecisionLog {
 
@@ -42,7 +41,17 @@ public final class ModelDecisionLog {
   private final DecisionSink sink;
   private final Supplier<TaskScope> currentTask;
   private final Clock clock;
-  private final EscalationHandler escalations;
+  private final Escalations escalations;
+
+  /** Where the ladder's escalations go: the engine's {@link Hfr#escalate(TaskScope, EvidenceBundle)}. */
+  @FunctionalInterface
+  public interface Escalations {
+    /**
+     * @param task the caller's task, or {@code null} outside one
+     * @throws Exception what the escalation handler threw
+     */
+    void escalate(TaskScope task, EvidenceBundle evidence) throws Exception;
+  }
 
   /**
    * @param sink where the decisions go
@@ -57,9 +66,10 @@ public final class ModelDecisionLog {
    * @param sink where the decisions go
    * @param currentTask the caller's open task, or {@code null} outside one
    * @param clock the events' timestamps
-   * @param escalations where the ladder's escalations go with their evidence (the engine's handler), or {@code null}
+   * @param escalations where the ladder's escalations go with their evidence (the engine, which checkpoints them in
+   *     the caller's task first), or {@code null}
    */
-  public ModelDecisionLog(DecisionSink sink, Supplier<TaskScope> currentTask, Clock clock, EscalationHandler escalations) {
+  public ModelDecisionLog(DecisionSink sink, Supplier<TaskScope> currentTask, Clock clock, Escalations escalations) {
     this.sink = Objects.requireNonNull(sink, "sink");
     this.currentTask = Objects.requireNonNull(currentTask, "currentTask");
     this.clock = Objects.requireNonNull(clock, "clock");
@@ -152,10 +162,10 @@ public final class ModelDecisionLog {
   }
 
   /**
-   * Hands an escalation of the ladder (a refusal, or an exhausted ladder at HIGH criticality) to the engine's
-   * escalation handler, if this log has one, with its evidence: the tool {@code model:<rung>} that answered last,
-   * risk R0, step 0, in the caller's tenant and task (task id {@code ""} outside one), the call's decisions as
-   * decision events, and what a human could do.
+   * Hands an escalation of the ladder (a refusal, or an exhausted ladder at HIGH criticality) to the engine, if this
+   * log has one, with its evidence: the tool {@code model:<rung>} that answered last, risk R0, step 0, in the caller's
+   * tenant and task (task id {@code ""} outside one), the call's decisions as decision events, and what a human could
+   * do. The engine saves the task's escalation checkpoint, then its escalation handler hears of it.
    *
    * @param events the call's decisions as {@link #event} made them, in order
    * @throws Exception what the handler threw
@@ -167,7 +177,7 @@ public final class ModelDecisionLog {
     }
     TaskScope task = taskOrNull();
     Throwable cause = escalation.getCause();
-    escalations.escalate(new EvidenceBundle(
+    escalations.escalate(task, new EvidenceBundle(
         task == null ? Hfr.DEFAULT_TENANT : task.spec().tenant(),
         task == null ? "" : task.spec().taskId(),
         0L,

@@ -257,18 +257,20 @@ public final class ModelLadderWalk<M> {
     }
 
     /**
-     * Hands an escalation over: to the adapter's handler, then with its evidence to the engine's escalation handler
-     * (when the log has one). A failing handler is attached to the escalation, never replaces it.
+     * Hands an escalation over: with its evidence to the engine first (when the log has one), which saves the caller's
+     * task's escalation checkpoint before its escalation handler hears of it, then to the adapter's handler — so no
+     * handler hears of an escalation the task's checkpoint does not show yet (§5.4). A failing handler is attached to
+     * the escalation, never replaces it.
      */
     private void escalate(ModelCallFailedException escalation, Reason reason, String suggestion) {
       try {
-        escalationHandler.accept(escalation);
-      } catch (RuntimeException handlerFailure) {
+        log.escalate(escalation, rules.criticality(), reason, List.copyOf(events), suggestion);
+      } catch (Exception handlerFailure) {
         escalation.addSuppressed(handlerFailure);
       }
       try {
-        log.escalate(escalation, rules.criticality(), reason, List.copyOf(events), suggestion);
-      } catch (Exception handlerFailure) {
+        escalationHandler.accept(escalation);
+      } catch (RuntimeException handlerFailure) {
         escalation.addSuppressed(handlerFailure);
       }
     }
