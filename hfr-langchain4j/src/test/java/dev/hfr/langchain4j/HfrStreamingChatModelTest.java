@@ -52,6 +52,8 @@ import org.junit.jupiter.api.io.TempDir;
 @DisplayName("HfrStreamingChatModel walks the model ladder on the real OpenAI streaming client")
 class HfrStreamingChatModelTest {
 
+  static final int HANG_SECONDS = 120;
+
   ScriptedOpenAiServer errors;
   StreamingOpenAiServer server;
   final VirtualTime time = new VirtualTime();
@@ -109,13 +111,15 @@ class HfrStreamingChatModelTest {
       }
     }
 
+    // Only against a hang: the wait ends when the stream does. At load 33 the first test of this class took 38 s,
+    // most of it the client's start-up; 20 s was too close.
     ChatResponse response() throws Exception {
-      return end.get(20, TimeUnit.SECONDS);
+      return end.get(HANG_SECONDS, TimeUnit.SECONDS);
     }
 
     Throwable error() throws Exception {
       try {
-        ChatResponse r = end.get(20, TimeUnit.SECONDS);
+        ChatResponse r = end.get(HANG_SECONDS, TimeUnit.SECONDS);
         throw new AssertionError("expected an error, the stream completed with " + r);
       } catch (ExecutionException e) {
         return e.getCause();
@@ -358,7 +362,7 @@ class HfrStreamingChatModelTest {
         }
       });
 
-      assertThat(read.get(20, TimeUnit.SECONDS)).isEqualTo("one ");
+      assertThat(read.get(HANG_SECONDS, TimeUnit.SECONDS)).isEqualTo("one ");
       TaskReport report = task.report();
       assertThat(report.calls()).isEqualTo(1);
       assertThat(report.failed()).isEqualTo(1);

@@ -158,9 +158,11 @@ class HfrMcpClientTest {
   void aReadWhoseAnswerCameAfterTheRequestTimeoutIsSentAgain() throws Exception {
     // R0: HFR cannot tell a late answer from none, and a read-only tool may run twice (docs/MCP.md)
     h.close();
+    // The resent read must be answered within the request timeout: 3 s leaves room for a loaded CI machine (2 cores,
+    // load 20), where 1.5 s was tight; the late answer comes well after it.
     h = new McpClientHarness(dir.resolve("late-read"), IssueTracker.HONEST_CREATE, LoopbackTracker.CONFIG,
-        java.time.Duration.ofMillis(1500));
-    h.faults.next("search_issues", new McpFault.SlowAfterCommit(3000));
+        java.time.Duration.ofMillis(3000));
+    h.faults.next("search_issues", new McpFault.SlowAfterCommit(6000));
     McpSchema.CallToolResult r = h.client.callTool("search_issues", Map.of("query", "late"));
     assertThat(r.structuredContent()).isEqualTo(Map.of("items", List.of()));
     assertThat(h.tracker.searchCalls()).isEqualTo(2);
@@ -172,9 +174,10 @@ class HfrMcpClientTest {
   @Test
   void aRequestTimeoutIsAnUnknownOutcomeAndAWriteIsReconciled() throws Exception {
     h.close();
+    // The reconcile query must be answered within the request timeout: 3 s, as above.
     h = new McpClientHarness(dir.resolve("timeout"), IssueTracker.HONEST_CREATE,
-        LoopbackTracker.CONFIG, java.time.Duration.ofMillis(1500));
-    h.faults.next("create_issue", new McpFault.SlowAfterCommit(4000));
+        LoopbackTracker.CONFIG, java.time.Duration.ofMillis(3000));
+    h.faults.next("create_issue", new McpFault.SlowAfterCommit(6000));
     h.client.callTool("create_issue", Map.of("title", "slow"));
     assertThat(h.tracker.created("slow")).isEqualTo(1);
     DecisionEvent first = h.eventsOf("tracker.create_issue").get(0);

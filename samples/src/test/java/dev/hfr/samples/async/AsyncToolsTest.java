@@ -17,6 +17,7 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
@@ -32,12 +33,14 @@ class AsyncToolsTest {
   void lostAnswerIsReconciled() throws Exception {
     try (ShopServices shop = ShopServices.start();
         Hfr hfr = Hfr.builder().ledger(new InMemoryLedger()).decisionSink(DecisionSink.discarding()).build()) {
-      shop.plan("POST /orders", InjectedFault.commitThenStall(Duration.ofMillis(2500)));
-      AsyncShop tools = AsyncShop_Recovering.create(hfr, shop.baseUri(), Duration.ofMillis(500));
+      // The order's answer comes long after the client gives up; the reconcile query must be answered within the
+      // same timeout: 2 s leaves room for a loaded CI machine (2 cores, load 20), where 500 ms was tight.
+      shop.plan("POST /orders", InjectedFault.commitThenStall(Duration.ofSeconds(30)));
+      AsyncShop tools = AsyncShop_Recovering.create(hfr, shop.baseUri(), Duration.ofSeconds(2));
 
       try (TaskScope task = hfr.openTask(TaskSpec.builder("shop", "order-1").build())) {
         CompletableFuture<String> order = tools.createOrder("ref-1", "sku-lamp", 2);
-        assertThat(order.get(10, TimeUnit.SECONDS)).startsWith("ord-");
+        assertThat(order.get(60, TimeUnit.SECONDS)).startsWith("ord-");
         TaskReport report = task.report();
         assertThat(report.succeeded()).isEqualTo(1);
         assertThat(report.duplicateSideEffects()).isZero();
@@ -60,16 +63,26 @@ class AsyncToolsTest {
     try (ShopServices shop = ShopServices.start();
         Hfr hfr = Hfr.builder().ledger(new InMemoryLedger()).decisionSink(DecisionSink.discarding())
             .scheduler(scheduler)
-            // A fixed 3 s, so every call is still waiting (even on a loaded machine) when the threads are counted; no breaker, which
-            // would open after 100 failures of one tool and is not what this test is about.
+            // A fixed 3 s backoff; no breaker, which would open after 100 failures of one tool and is not what this test is about.
             .features(HfrFeatures.all().toBuilder().backoff(HfrFeatures.Backoff.FIXED).circuitBreaker(false).build())
             .build()) {
-      AsyncShop tools = AsyncShop_Recovering.create(hfr, shop.baseUri(), Duration.ofSeconds(5));
-      assertThat(tools.search("lamp").toCompletableFuture().get(10, TimeUnit.SECONDS)).isEqualTo("sku-lamp");
+      // Timeouts only against a hang: 100 requests at once answer slowly on a loaded machine.
+      AsyncShop tools = AsyncShop_Recovering.create(hfr, shop.baseUri(), Duration.ofSeconds(30));
+      assertThat(tools.search("lamp").toCompletableFuture().get(60, TimeUnit.SECONDS)).isEqualTo("sku-lamp");
       int calls = 100;
       InjectedFault[] unavailable = new InjectedFault[calls];
       Arrays.fill(unavailable, InjectedFault.unavailable());
       shop.plan("GET /search", unavailable);
+      // The scheduler's one thread waits here until the threads are counted: no retry can start before then, however
+      // loaded the machine (a 3 s backoff alone was a race against the 100 first attempts at load 20).
+      CountDownLatch counted = new CountDownLatch(1);
+      scheduler.execute(() -> {
+        try {
+          counted.await();
+        } catch (InterruptedException e) {
+          Thread.currentThread().interrupt();
+        }
+      });
       int threadsBefore = ManagementFactory.getThreadMXBean().getThreadCount();
 
       List<CompletableFuture<String>> searches = new ArrayList<>();
@@ -86,9 +99,10 @@ class AsyncToolsTest {
           .filter(stack -> Arrays.stream(stack).anyMatch(f -> f.getClassName().startsWith("dev.hfr.runtime.internal.engine.BlockingDriver")))
           .count();
       assertThat(searches).as("still waiting").noneMatch(CompletableFuture::isDone);
+      counted.countDown();
 
       for (CompletableFuture<String> search : searches) {
-        assertThat(search.get(20, TimeUnit.SECONDS)).isEqualTo("sku-lamp");
+        assertThat(search.get(60, TimeUnit.SECONDS)).isEqualTo("sku-lamp");
       }
       assertThat(threadsWaiting - threadsBefore).as("threads added while %d calls wait (before: %d; now %s)", calls, threadsBefore, threadNames)
           .isLessThanOrEqualTo(5);
