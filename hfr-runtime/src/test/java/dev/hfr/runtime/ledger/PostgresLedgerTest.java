@@ -179,7 +179,7 @@ class PostgresLedgerTest extends IdempotencyLedgerContract {
 
     PostgresLedger migrated = PostgresLedger.create(dataSource, options());
 
-    assertThat(migrated.schemaVersion()).isEqualTo(3);
+    assertThat(migrated.schemaVersion()).isEqualTo(PostgresLedger.SCHEMA_VERSION);
     assertThat(migrated.find(TENANT, "k-settled")).as("older than the retention: expired on open, by the settled index's query")
         .isEmpty();
     assertThat(migrated.pending()).extracting(LedgerRecord::key, LedgerRecord::state).containsExactly(
