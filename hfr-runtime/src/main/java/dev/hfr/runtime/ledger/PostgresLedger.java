@@ -15,6 +15,10 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.ThreadPoolExecutor;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
 import javax.sql.DataSource;
 
@@ -148,8 +152,12 @@ public final class PostgresLedger implements IdempotencyLedger {
 
   /** How often, at most, settled records are cleared of {@code may_be_pending} (piggy-backed on prepares). */
   static final Duration SETTLED_SWEEP_INTERVAL = Duration.ofSeconds(10);
-  /** Rows cleared per statement of the sweep: each batch is one short transaction. */
-  private static final int SETTLED_SWEEP_BATCH = 5_000;
+  /**
+   * Rows cleared per statement of the sweep: each batch is one short transaction, so a call that moves a
+   * settled record (a compensation, a lease) waits for at most one batch's row locks.
+   */
+  private static final int SETTLED_SWEEP_BATCH = 1_000;
+  private static final System.Logger LOG = System.getLogger(PostgresLedger.class.getName());
   /**
    * Clears the flag of up to one batch of settled records. {@code FOR UPDATE SKIP LOCKED}: a record being moved
    * right now is left for the next sweep, so the sweep never waits for a call and two JVMs' sweeps never deadlock;
@@ -207,6 +215,13 @@ public final class PostgresLedger implements IdempotencyLedger {
   private final Clock clock;
   private final RetentionSweep sweep;
   private final AtomicLong lastSettledSweep;
+  private final AtomicBoolean sweeping = new AtomicBoolean();
+  /** Runs the settled sweep off the call path: one thread at most, gone after 30 s without work. */
+  private final ThreadPoolExecutor sweeper = new ThreadPoolExecutor(0, 1, 30, TimeUnit.SECONDS, new LinkedBlockingQueue<>(), r -> {
+    Thread t = new Thread(r, "hfr-ledger-sweep");
+    t.setDaemon(true);
+    return t;
+  });
   private volatile boolean closed;
 
   private PostgresLedger(DataSource dataSource, LedgerOptions options) {
@@ -316,6 +331,20 @@ public final class PostgresLedger implements IdempotencyLedger {
     return call("clearing settled records from the pending index", PostgresLedger::clearSettled);
   }
 
+  private void sweepInBackground() {
+    try {
+      if (!closed) {
+        sweepSettled();
+      }
+    } catch (RuntimeException e) {
+      // Nothing is lost: the flags stay set, pending() filters by state, and the next sweep clears them.
+      LOG.log(System.Logger.Level.WARNING, "PostgreSQL ledger: the sweep of settled records failed; the next one ("
+          + SETTLED_SWEEP_INTERVAL.toSeconds() + " s) tries again: " + e.getMessage(), e);
+    } finally {
+      sweeping.set(false);
+    }
+  }
+
   private static int clearSettled(Connection c) throws SQLException {
     int cleared = 0;
     try (PreparedStatement ps = c.prepareStatement(SWEEP_SETTLED)) {
@@ -330,12 +359,17 @@ public final class PostgresLedger implements IdempotencyLedger {
     return cleared;
   }
 
-  /** Runs the sweeps that are due; returns the time the caller's operation happens at. */
+  /**
+   * Starts the settled sweep in the background when it is due, runs the retention sweep when that is due;
+   * returns the time the caller's operation happens at. The settled sweep rewrites every record settled since
+   * the last one (each an update that touches the indexes, as an outcome did before schema version 4), so it
+   * does not run on a caller's time.
+   */
   private long expireIfDue() {
     long now = clock.epochMillis();
     long last = lastSettledSweep.get();
-    if (now - last >= SETTLED_SWEEP_INTERVAL.toMillis() && lastSettledSweep.compareAndSet(last, now)) {
-      sweepSettled();
+    if (now - last >= SETTLED_SWEEP_INTERVAL.toMillis() && lastSettledSweep.compareAndSet(last, now) && sweeping.compareAndSet(false, true)) {
+      sweeper.execute(this::sweepInBackground);
     }
     long cutoff = sweep.dueCutoff(now);
     if (cutoff >= 0) {
@@ -625,9 +659,16 @@ public final class PostgresLedger implements IdempotencyLedger {
     });
   }
 
+  /** Stops the background sweep (waiting up to 10 s for a batch under way); the DataSource belongs to the caller. */
   @Override
   public void close() {
-    closed = true; // the DataSource belongs to the caller
+    closed = true;
+    sweeper.shutdown();
+    try {
+      sweeper.awaitTermination(10, TimeUnit.SECONDS);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    }
   }
 
   private void checkOpen() {
