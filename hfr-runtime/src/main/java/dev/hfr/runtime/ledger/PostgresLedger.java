@@ -36,8 +36,9 @@ import javax.sql.DataSource;
  * (PostgreSQL rewrites the row in place and touches no index): no index names a column the outcome changes.
  * The indexes that find pending and settled records are keyed on {@code created_at_ms} (never updated) and
  * split by the flag {@code may_be_pending}, which the outcome does not change either: it is set when a record
- * is prepared or moves back to PREPARED or UNKNOWN, and cleared in batches, every few seconds, once the
- * record has settled (see {@link #pending}).
+ * is prepared or moves back to PREPARED or UNKNOWN, and cleared in batches, at most every 10 s, once the
+ * record has settled — by a sweep that a prepare starts on the ledger's own thread, so no call waits for it
+ * (see {@link #pending}; docs/LEDGER.md, "PostgreSQL: schema version 4").
  *
  * <p><b>Concurrency.</b> Every operation is one statement on one row, so the row lock is all the locking
  * there is: the primary key {@code (tenant, key)} makes the first {@code prepare} win
@@ -63,8 +64,9 @@ import javax.sql.DataSource;
  * the first one's writes.
  *
  * <p>The PostgreSQL JDBC driver is an optional dependency of hfr-runtime: add {@code org.postgresql:postgresql}
- * to use this backend. The ledger borrows connections from the {@link DataSource} per operation and works
- * with auto-commit on or off. Thread-safe.
+ * to use this backend. The ledger borrows connections from the {@link DataSource} per operation (and for the
+ * settled sweep, from its thread {@code hfr-ledger-sweep}, which {@link #close} stops) and works with
+ * auto-commit on or off. Thread-safe.
  */
 public final class PostgresLedger implements IdempotencyLedger {
 
