@@ -368,6 +368,13 @@ public final class Hfr implements RecoveryEngine, AutoCloseable {
     if (state == null) {
       return null;
     }
+    if (state.closed()) {
+      // Closed on another thread while still bound here: never joined.
+      state = TaskScope.openTaskInstead(state);
+      if (state == null) {
+        return null;
+      }
+    }
     TaskScope scope = state.scope();
     return scope != null && scope.engine == this ? state : null;
   }

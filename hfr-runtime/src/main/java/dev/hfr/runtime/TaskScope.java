@@ -26,7 +26,10 @@ import java.util.concurrent.ScheduledExecutorService;
  * }
  * }</pre>
  *
- * <p>Closing restores the scope that was open before on this thread.
+ * <p>Closing restores the scope that was open before on this thread. A closed task is never joined: if
+ * the scope is closed on another thread, the thread that opened it gets the scope open before back at its
+ * next call (or {@link Hfr#currentTask()}), and a thread still bound to it by hand ({@link
+ * #bindCurrentThread()}, {@link #wrap}) makes its calls outside any task until that binding ends.
  *
  * <p><b>Work on other threads.</b> The task follows work handed to other threads: wrap the executor
  * ({@link #wrap(ExecutorService)}, {@link #wrap(Executor)}) or the work ({@link #wrap(Runnable)}, {@link
@@ -48,7 +51,6 @@ public final class TaskScope implements AutoCloseable {
   /** The slot of the thread the task was opened on (and bound to), or {@code null}: bound to none. */
   private final TaskContext.Slot slot;
   private final Compensator compensator;
-  private boolean closed;
 
   TaskScope(Hfr engine, TaskSpec spec, TaskState state, Compensator compensator, boolean bindHere) {
     this.engine = engine;
@@ -208,10 +210,9 @@ public final class TaskScope implements AutoCloseable {
    */
   @Override
   public void close() {
-    if (closed) {
+    if (!state.close()) {
       return;
     }
-    closed = true;
     engine.closed(state);
     if (slot != null) {
       slot.replace(state, previous);
@@ -220,8 +221,27 @@ public final class TaskScope implements AutoCloseable {
     }
   }
 
+  /**
+   * The current thread's task, for a thread whose slot holds {@code closed}, a closed task: the one to join
+   * instead. On the thread that opened it (the scope was closed on another), the scope open before is restored in
+   * the slot, as closing there would have done (and so on, if that one was closed too); on another thread, bound
+   * to the task by hand, none — the slot is left to that binding, which restores its own task when it ends.
+   */
+  static TaskState openTaskInstead(TaskState closed) {
+    TaskState task = closed;
+    while (task != null && task.closed()) {
+      TaskScope scope = task.scope();
+      if (scope == null || scope.slot == null || !scope.slot.ownedByCurrentThread()) {
+        return null;
+      }
+      scope.slot.replace(task, scope.previous);
+      task = scope.previous;
+    }
+    return task;
+  }
+
   @Override
   public String toString() {
-    return "TaskScope[" + spec.tenant() + "/" + spec.taskId() + (closed ? ", closed" : "") + "]";
+    return "TaskScope[" + spec.tenant() + "/" + spec.taskId() + (state.closed() ? ", closed" : "") + "]";
   }
 }

@@ -31,6 +31,11 @@ public final class TaskContext {
       return before;
     }
 
+    /** Whether this is the current thread's slot. */
+    public boolean ownedByCurrentThread() {
+      return owner == Thread.currentThread();
+    }
+
     /**
      * If {@code expected} is the current thread's task, makes {@code next} current instead; says whether it did.
      * On the slot's own thread without a lookup; on another thread, that thread's slot is looked up.

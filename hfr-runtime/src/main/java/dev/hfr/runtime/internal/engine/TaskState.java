@@ -68,6 +68,8 @@ public final class TaskState implements CallTask {
   private volatile int start;
   /** What an earlier, cut-off run of this task left unfinished, or {@code null}. */
   private volatile ResumedWrites resumed;
+  /** Set by the scope's close (release store): a closed task is never joined, wherever it is still bound. */
+  private boolean closed;
 
   /**
    * An explicit task (opened by {@code Hfr.openTask}).
@@ -181,6 +183,7 @@ public final class TaskState implements CallTask {
   private static final VarHandle OTHER_CLEAN_READS;
   private static final VarHandle LAST_OUTCOME;
   private static final VarHandle SCOPE;
+  private static final VarHandle CLOSED;
 
   static {
     try {
@@ -193,6 +196,7 @@ public final class TaskState implements CallTask {
       OTHER_CLEAN_READS = lookup.findVarHandle(TaskState.class, "otherCleanReads", int.class);
       LAST_OUTCOME = lookup.findVarHandle(TaskState.class, "lastOutcome", ToolOutcome.class);
       SCOPE = lookup.findVarHandle(TaskState.class, "scope", TaskScope.class);
+      CLOSED = lookup.findVarHandle(TaskState.class, "closed", boolean.class);
     } catch (ReflectiveOperationException e) {
       throw new ExceptionInInitializerError(e);
     }
@@ -323,6 +327,27 @@ public final class TaskState implements CallTask {
   /** The scope that opened this task. */
   public TaskScope scope() {
     return scope;
+  }
+
+  /**
+   * Whether the task's scope was closed. A thread may still hold a closed task in its slot — the opening thread,
+   * when the scope was closed on another, or a thread bound by hand — but no call joins it.
+   */
+  public boolean closed() {
+    return (boolean) CLOSED.getAcquire(this);
+  }
+
+  /**
+   * Marks the task closed, once: {@code false} if it was already. A release store, no fence: a call racing the
+   * close on another thread may join it or not, as with any close; one that follows it (a happens-before edge)
+   * does not.
+   */
+  public boolean close() {
+    if (closed()) {
+      return false;
+    }
+    CLOSED.setRelease(this, true);
+    return true;
   }
 
   /** Called once by the scope that opens this task. */
