@@ -81,7 +81,7 @@ class TaskBindingTest {
   }
 
   @Test
-  @DisplayName("a thread bound by hand to a task closed elsewhere makes its calls outside any task until its binding ends, then has its own task back")
+  @DisplayName("a thread bound by hand to a task closed elsewhere keeps joining it until its binding ends (handed-over work finishes in its task), then has its own task back")
   void boundThreadAfterClose() throws Exception {
     try (TaskScope own = hfr.openTask(TaskSpec.builder("acme", "own").build())) {
       TaskScope shared = hfr.newTask(TaskSpec.builder("acme", "shared").build());
@@ -91,14 +91,24 @@ class TaskBindingTest {
       closer.start();
       closer.join(10_000);
       read();
-      assertThat(hfr.currentTask()).isEmpty();
-      assertThat(shared.report().calls()).as("only the call made before the close").isEqualTo(1);
-      assertThat(own.report().calls()).as("the bound thread's own task is not joined while the binding lasts").isZero();
+      assertThat(hfr.currentTask()).containsSame(shared);
+      assertThat(shared.report().calls()).isEqualTo(2);
       bound.close();
       assertThat(hfr.currentTask()).containsSame(own);
       read();
       assertThat(own.report().calls()).isEqualTo(1);
     }
+  }
+
+  @Test
+  @DisplayName("work wrapped in a task and run on the opening thread after the close still joins it: only the open's own binding ends")
+  void wrappedWorkOnTheOpeningThreadAfterClose() {
+    TaskScope task = hfr.openTask(TaskSpec.builder("acme", "later").build());
+    Runnable later = TaskScope.wrap(this::read);
+    task.close();
+    later.run();
+    assertThat(task.report().calls()).isEqualTo(1);
+    assertThat(hfr.currentTask()).isEmpty();
   }
 
   @Test
