@@ -28,6 +28,15 @@ public final class HttpClientInstrumentations {
     return List.of(CLASS_NAMES[client]);
   }
 
+  /**
+   * Whether the client is part of the JDK ({@code java.net.http.HttpClient}, {@code HttpURLConnection}): its classes
+   * come from the JDK's own class loaders, so the agent can load and weave them when it starts, instead of watching
+   * every class load for them.
+   */
+  public static boolean inJdk(int client) {
+    return client == HfrBridge.JDK_HTTP_CLIENT || client == HfrBridge.HTTP_URL_CONNECTION;
+  }
+
   /** The hooks of the client in bridge slot {@code client}: {@link TypeInstrumentation#hooks()}. */
   public static List<MethodHook> hooks(int client) {
     return switch (client) {
