@@ -58,20 +58,32 @@ final class AgentInstaller {
     if (options.prometheusPort() >= 0) {
       firstUse.startRecording(); // the endpoint should answer from the start
     }
-    LibraryWatch watch = LibraryWatch.decide(options.watch(), libraryClients, attach, ClassLoader.getSystemClassLoader());
+    LibraryWatch watch = LibraryWatch.decide(options.watch(), libraryClients, attach,
+        LibraryWatch.classPath(System.getProperty("java.class.path", "")));
     LazyTransformer transformer =
         new LazyTransformer(Set.copyOf(clientByInternalName.keySet()), firstUse, inst, HfrBridge.class.getModule());
     inst.addTransformer(transformer, true);
-    try {
-      weaveJdkClients(jdkClasses, inst, transformer);
-      if (watch.watching() || attach) {
-        retransformLoaded(libraryClasses, inst);
+    if (watch.watching()) {
+      // the transformer stays: every instrumented class is woven when it loads, or now if it is loaded already
+      Set<String> all = new HashSet<>(jdkClasses);
+      all.addAll(libraryClasses);
+      retransformLoaded(all, inst);
+    } else {
+      List<String> now = new ArrayList<>();
+      List<String> onFirstConnection = new ArrayList<>();
+      for (String name : jdkClasses) {
+        (HttpClientInstrumentations.wovenOnFirstConnection(name) ? onFirstConnection : now).add(name);
       }
-    } finally {
-      if (!watch.watching()) {
-        // no transformer left: the JVM stops calling one for every class it loads
-        inst.removeTransformer(transformer);
-        AgentLog.debug("removed the transformer: the JVM calls none for the classes it loads from now on");
+      try {
+        weaveJdkClasses(now, inst, transformer);
+        if (attach) {
+          retransformLoaded(libraryClasses, inst); // woven now, not watched for later
+        }
+      } finally {
+        removeTransformer(inst, transformer);
+      }
+      if (!onFirstConnection.isEmpty()) {
+        HfrBridge.beforeFirstUrlConnection(new FirstUrlConnection(onFirstConnection, inst, transformer));
       }
     }
     AgentLog.info("started on " + (attach ? "attach" : "start-up") + " in "
@@ -89,12 +101,18 @@ final class AgentInstaller {
         : "; not watching for " + libraryClients + " (" + watch.reason() + ")";
   }
 
+  private static void removeTransformer(Instrumentation inst, LazyTransformer transformer) {
+    // no transformer left: the JVM stops calling one for every class it loads
+    inst.removeTransformer(transformer);
+    AgentLog.debug("removed the transformer: the JVM calls none for the classes it loads from now on");
+  }
+
   /**
    * Loads the JDK clients' classes without initialising them (the JDK's own loaders: no application code runs), which
    * weaves them as they are defined; those that were loaded already are retransformed. A client whose module is not
    * in this runtime is left out.
    */
-  private static void weaveJdkClients(List<String> classNames, Instrumentation inst, LazyTransformer transformer) {
+  static void weaveJdkClasses(List<String> classNames, Instrumentation inst, LazyTransformer transformer) {
     List<Class<?>> classes = new ArrayList<>(classNames.size());
     for (String name : classNames) {
       try {
@@ -131,6 +149,42 @@ final class AgentInstaller {
       } catch (Throwable t) {
         AgentLog.warn("could not instrument the loaded " + c.getName() + "; its client is not recorded: " + t);
       }
+    }
+  }
+
+  /**
+   * Run by the JDK URL handlers' hook before the first connection is created (when no transformer stays
+   * registered): weaves the {@code HttpURLConnection} classes, with the transformer registered again for that
+   * alone. Another thread opening a connection meanwhile waits for it; the same thread (were weaving to open a
+   * connection) goes on without.
+   */
+  private static final class FirstUrlConnection implements Runnable {
+    private final List<String> classNames;
+    private final Instrumentation inst;
+    private final LazyTransformer transformer;
+    private boolean done;
+
+    FirstUrlConnection(List<String> classNames, Instrumentation inst, LazyTransformer transformer) {
+      this.classNames = classNames;
+      this.inst = inst;
+      this.transformer = transformer;
+    }
+
+    @Override
+    public synchronized void run() {
+      if (done) {
+        return;
+      }
+      done = true;
+      HfrBridge.beforeFirstUrlConnection(null);
+      long began = System.nanoTime();
+      inst.addTransformer(transformer, true);
+      try {
+        weaveJdkClasses(classNames, inst, transformer);
+      } finally {
+        removeTransformer(inst, transformer);
+      }
+      AgentLog.debug("wove the HttpURLConnection classes before the first connection in " + AgentLog.millisSince(began));
     }
   }
 

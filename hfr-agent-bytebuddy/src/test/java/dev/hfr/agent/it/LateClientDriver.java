@@ -1,6 +1,7 @@
 package dev.hfr.agent.it;
 
 import java.io.File;
+import java.net.HttpURLConnection;
 import java.net.URI;
 import java.net.URL;
 import java.net.URLClassLoader;
@@ -12,9 +13,9 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * The "application" of {@link WatchIT}: one GET with the JDK client, then one GET with OkHttp, which it
- * reaches only by reflection so that it can run without OkHttp on its class path. Prints one line per request
- * ({@code jdk status=200}, {@code okhttp status=200}).
+ * The "application" of {@link WatchIT}: one GET with the JDK client, one with {@code HttpURLConnection}, then one
+ * with OkHttp, which it reaches only by reflection so that it can run without OkHttp on its class path. Prints one
+ * line per request ({@code jdk status=200}, {@code url-connection status=200}, {@code okhttp status=200 loader=...}).
  *
  * <p>Arguments: {@code BASE classpath} (OkHttp from the class path) or {@code BASE JAR...} (OkHttp loaded after
  * start-up by a {@link URLClassLoader} of its own over those jars, the way a plugin system or an application
@@ -30,6 +31,10 @@ public final class LateClientDriver {
     HttpResponse<String> r = jdk.send(HttpRequest.newBuilder(URI.create(url)).timeout(Duration.ofSeconds(60)).build(),
         HttpResponse.BodyHandlers.ofString());
     System.out.println("jdk status=" + r.statusCode());
+    HttpURLConnection connection = (HttpURLConnection) new URL(url).openConnection();
+    connection.setReadTimeout(60_000);
+    System.out.println("url-connection status=" + connection.getResponseCode());
+    connection.getInputStream().close();
 
     ClassLoader okhttpLoader = args[1].equals("classpath") ? LateClientDriver.class.getClassLoader() : jars(args);
     System.out.println("okhttp status=" + okhttpGet(okhttpLoader, url) + " loader=" + okhttpLoader.getName());

@@ -15,8 +15,9 @@ import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
 
 /**
- * The {@code watch} option, in JVMs that send one request with the JDK client and then one with OkHttp. The
- * JDK's clients are woven when the agent starts, with a transformer that is removed again; the transformer
+ * The {@code watch} option, in JVMs that send one request with the JDK client, one with {@code HttpURLConnection}
+ * and then one with OkHttp. The JDK's clients are woven by a transformer that is removed again (the JDK client's
+ * facade when the agent starts, {@code HttpURLConnection} before its first connection); the transformer
  * stays registered, watching for OkHttp and Apache HttpClient classes as they load, only when they can appear
  * ({@code auto}: on the class path) or when asked ({@code all}). Whatever is not watched, the start line says.
  */
@@ -41,13 +42,13 @@ class WatchIT {
   }
 
   @Test
-  @DisplayName("auto, no library on the class path: the JDK client is recorded with no transformer left; OkHttp loaded later is not, and the start line says so")
+  @DisplayName("auto, no library on the class path: the JDK's clients are recorded with no transformer left; OkHttp loaded later is not, and the start line says so")
   void autoWithoutLibrariesKeepsNoTransformer() throws Exception {
     Run run = run("", DRIVER, lateOkHttpJars());
 
-    assertThat(run.clients).containsExactly("jdk-httpclient");
+    assertThat(run.clients).containsExactly("jdk-httpclient", "http-url-connection");
     assertThat(run.stderr).contains("clients jdk-httpclient, http-url-connection; " + NOT_WATCHING)
-        .contains("debug: removed the transformer");
+        .contains("debug: removed the transformer").contains("debug: wove the HttpURLConnection classes before the first connection");
   }
 
   @Test
@@ -55,7 +56,7 @@ class WatchIT {
   void allWatchesCustomClassLoaders() throws Exception {
     Run run = run("watch=all,", DRIVER, lateOkHttpJars());
 
-    assertThat(run.clients).containsExactly("jdk-httpclient", "okhttp");
+    assertThat(run.clients).containsExactly("jdk-httpclient", "http-url-connection", "okhttp");
     assertThat(run.stderr).contains("clients jdk-httpclient, http-url-connection, okhttp, apache-httpclient5 (watched: watch=all)")
         .doesNotContain("removed the transformer");
   }
@@ -65,7 +66,7 @@ class WatchIT {
   void autoWatchesALibraryOnTheClassPath() throws Exception {
     Run run = run("", Pattern.compile(DRIVER.pattern() + "|" + OKHTTP.pattern()), List.of("classpath"));
 
-    assertThat(run.clients).containsExactly("jdk-httpclient", "okhttp");
+    assertThat(run.clients).containsExactly("jdk-httpclient", "http-url-connection", "okhttp");
     assertThat(run.stderr).contains("okhttp, apache-httpclient5 (watched: okhttp on the class path)");
   }
 
@@ -74,7 +75,7 @@ class WatchIT {
   void jdkNeverWatches() throws Exception {
     Run run = run("watch=jdk,", Pattern.compile(DRIVER.pattern() + "|" + OKHTTP.pattern()), List.of("classpath"));
 
-    assertThat(run.clients).containsExactly("jdk-httpclient");
+    assertThat(run.clients).containsExactly("jdk-httpclient", "http-url-connection");
     assertThat(run.stderr).contains("; not watching for okhttp, apache-httpclient5 (watch=jdk)");
   }
 
@@ -90,7 +91,7 @@ class WatchIT {
         ForkedJvm.testClasspath(classpath), LateClientDriver.class, args.toArray(String[]::new))) {
       List<String> seen = jvm.linesUntil(null, Duration.ofSeconds(120));
       assertThat(jvm.waitFor(Duration.ofSeconds(30))).isZero();
-      assertThat(seen).as("what the application saw, with the agent").hasSize(2)
+      assertThat(seen).as("what the application saw, with the agent").hasSize(3)
           .allSatisfy(line -> assertThat(line).contains("status=200"));
       assertThat(jvm.stderr()).doesNotContain("WARNING", "Exception");
       List<String> clients = Events.read(events).stream().map(e -> e.get("client").asText()).toList();

@@ -2,6 +2,11 @@ package dev.hfr.agent.internal.instrumentation;
 
 import dev.hfr.agent.internal.bootstrap.HfrBridge;
 import dev.hfr.agent.internal.config.AgentOptions.Watch;
+import java.io.File;
+import java.net.MalformedURLException;
+import java.net.URL;
+import java.net.URLClassLoader;
+import java.util.ArrayList;
 import java.util.List;
 
 /**
@@ -31,9 +36,10 @@ public final class LibraryWatch {
    *
    * @param libraryClients the bridge slots of the library clients that are switched on (none: nothing to watch)
    * @param attach whether the agent is attaching to a running JVM, whose start-up is over
-   * @param classPath the loader whose resources tell what is on the class path (the system class loader); no class is loaded
+   * @param classPath the class path's jars and folders ({@link #classPath(String)}): only its resources are looked up,
+   *     no class is loaded
    */
-  public static LibraryWatch decide(Watch watch, List<Integer> libraryClients, boolean attach, ClassLoader classPath) {
+  public static LibraryWatch decide(Watch watch, List<Integer> libraryClients, boolean attach, URLClassLoader classPath) {
     if (libraryClients.isEmpty()) {
       return new LibraryWatch(false, "");
     }
@@ -50,7 +56,7 @@ public final class LibraryWatch {
     StringBuilder found = new StringBuilder();
     for (int client : libraryClients) {
       for (String name : HttpClientInstrumentations.classNames(client)) {
-        if (classPath.getResource(name.replace('.', '/') + ".class") != null) {
+        if (classPath.findResource(name.replace('.', '/') + ".class") != null) {
           found.append(found.length() == 0 ? "" : ", ").append(HfrBridge.clientName(client));
           break;
         }
@@ -60,11 +66,29 @@ public final class LibraryWatch {
       return new LibraryWatch(true, found + " on the class path");
     }
     for (String launcher : NESTED_JAR_LAUNCHERS) {
-      if (classPath.getResource(launcher) != null) {
+      if (classPath.findResource(launcher) != null) {
         return new LibraryWatch(true, "Spring Boot's nested-jar launcher on the class path");
       }
     }
     return new LibraryWatch(false, "not on the class path; set watch=all if a custom class loader loads them later");
+  }
+
+  /**
+   * A loader over the entries of a class path ({@code java.class.path}), with no parent. Its {@code findResource}
+   * looks in those jars and folders only: the system class loader's {@code getResource} would first search every
+   * module of the runtime image, which cost more than the rest of the agent's start (docs/AGENT.md, "Start-up").
+   * It is not closed: the jars it opened stay shared with the system class loader, which opens the same ones.
+   */
+  public static URLClassLoader classPath(String javaClassPath) {
+    List<URL> entries = new ArrayList<>();
+    for (String entry : javaClassPath.split(File.pathSeparator, -1)) {
+      try {
+        entries.add(new File(entry.isEmpty() ? "." : entry).toURI().toURL());
+      } catch (MalformedURLException unusable) {
+        // an entry the system class loader cannot use either
+      }
+    }
+    return new URLClassLoader(entries.toArray(new URL[0]), null);
   }
 
   /** Whether the transformer stays registered for the libraries' classes that load later. */

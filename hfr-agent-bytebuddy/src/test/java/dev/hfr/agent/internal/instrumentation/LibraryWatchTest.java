@@ -5,7 +5,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.hfr.agent.internal.bootstrap.HfrBridge;
 import dev.hfr.agent.internal.config.AgentOptions.Watch;
 import java.io.IOException;
-import java.net.URL;
+import java.io.File;
+import java.util.jar.JarEntry;
+import java.util.jar.JarOutputStream;
 import java.net.URLClassLoader;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -81,12 +83,29 @@ class LibraryWatchTest {
   }
 
   /** A class loader over a directory holding (empty) files at {@code resources}, with no parent's classes. */
-  private ClassLoader classPath(String... resources) throws IOException {
+  private URLClassLoader classPath(String... resources) throws IOException {
     for (String r : resources) {
       Path file = dir.resolve(r);
       Files.createDirectories(file.getParent());
       Files.write(file, new byte[0]);
     }
-    return new URLClassLoader(new URL[] {dir.toUri().toURL()}, null);
+    return LibraryWatch.classPath(dir.toString());
+  }
+
+  @Test
+  @DisplayName("the class path is read from java.class.path's form: jars and folders, an empty entry is the working directory")
+  void classPathEntries() throws IOException {
+    Path jar = dir.resolve("client.jar");
+    try (JarOutputStream out = new JarOutputStream(Files.newOutputStream(jar))) {
+      out.putNextEntry(new JarEntry("okhttp3/internal/connection/RealCall.class"));
+      out.closeEntry();
+    }
+    try (URLClassLoader cp = LibraryWatch.classPath(dir.resolve("missing") + File.pathSeparator + jar)) {
+      assertThat(cp.getURLs()).hasSize(2);
+      assertThat(LibraryWatch.decide(Watch.AUTO, LIBRARIES, false, cp).reason()).isEqualTo("okhttp on the class path");
+    }
+    try (URLClassLoader cp = LibraryWatch.classPath("")) {
+      assertThat(cp.getURLs()).singleElement().asString().endsWith("/");
+    }
   }
 }
