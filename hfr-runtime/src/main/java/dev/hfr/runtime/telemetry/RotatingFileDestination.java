@@ -5,6 +5,7 @@ import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
 import java.nio.file.Files;
+import java.nio.file.LinkOption;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.nio.file.StandardOpenOption;
@@ -17,7 +18,8 @@ import java.util.concurrent.TimeUnit;
  * JSON lines appended to one file that rolls over by size: when the next line would take the file past
  * its limit, {@code file} becomes {@code file.1}, {@code file.1} becomes {@code file.2}, and so on up to
  * the number of rolled files kept; the oldest is deleted, by a thread of its own (as {@code file.<keep+1>}
- * until it is gone). So the log never takes more than about {@code maxBytes × (keep + 1)} on disk, and
+ * until it is gone, or {@code file.<keep+1>-<n>} if rotations come faster than the deletions). The writer
+ * itself only renames: it never deletes a file, nor renames one onto a file that exists. So the log never takes more than about {@code maxBytes × (keep + 1)} on disk, and
  * briefly one file more.
  */
 final class RotatingFileDestination implements DecisionDestination {
@@ -40,6 +42,12 @@ final class RotatingFileDestination implements DecisionDestination {
   private long size;
 
   RotatingFileDestination(Path file, long maxBytes, int keep) throws IOException {
+    this(file, maxBytes, keep, null);
+  }
+
+  /** As above, with the deletions run by {@code deleter} (tests give a slow one); {@code null} starts the usual thread. */
+  RotatingFileDestination(Path file, long maxBytes, int keep, ExecutorService deleter) throws IOException {
+    this.deleter = deleter;
     this.file = file.toAbsolutePath();
     this.maxBytes = maxBytes;
     this.keep = keep;
@@ -101,8 +109,9 @@ final class RotatingFileDestination implements DecisionDestination {
     channel.close();
     // The oldest file goes out of the way under a name of its own (a rename is quick), and is deleted by
     // another thread: deleting a file of many MiB frees its pages in the kernel, milliseconds of work during
-    // which this writer would fall behind the callers and their queue would overflow.
-    Path doomed = rolled(keep + 1);
+    // which this writer would fall behind the callers and their queue would overflow. The name is one no
+    // file has yet: a rename onto a file still waiting for the deleter would delete that one here.
+    Path doomed = unusedName(rolled(keep + 1));
     if (keep == 0) {
       Files.move(file, doomed, StandardCopyOption.REPLACE_EXISTING);
     } else {
@@ -114,6 +123,15 @@ final class RotatingFileDestination implements DecisionDestination {
     }
     deleteLater(doomed);
     open();
+  }
+
+  /** {@code name}, or {@code name-1}, {@code name-2}... when the deleter has not yet removed a file of that name. */
+  private static Path unusedName(Path name) {
+    Path candidate = name;
+    for (int n = 1; Files.exists(candidate, LinkOption.NOFOLLOW_LINKS); n++) {
+      candidate = name.resolveSibling(name.getFileName() + "-" + n);
+    }
+    return candidate;
   }
 
   private static void moveIfExists(Path from, Path to) throws IOException {

@@ -10,6 +10,7 @@ import dev.hfr.annotations.Fault;
 import dev.hfr.annotations.Risk;
 import dev.hfr.runtime.action.Action;
 import dev.hfr.runtime.action.Reason;
+import dev.hfr.runtime.internal.telemetry.DecisionEventJson;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -18,6 +19,9 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
 import java.util.logging.Level;
 import java.util.stream.Stream;
@@ -161,6 +165,46 @@ class DecisionLogWriterTest {
     for (int i = 1; i < lines.size(); i++) {
       assertThat(JSON.readTree(lines.get(i)).get("step").asLong()).as("consecutive, nothing lost within the kept files")
           .isEqualTo(JSON.readTree(lines.get(i - 1)).get("step").asLong() + 1);
+    }
+  }
+
+  @Test
+  @DisplayName("rotating faster than the deleter, renames each dropped file to a name of its own and deletes none itself")
+  void rotationFasterThanTheDeleter(@TempDir Path dir) throws Exception {
+    Path file = dir.resolve("decisions.jsonl");
+    CountDownLatch deleterMayRun = new CountDownLatch(1);
+    ExecutorService slowDeleter = Executors.newSingleThreadExecutor();
+    slowDeleter.execute(() -> {
+      try {
+        deleterMayRun.await();
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+      }
+    });
+    RotatingFileDestination destination = new RotatingFileDestination(file, 4096, 1, slowDeleter);
+    DecisionEventJson json = new DecisionEventJson();
+    for (int i = 1; i <= 500; i++) {
+      destination.write(json.write(event(i)));
+      destination.flush();
+    }
+
+    // Every line is still on disk: the writer renamed the dropped files out of the way and deleted none.
+    List<String> lines = new ArrayList<>();
+    try (Stream<Path> files = Files.list(dir)) {
+      for (Path p : files.toList()) {
+        lines.addAll(Files.readAllLines(p, StandardCharsets.UTF_8));
+      }
+    }
+    assertThat(lines).hasSize(500);
+    try (Stream<Path> files = Files.list(dir)) {
+      assertThat(files.map(p -> p.getFileName().toString()))
+          .contains("decisions.jsonl", "decisions.jsonl.1", "decisions.jsonl.2", "decisions.jsonl.2-1", "decisions.jsonl.2-2");
+    }
+
+    deleterMayRun.countDown();
+    destination.close();
+    try (Stream<Path> files = Files.list(dir)) {
+      assertThat(files.map(p -> p.getFileName().toString())).containsExactlyInAnyOrder("decisions.jsonl", "decisions.jsonl.1");
     }
   }
 
