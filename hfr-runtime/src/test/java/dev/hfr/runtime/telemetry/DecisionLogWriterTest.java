@@ -2,6 +2,7 @@ package dev.hfr.runtime.telemetry;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
@@ -187,6 +188,7 @@ class DecisionLogWriterTest {
       destination.write(json.write(event(i)));
       destination.flush();
     }
+    assertThat(destination.awaitWritten(System.nanoTime() + TimeUnit.SECONDS.toNanos(10))).isTrue();
 
     // Every line is still on disk: the writer renamed the dropped files out of the way and deleted none.
     List<String> lines = new ArrayList<>();
@@ -206,6 +208,25 @@ class DecisionLogWriterTest {
     try (Stream<Path> files = Files.list(dir)) {
       assertThat(files.map(p -> p.getFileName().toString())).containsExactlyInAnyOrder("decisions.jsonl", "decisions.jsonl.1");
     }
+  }
+
+  @Test
+  @DisplayName("counts a failed write of its file thread in harness.decision.sink.failures, and goes on")
+  void fileWriteFailuresAreCounted() throws Exception {
+    Path full = Path.of("/dev/full"); // every write fails: no space left on the device
+    assumeTrue(Files.isWritable(full), "needs Linux's /dev/full");
+    SimpleMeterRegistry registry = new SimpleMeterRegistry();
+    DecisionLog log = DecisionLog.toFile(full).meterRegistry(registry).build();
+    for (int i = 1; i <= 3; i++) {
+      log.record(event(i));
+    }
+    assertThat(log.flush(Duration.ofSeconds(10))).isTrue();
+    assertThat(registry.get(HfrMeters.SINK_FAILURES).counter().count()).isGreaterThanOrEqualTo(1.0);
+    log.record(event(4));
+    assertThat(log.flush(Duration.ofSeconds(10))).isTrue();
+    assertThat(log.written()).isEqualTo(4);
+    assertThat(log.dropped()).isZero();
+    log.close();
   }
 
   @Test
