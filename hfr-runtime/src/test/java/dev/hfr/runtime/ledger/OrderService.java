@@ -48,7 +48,8 @@ final class OrderService implements AutoCloseable {
   private final double dropRate;
   private final AtomicInteger writes = new AtomicInteger();
   private final AtomicInteger drops = new AtomicInteger();
-  private final AtomicInteger inFlight = new AtomicInteger();
+  private final AtomicInteger requests = new AtomicInteger();
+  private final AtomicInteger openConnections = new AtomicInteger();
 
   OrderService(long seed, double dropRate) throws IOException {
     this.random = new Random(seed);
@@ -80,12 +81,32 @@ final class OrderService implements AutoCloseable {
     return new HashMap<>(ordersByRef);
   }
 
-  /** Waits (bounded) until no request is being processed: the dead client's last request has landed. */
-  void awaitQuiet() throws InterruptedException {
-    Thread.sleep(100); // bytes a killed client already sent are read within milliseconds
-    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(5);
-    while (inFlight.get() > 0 && System.nanoTime() < deadline) {
-      Thread.sleep(5);
+  /** Requests of any kind received (writes, reconcile queries): the test's sign that a driver is making progress. */
+  int requests() {
+    return requests.get();
+  }
+
+  /**
+   * Waits until every request a killed client had sent has been handled, however loaded the machine: reconciliation
+   * is only as good as the query it asks, and a request still in flight would make it lie. The listening socket hands
+   * out connections in the order they arrived, so once a fresh probe connection is answered every earlier one has
+   * been accepted; each of those ends when the server has handled what the dead client sent and read its end of
+   * stream. Bounded by a minute only against a hang.
+   */
+  void awaitQuiet() throws IOException, InterruptedException {
+    try (Socket probe = new Socket(InetAddress.getLoopbackAddress(), port())) {
+      probe.getOutputStream().write("GET /orders?ref=quiet-probe HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n".getBytes(StandardCharsets.US_ASCII));
+      probe.getOutputStream().flush();
+      if (readLine(new BufferedInputStream(probe.getInputStream())) == null) {
+        throw new IOException("the order service closed the quiet probe without an answer");
+      }
+    }
+    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
+    while (openConnections.get() > 0) {
+      if (System.nanoTime() > deadline) {
+        throw new AssertionError(openConnections.get() + " connections still open a minute after the client was killed");
+      }
+      Thread.sleep(2);
     }
   }
 
@@ -93,6 +114,7 @@ final class OrderService implements AutoCloseable {
     while (!server.isClosed()) {
       try {
         Socket s = server.accept();
+        openConnections.incrementAndGet(); // before the next accept: awaitQuiet relies on it
         threads.execute(() -> serve(s));
       } catch (IOException e) {
         return; // closed
@@ -102,24 +124,26 @@ final class OrderService implements AutoCloseable {
 
   private void serve(Socket socket) {
     try (socket) {
-      InputStream in = new BufferedInputStream(socket.getInputStream());
-      OutputStream out = socket.getOutputStream();
-      while (true) {
-        String requestLine = readLine(in);
-        if (requestLine == null || requestLine.isEmpty()) {
-          return;
-        }
-        inFlight.incrementAndGet();
-        try {
-          if (!handle(requestLine, in, out, socket)) {
-            return;
-          }
-        } finally {
-          inFlight.decrementAndGet();
-        }
-      }
+      serveRequests(socket);
     } catch (IOException e) {
       // the client went away (killed, or timed out); whatever was committed stays committed
+    } finally {
+      openConnections.decrementAndGet();
+    }
+  }
+
+  private void serveRequests(Socket socket) throws IOException {
+    InputStream in = new BufferedInputStream(socket.getInputStream());
+    OutputStream out = socket.getOutputStream();
+    while (true) {
+      String requestLine = readLine(in);
+      if (requestLine == null || requestLine.isEmpty()) {
+        return;
+      }
+      requests.incrementAndGet();
+      if (!handle(requestLine, in, out, socket)) {
+        return;
+      }
     }
   }
 
