@@ -15,8 +15,13 @@ interface DecisionDestination {
   /** Writes one event, as one JSON object: the content of {@code json}, which the writer reuses afterwards. */
   void write(DecisionEventJson json) throws IOException;
 
-  /** Makes what was written visible (once per batch), or starts to: see {@link #awaitWritten}. */
-  void flush() throws IOException;
+  /**
+   * Makes what was written visible (once per batch), or starts to: see {@link #awaitWritten}.
+   *
+   * @param behind whether the writer's batch was full, so more events wait for it: a destination may then
+   *     leave the work to a thread of its own
+   */
+  void flush(boolean behind) throws IOException;
 
   /**
    * Waits until what was flushed before this call is visible, or {@code System.nanoTime()} passed

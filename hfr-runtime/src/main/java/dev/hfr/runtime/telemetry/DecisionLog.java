@@ -252,7 +252,7 @@ public final class DecisionLog implements DecisionSink {
       }
     }
     try {
-      destination.flush();
+      destination.flush(n == BATCH);
     } catch (IOException | RuntimeException e) {
       writeFailed();
     }

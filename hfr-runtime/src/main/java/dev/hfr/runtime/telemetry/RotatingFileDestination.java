@@ -25,12 +25,13 @@ import java.util.concurrent.locks.LockSupport;
  * until it is gone, or {@code file.<keep+1>-<n>} if rotations come faster than the deletions). So the log
  * never takes more than about {@code maxBytes × (keep + 1)} on disk, and briefly one file more.
  *
- * <p>The decision writer only serialises: it fills a buffer with whole lines and hands it, at each flush
- * or when it is full, to a thread of this destination ({@value #THREAD_NAME}) that makes the {@code write}
- * system calls and the renames of a rotation. The kernel's part — copying each batch into the page cache —
- * is a quarter of an event's cost; on a busy machine the two threads get CPU time each, so the serialising
- * one keeps up with more calls. Neither thread ever deletes a file, nor renames one onto a file that exists:
- * that would free the old file's pages, milliseconds of work, on that thread.
+ * <p>While the decision writer keeps up, it writes each batch itself: one {@code write} system call. When
+ * it falls behind (its last batch was full), it only serialises: it fills a buffer with whole lines and
+ * hands it to a thread of this destination ({@value #THREAD_NAME}) that makes the system calls and the
+ * renames of a rotation, in order. The kernel's part — copying each batch into the page cache — is a
+ * quarter of an event's cost; on a busy machine the two threads get CPU time each, so the serialising one
+ * keeps up with more calls. No thread of the log ever deletes a file, nor renames one onto a file that
+ * exists, but the deleter: that frees the old file's pages, milliseconds of work.
  */
 final class RotatingFileDestination implements DecisionDestination {
 
@@ -60,6 +61,8 @@ final class RotatingFileDestination implements DecisionDestination {
   private volatile long handedOver;
   private Thread fileThread;
   private int buffers;
+  /** Whether the writer had more events waiting at its last flush: then buffers go to the file thread. */
+  private boolean behind;
 
   // Between the two sides.
   private final BlockingQueue<Chunk> toWrite = new ArrayBlockingQueue<>(MAX_BUFFERS + 1);
@@ -127,7 +130,7 @@ final class RotatingFileDestination implements DecisionDestination {
         // A line larger than a buffer goes alone, in a copy: the writer reuses its bytes for the next event.
         byte[] bytes = Arrays.copyOf(json.asByteBuffer().array(), line);
         bytes[line - 1] = NEWLINE;
-        submit(new Chunk(ByteBuffer.wrap(bytes), false, false));
+        send(new Chunk(ByteBuffer.wrap(bytes), false, false));
         size += line;
         return;
       }
@@ -137,9 +140,13 @@ final class RotatingFileDestination implements DecisionDestination {
     size += line;
   }
 
-  /** Hands what was written to the file thread; it is in the file soon after, see {@link #awaitWritten}. */
+  /**
+   * Writes what was written, or hands it to the file thread if the writer is {@code behind} or that thread
+   * still has buffers to write (it is in the file soon after, see {@link #awaitWritten}).
+   */
   @Override
-  public void flush() throws IOException {
+  public void flush(boolean behind) throws IOException {
+    this.behind = behind;
     if (filling.position() > 0) {
       handOver(false);
     }
@@ -157,10 +164,10 @@ final class RotatingFileDestination implements DecisionDestination {
     return true;
   }
 
-  /** Passes the filling buffer (possibly empty) to the file thread and takes a free one, waiting for it if need be. */
+  /** Sends the filling buffer (possibly empty) to the file and takes a free one, waiting for it if need be. */
   private void handOver(boolean rotateAfter) throws IOException {
     filling.flip();
-    submit(new Chunk(filling, true, rotateAfter));
+    send(new Chunk(filling, true, rotateAfter));
     ByteBuffer next = free.poll();
     if (next == null) {
       next = buffers < MAX_BUFFERS ? newBuffer() : null;
@@ -176,6 +183,24 @@ final class RotatingFileDestination implements DecisionDestination {
   private ByteBuffer newBuffer() {
     buffers++;
     return ByteBuffer.allocateDirect(BUFFER_BYTES);
+  }
+
+  /**
+   * Writes {@code chunk} on this thread while the writer keeps up and the file thread has nothing left to
+   * write (one thread alone then costs less: the hand-over wakes a thread, whose copy into the page cache
+   * reads the bytes from this core); otherwise hands it to the file thread, behind those it has.
+   */
+  private void send(Chunk chunk) throws IOException {
+    if (!behind && written == handedOver) {
+      write(chunk);
+    } else {
+      submit(chunk);
+    }
+  }
+
+  /** How many buffers went to the file thread (the others were written by the writer itself). */
+  long handedOver() {
+    return handedOver;
   }
 
   private void submit(Chunk chunk) throws IOException {
@@ -300,7 +325,7 @@ final class RotatingFileDestination implements DecisionDestination {
   @Override
   public void close() throws IOException {
     try {
-      flush();
+      flush(behind);
       if (fileThread != null) {
         toWrite.put(Chunk.STOP);
         fileThread.join(TimeUnit.SECONDS.toMillis(10));

@@ -186,7 +186,7 @@ class DecisionLogWriterTest {
     DecisionEventJson json = new DecisionEventJson();
     for (int i = 1; i <= 500; i++) {
       destination.write(json.write(event(i)));
-      destination.flush();
+      destination.flush(i % 2 == 0); // on the file thread or on this one, in turn
     }
     assertThat(destination.awaitWritten(System.nanoTime() + TimeUnit.SECONDS.toNanos(10))).isTrue();
 
@@ -207,6 +207,36 @@ class DecisionLogWriterTest {
     destination.close();
     try (Stream<Path> files = Files.list(dir)) {
       assertThat(files.map(p -> p.getFileName().toString())).containsExactlyInAnyOrder("decisions.jsonl", "decisions.jsonl.1");
+    }
+  }
+
+  @Test
+  @DisplayName("writes a batch itself while it keeps up, hands it to its file thread while behind, and keeps the order")
+  void fileThreadOnlyWhenBehind(@TempDir Path dir) throws Exception {
+    Path file = dir.resolve("decisions.jsonl");
+    RotatingFileDestination destination = new RotatingFileDestination(file, 64L << 20, 1);
+    DecisionEventJson json = new DecisionEventJson();
+    int step = 0;
+    for (int batch = 0; batch < 3; batch++) {
+      destination.write(json.write(event(++step)));
+      destination.flush(false);
+    }
+    assertThat(destination.handedOver()).isZero();
+    assertThat(Files.readAllLines(file, StandardCharsets.UTF_8)).as("written by this thread, at once").hasSize(3);
+
+    for (int batch = 0; batch < 30; batch++) {
+      for (int i = 0; i < 100; i++) {
+        destination.write(json.write(event(++step)));
+      }
+      destination.flush(batch % 3 != 2); // behind two batches in three
+    }
+    assertThat(destination.handedOver()).isGreaterThanOrEqualTo(20);
+    destination.close();
+
+    List<String> lines = Files.readAllLines(file, StandardCharsets.UTF_8);
+    assertThat(lines).hasSize(step);
+    for (int i = 0; i < lines.size(); i++) {
+      assertThat(JSON.readTree(lines.get(i)).get("step").asLong()).isEqualTo(i + 1);
     }
   }
 
