@@ -15,6 +15,11 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.ThreadPoolExecutor;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicLong;
 import javax.sql.DataSource;
 
 /**
@@ -27,7 +32,13 @@ import javax.sql.DataSource;
  * have none) and {@code hfr_task}. Version 3 made {@code hfr_ledger.state} an enum type ({@code
  * hfr_ledger_state}) instead of text with a {@code CHECK}: the database still refuses any other state, but
  * checks it as it reads the value, where PostgreSQL parsed and planned the {@code CHECK} expression again at
- * every insert and update (docs/LEDGER.md, "PostgreSQL").
+ * every insert and update (docs/LEDGER.md, "PostgreSQL"). Version 4 made an attempt's outcome a HOT update
+ * (PostgreSQL rewrites the row in place and touches no index): no index names a column the outcome changes.
+ * The indexes that find pending and settled records are keyed on {@code created_at_ms} (never updated) and
+ * split by the flag {@code may_be_pending}, which the outcome does not change either: it is set when a record
+ * is prepared or moves back to PREPARED or UNKNOWN, and cleared in batches, at most every 10 s, once the
+ * record has settled — by a sweep that a prepare starts on the ledger's own thread, so no call waits for it
+ * (see {@link #pending}; docs/LEDGER.md, "PostgreSQL: schema version 4").
  *
  * <p><b>Concurrency.</b> Every operation is one statement on one row, so the row lock is all the locking
  * there is: the primary key {@code (tenant, key)} makes the first {@code prepare} win
@@ -53,20 +64,22 @@ import javax.sql.DataSource;
  * the first one's writes.
  *
  * <p>The PostgreSQL JDBC driver is an optional dependency of hfr-runtime: add {@code org.postgresql:postgresql}
- * to use this backend. The ledger borrows connections from the {@link DataSource} per operation and works
- * with auto-commit on or off. Thread-safe.
+ * to use this backend. The ledger borrows connections from the {@link DataSource} per operation (and for the
+ * settled sweep, from its thread {@code hfr-ledger-sweep}, which {@link #close} stops) and works with
+ * auto-commit on or off. Thread-safe.
  */
 public final class PostgresLedger implements IdempotencyLedger {
 
   /** The schema version this code creates and expects. */
-  public static final int SCHEMA_VERSION = 3;
+  public static final int SCHEMA_VERSION = 4;
 
   private static final long MIGRATION_LOCK_ID = 0x4846524C45444752L; // "HFRLEDGR"
   private static final String COLUMNS =
       "tenant, key, tool, args_hash, state, attempts, result_hash, fencing_token, lease_owner, lease_expires_at_ms, created_at_ms, updated_at_ms, task_id";
   private static final String TASK_COLUMNS = "tenant, task_id, phase, spec, evidence, owner, started_at_ms, updated_at_ms";
   private static final String[] MIGRATION_NAMES = {
-    "create hfr_ledger", "task ids on records; hfr_task checkpoints", "hfr_ledger.state as the enum hfr_ledger_state"};
+    "create hfr_ledger", "task ids on records; hfr_task checkpoints", "hfr_ledger.state as the enum hfr_ledger_state",
+    "outcomes as HOT updates: may_be_pending, indexes on created_at_ms, fillfactor 90"};
   private static final String NEEDS_RECONCILE = "('PREPARED', 'UNKNOWN')";
   private static final String ENDING_LEASE = ", lease_owner = NULL, lease_expires_at_ms = 0";
 
@@ -122,7 +135,40 @@ public final class PostgresLedger implements IdempotencyLedger {
     CREATE INDEX hfr_ledger_pending ON hfr_ledger (created_at_ms) WHERE state IN ('PREPARED', 'UNKNOWN');
     CREATE INDEX hfr_ledger_settled ON hfr_ledger (updated_at_ms) WHERE state NOT IN ('PREPARED', 'UNKNOWN');
     """,
+    // 4: an outcome (PREPARED -> COMMITTED, ...) is a HOT update: it changes state, attempts, result_hash,
+    // updated_at_ms and the lease, so no index may name any of them, in its key or its predicate. The flag
+    // starts false for the rows already there (no table rewrite) and is set on the pending ones, found through
+    // the old pending index before it goes; from then on a new row gets true. Free space on every page (fillfactor
+    // 90) keeps an outcome's new row version on its page, which HOT needs.
+    """
+    ALTER TABLE hfr_ledger ADD COLUMN may_be_pending BOOLEAN NOT NULL DEFAULT false;
+    UPDATE hfr_ledger SET may_be_pending = true WHERE state IN ('PREPARED', 'UNKNOWN');
+    ALTER TABLE hfr_ledger ALTER COLUMN may_be_pending SET DEFAULT true;
+    DROP INDEX IF EXISTS hfr_ledger_pending;
+    DROP INDEX IF EXISTS hfr_ledger_settled;
+    CREATE INDEX hfr_ledger_pending ON hfr_ledger (created_at_ms) WHERE may_be_pending;
+    CREATE INDEX hfr_ledger_settled ON hfr_ledger (created_at_ms) WHERE NOT may_be_pending;
+    ALTER TABLE hfr_ledger SET (fillfactor = 90);
+    """,
   };
+
+  /** How often, at most, settled records are cleared of {@code may_be_pending} (piggy-backed on prepares). */
+  static final Duration SETTLED_SWEEP_INTERVAL = Duration.ofSeconds(10);
+  /**
+   * Rows cleared per statement of the sweep: each batch is one short transaction, so a call that moves a
+   * settled record (a compensation, a lease) waits for at most one batch's row locks.
+   */
+  private static final int SETTLED_SWEEP_BATCH = 1_000;
+  private static final System.Logger LOG = System.getLogger(PostgresLedger.class.getName());
+  /**
+   * Clears the flag of up to one batch of settled records. {@code FOR UPDATE SKIP LOCKED}: a record being moved
+   * right now is left for the next sweep, so the sweep never waits for a call and two JVMs' sweeps never deadlock;
+   * a locked row's state cannot change before the update, so only settled records are cleared.
+   */
+  private static final String SWEEP_SETTLED =
+      "WITH settled AS (SELECT tenant, key FROM hfr_ledger WHERE may_be_pending AND state NOT IN " + "('PREPARED', 'UNKNOWN')"
+          + " LIMIT " + SETTLED_SWEEP_BATCH + " FOR UPDATE SKIP LOCKED) "
+          + "UPDATE hfr_ledger h SET may_be_pending = false FROM settled WHERE h.tenant = settled.tenant AND h.key = settled.key";
 
   /**
    * A transition: a conditional update, refused (no row) unless the record is in the expected state and the
@@ -134,24 +180,34 @@ public final class PostgresLedger implements IdempotencyLedger {
   /**
    * An attempt's outcome — a move out of PREPARED — commits without waiting for its WAL flush: {@code
    * set_config(..., true)} turns {@code synchronous_commit} off for this statement's transaction only (the
-   * connection's own setting is untouched), and the commit reads it. The CTE is evaluated, not inlined,
-   * because {@code set_config} is volatile; the update joins its single row. Why losing such an outcome in a
-   * server crash is safe: docs/LEDGER.md, "PostgreSQL: an attempt's outcome is not flushed on its own".
+   * connection's own setting is untouched), and the commit reads it. It is the last condition of the {@code
+   * WHERE}, evaluated on the row the primary key found (a volatile function is never hoisted out of the row
+   * loop), so the update only matches a row after turning it off; a CTE did the same with a join, which cost
+   * more to plan and run. Why losing such an outcome in a server crash is safe: docs/LEDGER.md, "PostgreSQL:
+   * an attempt's outcome is not flushed on its own".
    */
   private static final String OUTCOME = transitionSql("", true);
   private static final String OUTCOME_ENDING_LEASE = transitionSql(ENDING_LEASE, true);
 
+  /** A move back into PREPARED or UNKNOWN lists the record for {@link #pending} again (a non-HOT update, rare). */
+  private static final String TRANSITION_TO_PENDING = transitionSql(", may_be_pending = true", false);
+  private static final String OUTCOME_TO_PENDING = transitionSql(", may_be_pending = true", true);
+
   private static String transitionSql(String alsoSet, boolean asynchronous) {
-    return (asynchronous ? "WITH async AS (SELECT set_config('synchronous_commit', 'off', true)) " : "")
-        + "UPDATE hfr_ledger SET state = CAST(? AS hfr_ledger_state), attempts = attempts + ?, result_hash = COALESCE(?, result_hash), "
-        + "updated_at_ms = ?" + alsoSet + (asynchronous ? " FROM async" : "")
+    return "UPDATE hfr_ledger SET state = CAST(? AS hfr_ledger_state), attempts = attempts + ?, result_hash = COALESCE(?, result_hash), "
+        + "updated_at_ms = ?" + alsoSet
         + " WHERE tenant = ? AND key = ? AND state = CAST(? AS hfr_ledger_state) AND fencing_token <= ? "
+        + (asynchronous ? "AND set_config('synchronous_commit', 'off', true) IS NOT NULL " : "")
         + "RETURNING " + COLUMNS;
   }
 
   private static String transitionSql(LedgerState expected, LedgerState target) {
+    boolean outcome = expected == LedgerState.PREPARED;
+    if (target.needsReconcile()) { // PREPARED -> UNKNOWN keeps the flag it has (true): still a HOT update
+      return outcome ? OUTCOME_TO_PENDING : TRANSITION_TO_PENDING;
+    }
     boolean endsLease = LedgerRules.endsLease(target);
-    if (expected == LedgerState.PREPARED) {
+    if (outcome) {
       return endsLease ? OUTCOME_ENDING_LEASE : OUTCOME;
     }
     return endsLease ? TRANSITION_ENDING_LEASE : TRANSITION;
@@ -160,12 +216,21 @@ public final class PostgresLedger implements IdempotencyLedger {
   private final DataSource dataSource;
   private final Clock clock;
   private final RetentionSweep sweep;
+  private final AtomicLong lastSettledSweep;
+  private final AtomicBoolean sweeping = new AtomicBoolean();
+  /** Runs the settled sweep off the call path: one thread at most, gone after 30 s without work. */
+  private final ThreadPoolExecutor sweeper = new ThreadPoolExecutor(0, 1, 30, TimeUnit.SECONDS, new LinkedBlockingQueue<>(), r -> {
+    Thread t = new Thread(r, "hfr-ledger-sweep");
+    t.setDaemon(true);
+    return t;
+  });
   private volatile boolean closed;
 
   private PostgresLedger(DataSource dataSource, LedgerOptions options) {
     this.dataSource = dataSource;
     this.clock = options.clock();
     this.sweep = new RetentionSweep(options.retention(), clock.epochMillis());
+    this.lastSettledSweep = new AtomicLong(clock.epochMillis());
   }
 
   /** A ledger on {@code dataSource} with the default options; creates or migrates the schema. */
@@ -258,9 +323,56 @@ public final class PostgresLedger implements IdempotencyLedger {
     return stored == fresh ? new Prepared(fresh.record(), true, LedgerRules.leaseOf(fresh)) : new Prepared(stored.record(), false, null);
   }
 
-  /** Runs the retention sweep when one is due; returns the time the caller's operation happens at. */
+  /**
+   * Clears {@code may_be_pending} on the records that have settled since the last sweep, one batch per
+   * statement until none is left; returns how many. {@link #pending} reads the records the flag is set on, so
+   * this keeps that read to the few seconds' worth of records not swept yet (and the records really pending).
+   */
+  int sweepSettled() {
+    checkOpen();
+    return call("clearing settled records from the pending index", PostgresLedger::clearSettled);
+  }
+
+  private void sweepInBackground() {
+    try {
+      if (!closed) {
+        sweepSettled();
+      }
+    } catch (RuntimeException e) {
+      // Nothing is lost: the flags stay set, pending() filters by state, and the next sweep clears them.
+      LOG.log(System.Logger.Level.WARNING, "PostgreSQL ledger: the sweep of settled records failed; the next one ("
+          + SETTLED_SWEEP_INTERVAL.toSeconds() + " s) tries again: " + e.getMessage(), e);
+    } finally {
+      sweeping.set(false);
+    }
+  }
+
+  private static int clearSettled(Connection c) throws SQLException {
+    int cleared = 0;
+    try (PreparedStatement ps = c.prepareStatement(SWEEP_SETTLED)) {
+      for (int batch = SETTLED_SWEEP_BATCH; batch == SETTLED_SWEEP_BATCH; ) {
+        batch = ps.executeUpdate();
+        cleared += batch;
+        if (!c.getAutoCommit()) {
+          c.commit();
+        }
+      }
+    }
+    return cleared;
+  }
+
+  /**
+   * Starts the settled sweep in the background when it is due, runs the retention sweep when that is due;
+   * returns the time the caller's operation happens at. The settled sweep rewrites every record settled since
+   * the last one (each an update that touches the indexes, as an outcome did before schema version 4), so it
+   * does not run on a caller's time.
+   */
   private long expireIfDue() {
     long now = clock.epochMillis();
+    long last = lastSettledSweep.get();
+    if (now - last >= SETTLED_SWEEP_INTERVAL.toMillis() && lastSettledSweep.compareAndSet(last, now) && sweeping.compareAndSet(false, true)) {
+      sweeper.execute(this::sweepInBackground);
+    }
     long cutoff = sweep.dueCutoff(now);
     if (cutoff >= 0) {
       expire(Instant.ofEpochMilli(cutoff));
@@ -278,7 +390,7 @@ public final class PostgresLedger implements IdempotencyLedger {
     return call("preparing key " + r.key(), c -> {
       for (int round = 0; round < 3; round++) {
         try (PreparedStatement ps = c.prepareStatement(
-            "INSERT INTO hfr_ledger (" + COLUMNS + ") VALUES (?, ?, ?, ?, 'PREPARED', 0, NULL, ?, ?, ?, ?, ?, ?) "
+            "INSERT INTO hfr_ledger (" + COLUMNS + ", may_be_pending) VALUES (?, ?, ?, ?, 'PREPARED', 0, NULL, ?, ?, ?, ?, ?, ?, true) "
                 + "ON CONFLICT (tenant, key) DO NOTHING")) {
           ps.setString(1, r.tenant());
           ps.setString(2, r.key());
@@ -423,13 +535,20 @@ public final class PostgresLedger implements IdempotencyLedger {
     });
   }
 
+  /**
+   * {@inheritDoc}
+   *
+   * <p>Read through the index of records flagged {@code may_be_pending}: the pending ones, and those settled
+   * since the last sweep of settled records (at most {@link #SETTLED_SWEEP_INTERVAL} ago while prepares
+   * come in), so the read does not grow with the table.
+   */
   @Override
   public List<LedgerRecord> pending() {
     checkOpen();
     return call("listing pending keys", c -> {
       List<LedgerRecord> out = new ArrayList<>();
       try (PreparedStatement ps = c.prepareStatement(
-          "SELECT " + COLUMNS + " FROM hfr_ledger WHERE state IN " + NEEDS_RECONCILE + " ORDER BY created_at_ms, tenant, key");
+          "SELECT " + COLUMNS + " FROM hfr_ledger WHERE may_be_pending AND state IN " + NEEDS_RECONCILE + " ORDER BY created_at_ms, tenant, key");
           ResultSet rs = ps.executeQuery()) {
         while (rs.next()) {
           out.add(read(rs).record());
@@ -528,17 +647,30 @@ public final class PostgresLedger implements IdempotencyLedger {
         tasks.setLong(1, cutoff.toEpochMilli());
         tasks.executeUpdate();
       }
+      // Through the settled index, keyed on created_at_ms, after a sweep has put every settled record in it.
+      // A record is created before it is last updated, so the extra condition only lets the index bound the
+      // scan; should a skewed host have stamped a creation later than an update, the record is kept longer,
+      // never deleted sooner.
+      clearSettled(c);
       try (PreparedStatement ps = c.prepareStatement(
-          "DELETE FROM hfr_ledger WHERE state NOT IN " + NEEDS_RECONCILE + " AND updated_at_ms < ?")) {
+          "DELETE FROM hfr_ledger WHERE NOT may_be_pending AND created_at_ms < ? AND updated_at_ms < ? AND state NOT IN " + NEEDS_RECONCILE)) {
         ps.setLong(1, cutoff.toEpochMilli());
+        ps.setLong(2, cutoff.toEpochMilli());
         return ps.executeUpdate();
       }
     });
   }
 
+  /** Stops the background sweep (waiting up to 10 s for a batch under way); the DataSource belongs to the caller. */
   @Override
   public void close() {
-    closed = true; // the DataSource belongs to the caller
+    closed = true;
+    sweeper.shutdown();
+    try {
+      sweeper.awaitTermination(10, TimeUnit.SECONDS);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    }
   }
 
   private void checkOpen() {

@@ -2,6 +2,7 @@ package dev.hfr.runtime.ledger;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.assertj.core.api.Assertions.tuple;
 
 import com.zaxxer.hikari.HikariConfig;
 import com.zaxxer.hikari.HikariDataSource;
@@ -9,6 +10,7 @@ import io.zonky.test.db.postgres.embedded.EmbeddedPostgres;
 import java.sql.Connection;
 import java.sql.ResultSet;
 import java.sql.Statement;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.Callable;
@@ -179,7 +181,7 @@ class PostgresLedgerTest extends IdempotencyLedgerContract {
 
     PostgresLedger migrated = PostgresLedger.create(dataSource, options());
 
-    assertThat(migrated.schemaVersion()).isEqualTo(3);
+    assertThat(migrated.schemaVersion()).isEqualTo(PostgresLedger.SCHEMA_VERSION);
     assertThat(migrated.find(TENANT, "k-settled")).as("older than the retention: expired on open, by the settled index's query")
         .isEmpty();
     assertThat(migrated.pending()).extracting(LedgerRecord::key, LedgerRecord::state).containsExactly(
@@ -201,6 +203,215 @@ class PostgresLedgerTest extends IdempotencyLedgerContract {
         assertThat(indexes).containsExactly("hfr_ledger_pending", "hfr_ledger_pkey", "hfr_ledger_settled", "hfr_ledger_task");
       }
     }
+  }
+
+  /** The schema an HFR of schema version 3 created (migrations 1 to 3 as they shipped), empty. */
+  private static final String VERSION_3_SCHEMA = """
+      CREATE TABLE hfr_ledger_schema (version INTEGER PRIMARY KEY, applied_at TIMESTAMPTZ NOT NULL DEFAULT now(), description TEXT NOT NULL);
+      INSERT INTO hfr_ledger_schema (version, description) VALUES (1, 'create hfr_ledger'),
+        (2, 'task ids on records; hfr_task checkpoints'), (3, 'hfr_ledger.state as the enum hfr_ledger_state');
+      CREATE TYPE hfr_ledger_state AS ENUM ('PREPARED', 'COMMITTED', 'FAILED', 'UNKNOWN',
+                                            'RECONCILED_COMMITTED', 'RECONCILED_ABSENT', 'COMPENSATED');
+      CREATE TABLE hfr_ledger (
+        tenant TEXT NOT NULL, key TEXT NOT NULL, tool TEXT NOT NULL, args_hash TEXT NOT NULL, state hfr_ledger_state NOT NULL,
+        attempts INTEGER NOT NULL, result_hash TEXT, fencing_token BIGINT NOT NULL, lease_owner TEXT,
+        lease_expires_at_ms BIGINT NOT NULL, created_at_ms BIGINT NOT NULL, updated_at_ms BIGINT NOT NULL, task_id TEXT,
+        PRIMARY KEY (tenant, key));
+      CREATE INDEX hfr_ledger_task ON hfr_ledger (tenant, task_id) WHERE task_id IS NOT NULL;
+      CREATE INDEX hfr_ledger_pending ON hfr_ledger (created_at_ms) WHERE state IN ('PREPARED', 'UNKNOWN');
+      CREATE INDEX hfr_ledger_settled ON hfr_ledger (updated_at_ms) WHERE state NOT IN ('PREPARED', 'UNKNOWN');
+      CREATE TABLE hfr_task (
+        tenant TEXT NOT NULL, task_id TEXT NOT NULL, phase TEXT NOT NULL CHECK (phase IN ('STARTED', 'ESCALATED', 'CLOSED')),
+        spec TEXT NOT NULL, evidence TEXT, owner TEXT NOT NULL, started_at_ms BIGINT NOT NULL, updated_at_ms BIGINT NOT NULL,
+        PRIMARY KEY (tenant, task_id));
+      CREATE INDEX hfr_task_open ON hfr_task (started_at_ms) WHERE phase <> 'CLOSED';
+      """;
+
+  @Test
+  @DisplayName("a version-3 database is migrated to version 4 in place: its records stay readable, the pending ones are "
+      + "listed, the settled ones expire, and its outcomes become HOT updates")
+  void version3SchemaMigrates() throws Exception {
+    long old = START_MILLIS - Duration.ofDays(30).toMillis();
+    long recent = START_MILLIS - Duration.ofMinutes(5).toMillis();
+    try (Connection c = dataSource.getConnection(); Statement s = c.createStatement()) {
+      s.execute("DROP TABLE hfr_ledger, hfr_task, hfr_ledger_schema; DROP TYPE hfr_ledger_state");
+      s.execute(VERSION_3_SCHEMA);
+      s.execute("INSERT INTO hfr_ledger VALUES "
+          + "('acme', 'k-expired', 'Orders.create', 'h1', 'COMMITTED', 1, 'r1', 1, NULL, 0, " + old + ", " + old + ", 'task-1'), "
+          + "('acme', 'k-committed', 'Orders.create', 'h2', 'COMMITTED', 1, 'r2', 1, NULL, 0, " + recent + ", " + recent + ", 'task-1'), "
+          + "('acme', 'k-unknown', 'Orders.create', 'h3', 'UNKNOWN', 1, NULL, 2, NULL, 0, " + old + ", " + old + ", 'task-1'), "
+          + "('acme', 'k-failed', 'Orders.create', 'h4', 'FAILED', 1, NULL, 1, NULL, 0, " + recent + ", " + recent + ", 'task-2'), "
+          + "('acme', 'k-leased', 'Orders.create', 'h5', 'PREPARED', 0, NULL, 1, 'w1', " + (START_MILLIS + 60_000) + ", "
+          + START_MILLIS + ", " + START_MILLIS + ", 'task-2')");
+    }
+
+    PostgresLedger migrated = PostgresLedger.create(dataSource, options());
+
+    assertThat(migrated.schemaVersion()).isEqualTo(4);
+    assertThat(migrated.find(TENANT, "k-expired")).as("older than the retention: expired on open").isEmpty();
+    assertThat(migrated.find(TENANT, "k-committed")).hasValueSatisfying(r -> {
+      assertThat(r.state()).isEqualTo(LedgerState.COMMITTED);
+      assertThat(r.resultHash()).isEqualTo("r2");
+      assertThat(r.taskId()).isEqualTo("task-1");
+    });
+    assertThat(migrated.pending()).extracting(LedgerRecord::key, LedgerRecord::state).containsExactly(
+        tuple("k-unknown", LedgerState.UNKNOWN), tuple("k-leased", LedgerState.PREPARED));
+    assertThat(flags()).containsExactly(
+        "k-committed=false", "k-failed=false", "k-leased=true", "k-unknown=true");
+    assertThat(migrated.taskRecords(TENANT, "task-2")).extracting(LedgerRecord::key).containsExactly("k-failed", "k-leased");
+    assertThat(migrated.acquireLease(TENANT, "k-leased", "w2", Duration.ofSeconds(20))).as("the live lease survived").isEmpty();
+    migrated.transition(TENANT, "k-leased", LedgerState.PREPARED, LedgerState.COMMITTED, "r5", 1);
+    migrated.transition(TENANT, "k-failed", LedgerState.FAILED, LedgerState.PREPARED, null, 1);
+    assertThat(migrated.pending()).extracting(LedgerRecord::key).containsExactly("k-unknown", "k-failed");
+    try (Connection c = dataSource.getConnection(); Statement s = c.createStatement()) {
+      try (ResultSet rs = s.executeQuery("SELECT indexname, indexdef FROM pg_indexes WHERE tablename = 'hfr_ledger' ORDER BY indexname")) {
+        List<String> indexes = new ArrayList<>();
+        while (rs.next()) {
+          indexes.add(rs.getString(1));
+          assertThat(rs.getString(2)).as("no index names a column an outcome changes").doesNotContain("state", "updated_at_ms", "attempts", "lease");
+        }
+        assertThat(indexes).containsExactly("hfr_ledger_pending", "hfr_ledger_pkey", "hfr_ledger_settled", "hfr_ledger_task");
+      }
+      try (ResultSet rs = s.executeQuery("SELECT reloptions FROM pg_class WHERE relname = 'hfr_ledger'")) {
+        assertThat(rs.next()).isTrue();
+        assertThat(rs.getString(1)).contains("fillfactor=90");
+      }
+    }
+    assertThat(PostgresLedger.create(dataSource, options()).schemaVersion()).as("opening again migrates nothing").isEqualTo(4);
+  }
+
+  @Test
+  @DisplayName("pending() reads the records flagged may_be_pending; the sweep clears the flag of settled records only, "
+      + "and a record moved back to PREPARED is flagged again")
+  void sweepClearsSettledRecordsOnly() throws Exception {
+    PostgresLedger l = (PostgresLedger) ledger;
+    l.prepare(TENANT, "k-committed", "Orders.create", args(1));
+    l.prepare(TENANT, "k-failed", "Orders.create", args(2));
+    l.prepare(TENANT, "k-unknown", "Orders.create", args(3));
+    l.prepare(TENANT, "k-prepared", "Orders.create", args(4));
+    l.transition(TENANT, "k-committed", LedgerState.PREPARED, LedgerState.COMMITTED, result(1), 0);
+    l.transition(TENANT, "k-failed", LedgerState.PREPARED, LedgerState.FAILED, null, 0);
+    l.transition(TENANT, "k-unknown", LedgerState.PREPARED, LedgerState.UNKNOWN, null, 0);
+    assertThat(flags()).as("an outcome leaves the flag as it is").containsExactly(
+        "k-committed=true", "k-failed=true", "k-prepared=true", "k-unknown=true");
+
+    assertThat(l.sweepSettled()).isEqualTo(2);
+
+    assertThat(flags()).containsExactly("k-committed=false", "k-failed=false", "k-prepared=true", "k-unknown=true");
+    assertThat(l.pending()).extracting(LedgerRecord::key).containsExactly("k-prepared", "k-unknown");
+    l.transition(TENANT, "k-failed", LedgerState.FAILED, LedgerState.PREPARED, null, 0);
+    assertThat(flags()).contains("k-failed=true");
+    assertThat(l.pending()).extracting(LedgerRecord::key).containsExactlyInAnyOrder("k-failed", "k-prepared", "k-unknown");
+    assertThat(l.sweepSettled()).as("nothing settled since").isZero();
+  }
+
+  @Test
+  @DisplayName("the sweep starts by itself, off the caller's time, on a prepare once its interval has passed")
+  void sweepRunsOnAPrepareAfterItsInterval() throws Exception {
+    ledger.prepare(TENANT, "k-1", "Orders.create", args(1));
+    ledger.transition(TENANT, "k-1", LedgerState.PREPARED, LedgerState.COMMITTED, result(1), 0);
+    time.advance(PostgresLedger.SETTLED_SWEEP_INTERVAL.minusMillis(1).toNanos());
+    ledger.prepare(TENANT, "k-2", "Orders.create", args(2));
+    assertThat(flags()).containsExactly("k-1=true", "k-2=true");
+
+    time.advance(Duration.ofMillis(1).toNanos());
+    ledger.prepare(TENANT, "k-3", "Orders.create", args(3));
+
+    long deadline = System.nanoTime() + Duration.ofSeconds(10).toNanos();
+    while (flags().contains("k-1=true") && System.nanoTime() < deadline) {
+      Thread.sleep(20);
+    }
+    assertThat(flags()).containsExactly("k-1=false", "k-2=true", "k-3=true");
+  }
+
+  @Test
+  @DisplayName("on a large table pending() and the retention's delete read their indexes, not the table")
+  void pendingAndExpiryStayBoundedOnALargeTable() throws Exception {
+    try (Connection c = dataSource.getConnection(); Statement s = c.createStatement()) {
+      // 200,000 settled records and 50 pending ones, as the ledger would have left them after its sweeps
+      s.execute("INSERT INTO hfr_ledger (tenant, key, tool, args_hash, state, attempts, fencing_token, lease_expires_at_ms, "
+          + "created_at_ms, updated_at_ms, may_be_pending) SELECT 'acme', 'k' || i, 'Orders.create', 'h', "
+          + "CASE WHEN i % 4000 = 0 THEN 'UNKNOWN' ELSE 'COMMITTED' END::hfr_ledger_state, 1, 1, 0, " + START_MILLIS + " + i, "
+          + START_MILLIS + " + i, i % 4000 = 0 FROM generate_series(1, 200000) i");
+      s.execute("ANALYZE hfr_ledger");
+      String pendingPlan = plan(s, "SELECT * FROM hfr_ledger WHERE may_be_pending AND state IN ('PREPARED', 'UNKNOWN') "
+          + "ORDER BY created_at_ms, tenant, key");
+      assertThat(pendingPlan).contains("hfr_ledger_pending").doesNotContain("Seq Scan");
+      assertThat(sharedBuffers(pendingPlan)).as("pages read for 50 pending records among 200,000").isLessThan(200);
+      String expiryPlan = plan(s, "DELETE FROM hfr_ledger WHERE NOT may_be_pending AND created_at_ms < " + (START_MILLIS + 100)
+          + " AND updated_at_ms < " + (START_MILLIS + 100) + " AND state NOT IN ('PREPARED', 'UNKNOWN')");
+      assertThat(expiryPlan).contains("hfr_ledger_settled").doesNotContain("Seq Scan");
+    }
+    assertThat(ledger.pending()).hasSize(50);
+  }
+
+  @Test
+  @DisplayName("an attempt's outcome rewrites no index: PostgreSQL counts every commit, failure and unknown outcome as a HOT update")
+  void outcomesAreHotUpdates() throws Exception {
+    try (Connection c = dataSource.getConnection(); Statement s = c.createStatement()) {
+      s.execute("DROP DATABASE IF EXISTS hot_updates");
+      s.execute("CREATE DATABASE hot_updates"); // its own table statistics, which no other test's connection touches
+    }
+    String url = postgres.getJdbcUrl("postgres", "hot_updates");
+    try (HikariDataSource pool = pool(url, 2)) {
+      PostgresLedger l = PostgresLedger.create(pool, options());
+      for (int i = 0; i < 10; i++) {
+        Lease lease = l.prepareIfAbsent(TENANT, "task-1", "c" + i, "Orders.create", args(i), "w1", Duration.ofSeconds(20)).lease();
+        l.transition(TENANT, "c" + i, LedgerState.PREPARED, LedgerState.COMMITTED, result(i), lease.fencingToken());
+        l.prepare(TENANT, "f" + i, "Orders.create", args(i));
+        l.transition(TENANT, "f" + i, LedgerState.PREPARED, LedgerState.FAILED, null, 0);
+        l.prepare(TENANT, "u" + i, "Orders.create", args(i));
+        l.transition(TENANT, "u" + i, LedgerState.PREPARED, LedgerState.UNKNOWN, null, 0);
+      }
+    } // closing the pool ends its server processes, which then report their counts
+    try (HikariDataSource pool = pool(url, 1); Connection c = pool.getConnection(); Statement s = c.createStatement()) {
+      long deadline = System.nanoTime() + Duration.ofSeconds(20).toNanos();
+      long updates = 0;
+      long hot = 0;
+      while (updates < 30 && System.nanoTime() < deadline) {
+        s.execute("SELECT pg_stat_clear_snapshot()");
+        try (ResultSet rs = s.executeQuery("SELECT n_tup_upd, n_tup_hot_upd FROM pg_stat_user_tables WHERE relname = 'hfr_ledger'")) {
+          rs.next();
+          updates = rs.getLong(1);
+          hot = rs.getLong(2);
+        }
+        Thread.sleep(50);
+      }
+      assertThat(updates).as("updates the server counted").isEqualTo(30);
+      assertThat(hot).as("of which HOT").isEqualTo(30);
+    }
+  }
+
+  /** Each record's key and {@code may_be_pending} flag, by key. */
+  private static List<String> flags() throws Exception {
+    List<String> out = new ArrayList<>();
+    try (Connection c = dataSource.getConnection(); Statement s = c.createStatement();
+        ResultSet rs = s.executeQuery("SELECT key, may_be_pending FROM hfr_ledger ORDER BY key")) {
+      while (rs.next()) {
+        out.add(rs.getString(1) + "=" + rs.getBoolean(2));
+      }
+    }
+    return out;
+  }
+
+  private static String plan(Statement s, String sql) throws Exception {
+    StringBuilder plan = new StringBuilder();
+    s.execute("BEGIN"); // EXPLAIN ANALYZE runs the statement: a delete is rolled back
+    try (ResultSet rs = s.executeQuery("EXPLAIN (ANALYZE, BUFFERS) " + sql)) {
+      while (rs.next()) {
+        plan.append(rs.getString(1)).append('\n');
+      }
+    } finally {
+      s.execute("ROLLBACK");
+    }
+    return plan.toString();
+  }
+
+  /** The pages the plan's top node read or found in the buffer cache. */
+  private static long sharedBuffers(String plan) {
+    java.util.regex.Matcher m = java.util.regex.Pattern.compile("Buffers: shared hit=(\\d+)(?: read=(\\d+))?").matcher(plan);
+    assertThat(m.find()).as(plan).isTrue();
+    return Long.parseLong(m.group(1)) + (m.group(2) == null ? 0 : Long.parseLong(m.group(2)));
   }
 
   @Test
