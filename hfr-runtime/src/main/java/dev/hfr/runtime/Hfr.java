@@ -324,7 +324,7 @@ public final class Hfr implements RecoveryEngine, AutoCloseable {
         state.checkpointLater();
       }
     }
-    return new TaskScope(this, spec, state, compensator, bindHere);
+    return new TaskScope(this, state, compensator, bindHere);
   }
 
   /** The task's close checkpoint: a task closed is not resumed. */
@@ -364,9 +364,17 @@ public final class Hfr implements RecoveryEngine, AutoCloseable {
 
   /** The task current on this thread if this engine opened it: another engine's task is not joined. */
   private TaskState currentState() {
-    TaskState state = TaskContext.current();
+    TaskContext.Slot slot = TaskContext.slotIfAny();
+    TaskState state = slot == null ? null : slot.task();
     if (state == null) {
       return null;
+    }
+    if (state.closed() && slot.boundByOpen()) {
+      // Closed on another thread while bound here by its open: the scope open before is this thread's again.
+      state = TaskScope.openTaskInstead(slot, state);
+      if (state == null) {
+        return null;
+      }
     }
     TaskScope scope = state.scope();
     return scope != null && scope.engine == this ? state : null;

@@ -26,7 +26,10 @@ import java.util.concurrent.ScheduledExecutorService;
  * }
  * }</pre>
  *
- * <p>Closing restores the scope that was open before on this thread.
+ * <p>Closing restores the scope that was open before on this thread. Closed on another thread, it does the
+ * same for the thread that opened it, at that thread's next call (or {@link Hfr#currentTask()}): the opening
+ * thread never joins its closed task again. Work handed over to other threads ({@link #wrap}, {@link
+ * #bindCurrentThread()}, context-propagation) still finishes in the task after the close.
  *
  * <p><b>Work on other threads.</b> The task follows work handed to other threads: wrap the executor
  * ({@link #wrap(ExecutorService)}, {@link #wrap(Executor)}) or the work ({@link #wrap(Runnable)}, {@link
@@ -42,22 +45,24 @@ public final class TaskScope implements AutoCloseable {
 
   /** The engine that opened the task: only its calls join it. */
   final Hfr engine;
-  private final TaskSpec spec;
   private final TaskState state;
   private final TaskState previous;
   /** The slot of the thread the task was opened on (and bound to), or {@code null}: bound to none. */
   private final TaskContext.Slot slot;
   private final Compensator compensator;
-  private boolean closed;
 
-  TaskScope(Hfr engine, TaskSpec spec, TaskState state, Compensator compensator, boolean bindHere) {
+  TaskScope(Hfr engine, TaskState state, Compensator compensator, boolean bindHere) {
     this.engine = engine;
-    this.spec = spec;
     this.state = state;
     this.compensator = compensator;
     state.openedBy(this);
     this.slot = bindHere ? TaskContext.slot() : null;
-    this.previous = bindHere ? slot.swap(state) : null;
+    if (bindHere) {
+      state.replacedBindingByOpen(slot.boundByOpen());
+      this.previous = slot.open(state);
+    } else {
+      this.previous = null;
+    }
   }
 
   /** {@code work}, run in the task current on this thread now (or in none if there is none). */
@@ -87,7 +92,7 @@ public final class TaskScope implements AutoCloseable {
 
   /** The task's spec. */
   public TaskSpec spec() {
-    return spec;
+    return state.spec();
   }
 
   /** What happened in the task so far. */
@@ -208,20 +213,38 @@ public final class TaskScope implements AutoCloseable {
    */
   @Override
   public void close() {
-    if (closed) {
+    if (!state.close()) {
       return;
     }
-    closed = true;
     engine.closed(state);
     if (slot != null) {
-      slot.replace(state, previous);
+      slot.replace(state, previous, state.replacedBindingByOpen());
     } else {
       TaskContext.replace(state, previous);
     }
   }
 
+  /**
+   * The task to join instead of {@code closed}, a closed task the current thread's slot {@code here} holds. On the thread that
+   * opened it, bound there by its open (the scope was closed on another thread), the scope open before is given
+   * back, as closing it there would have done (and so on, if that one was closed too). Anywhere else the task was
+   * handed over (wrapped work, a binding by hand, propagation) and stays joined, closed or not: work handed over
+   * finishes in its task.
+   */
+  static TaskState openTaskInstead(TaskContext.Slot here, TaskState closed) {
+    TaskState task = closed;
+    while (task != null && task.closed() && here.boundByOpen()) {
+      TaskScope scope = task.scope();
+      if (scope == null || scope.slot != here || !here.replace(task, scope.previous, task.replacedBindingByOpen())) {
+        break;
+      }
+      task = scope.previous;
+    }
+    return task;
+  }
+
   @Override
   public String toString() {
-    return "TaskScope[" + spec.tenant() + "/" + spec.taskId() + (closed ? ", closed" : "") + "]";
+    return "TaskScope[" + state.tenant() + "/" + state.taskId() + (state.closed() ? ", closed" : "") + "]";
   }
 }

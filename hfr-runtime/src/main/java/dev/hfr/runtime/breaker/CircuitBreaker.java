@@ -2,6 +2,7 @@ package dev.hfr.runtime.breaker;
 
 import dev.hfr.annotations.Fault;
 import dev.hfr.runtime.time.Clock;
+import java.util.Arrays;
 import java.util.Objects;
 import java.util.concurrent.atomic.LongAdder;
 import java.util.concurrent.locks.ReentrantLock;
@@ -33,6 +34,12 @@ import java.util.random.RandomGenerator;
  * window only when the window is next consulted under the lock (by a failure, a slow call or a state
  * change), in the order it arrived relative to those outcomes. Everything else is recorded under a short
  * lock. Nothing allocates after construction. Time comes only from the injected {@link Clock}.
+ *
+ * <p>A caller that counts the same successes itself (HFR's engine counts every clean call in the tool's
+ * meters) can have one increment serve both: it gives the breaker a counter of its own ({@link
+ * #shareSuccessCount}) and reports through {@link #onSuccessCountedIn}, which counts a lock-free success in
+ * that counter instead of the breaker's. The breaker's count is then the sum of its own and the shared ones,
+ * exactly as if it had counted them itself.
  */
 public final class CircuitBreaker {
 
@@ -45,8 +52,13 @@ public final class CircuitBreaker {
   private final CircuitBreakerListener listener;
   private final ReentrantLock lock = new ReentrantLock();
   private final OutcomeWindow window;
-  /** Successes in the closed state, counted without the lock; {@link #foldedSuccesses} of them are in the window. */
+  /**
+   * Successes in the closed state, counted without the lock, here and in {@link #sharedCounts}; {@link
+   * #foldedSuccesses} of them (of the sum of all) are in the window.
+   */
   private final LongAdder closedSuccesses = new LongAdder();
+  /** Callers' counters that count closed-state successes for this breaker ({@link #shareSuccessCount}); copied on write, under lock. */
+  private volatile LongAdder[] sharedCounts = new LongAdder[0];
   /**
    * The time the window gives the successes counted without the lock: each of them ended less than
    * {@link #STAMP_NANOS} after it (a later one takes the lock and moves it). Written under lock.
@@ -167,6 +179,51 @@ public final class CircuitBreaker {
     record(null, latencyNanos, endNanos);
   }
 
+  /**
+   * {@link #onSuccess(long, long)}, for a caller that counts its successes itself: a success the breaker
+   * counts without its lock (closed, not slow) is counted in {@code shared} — one of the caller's counters
+   * given to {@link #shareSuccessCount} — and nowhere else, and the answer is {@code true}; any other is
+   * recorded as {@code onSuccess} records it, and the answer is {@code false} (the caller counts it itself).
+   * One increment then serves the caller's count and the breaker's.
+   */
+  public boolean onSuccessCountedIn(long latencyNanos, long endNanos, LongAdder shared) {
+    if (latencyNanos <= slowNanos && state == CircuitState.CLOSED && endNanos - lastSuccessNanos < STAMP_NANOS) {
+      shared.increment();
+      return true;
+    }
+    record(null, latencyNanos, endNanos);
+    return false;
+  }
+
+  /**
+   * Lets {@code shared}, a counter the caller owns and reads, count this breaker's lock-free successes too
+   * ({@link #onSuccessCountedIn}): its increments from now on are this breaker's closed-state successes,
+   * folded into the window like its own. What it counted before is not.
+   */
+  public void shareSuccessCount(LongAdder shared) {
+    Objects.requireNonNull(shared, "shared");
+    lock.lock();
+    try {
+      // Its earlier increments were not this breaker's successes: they count as folded already.
+      foldedSuccesses += shared.sum();
+      LongAdder[] before = sharedCounts;
+      LongAdder[] after = Arrays.copyOf(before, before.length + 1);
+      after[before.length] = shared;
+      sharedCounts = after;
+    } finally {
+      lock.unlock();
+    }
+  }
+
+  /** The closed-state successes counted without the lock, here and in the shared counters, since construction. Under lock. */
+  private long lockFreeSuccesses() {
+    long total = closedSuccesses.sum();
+    for (LongAdder shared : sharedCounts) {
+      total += shared.sum();
+    }
+    return total;
+  }
+
   /** Whether outcomes need their latency: only when a latency threshold is configured. */
   public boolean needsLatency() {
     return slowNanos != Long.MAX_VALUE;
@@ -232,7 +289,7 @@ public final class CircuitBreaker {
 
   /** Moves the successes counted without the lock into the window, ahead of the outcome being recorded. Under lock. */
   private void foldClosedSuccesses(long now) {
-    long total = closedSuccesses.sum();
+    long total = lockFreeSuccesses();
     long pending = total - foldedSuccesses;
     if (pending <= 0) {
       return;
@@ -246,7 +303,7 @@ public final class CircuitBreaker {
 
   /** Forgets the successes counted without the lock that were not folded yet (the window is being cleared). Under lock. */
   private void dropClosedSuccesses() {
-    foldedSuccesses = closedSuccesses.sum();
+    foldedSuccesses = lockFreeSuccesses();
   }
 
   private byte outcomeOf(Fault fault, long latencyNanos) {

@@ -36,7 +36,6 @@ public final class TaskLimitTracker {
   private final TaskLimits limits;
   private final Clock clock;
   private final long startNanos;
-  private final long maxWallNanos;
   /** B_t, created when the task's first retry asks for it: most tasks never retry. */
   private volatile RetryBudget retryBudget;
 
@@ -70,15 +69,6 @@ public final class TaskLimitTracker {
     this.limits = Objects.requireNonNull(limits, "limits");
     this.clock = Objects.requireNonNull(clock, "clock");
     this.startNanos = clock.nanoTime();
-    this.maxWallNanos = limits.maxWallTime() == null ? Long.MAX_VALUE : saturatedNanos(limits);
-  }
-
-  private static long saturatedNanos(TaskLimits limits) {
-    try {
-      return limits.maxWallTime().toNanos();
-    } catch (ArithmeticException tooLong) {
-      return Long.MAX_VALUE;
-    }
   }
 
   /** When tracking started (the task opened), on the tracker's clock. */
@@ -222,7 +212,7 @@ public final class TaskLimitTracker {
   }
 
   private TaskLimit commonLimit(long nowNanos) {
-    if (nowNanos - startNanos > maxWallNanos) {
+    if (nowNanos - startNanos > limits.maxWallNanos()) {
       return TaskLimit.WALL_TIME;
     }
     if (cost >= limits.maxCost()) {
@@ -276,7 +266,7 @@ public final class TaskLimitTracker {
           retryBudget == null ? 0 : retryBudget.retriesUsed(), limits.maxRetries(),
           writeActions, limits.maxWriteActions(),
           cost, limits.maxCost(),
-          Math.max(0, clock.nanoTime() - startNanos), maxWallNanos,
+          Math.max(0, clock.nanoTime() - startNanos), limits.maxWallNanos(),
           repeatedActions);
     } finally {
       unlock();

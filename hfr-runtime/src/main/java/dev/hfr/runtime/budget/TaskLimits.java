@@ -22,6 +22,8 @@ public final class TaskLimits {
   private final int maxRetries;
   private final int retryReserveForFinalStep;
   private final Duration maxWallTime;
+  /** {@link #maxWallTime} in nanoseconds ({@code Long.MAX_VALUE}: none, or longer than a long holds): computed once, not per task. */
+  private final long maxWallNanos;
   private final double maxCost;
   private final int maxWriteActions;
 
@@ -32,6 +34,7 @@ public final class TaskLimits {
     this.maxRetries = b.maxRetries;
     this.retryReserveForFinalStep = b.retryReserveForFinalStep;
     this.maxWallTime = b.maxWallTime;
+    this.maxWallNanos = saturatedNanos(b.maxWallTime);
     this.maxCost = b.maxCost;
     this.maxWriteActions = b.maxWriteActions;
   }
@@ -74,6 +77,20 @@ public final class TaskLimits {
 
   /** {@code null} when unlimited. */
   public Duration maxWallTime() { return maxWallTime; }
+
+  /** The wall-time limit in nanoseconds; {@code Long.MAX_VALUE} when there is none (or it is longer than that). */
+  long maxWallNanos() { return maxWallNanos; }
+
+  private static long saturatedNanos(Duration wallTime) {
+    if (wallTime == null) {
+      return Long.MAX_VALUE;
+    }
+    try {
+      return wallTime.toNanos();
+    } catch (ArithmeticException tooLong) {
+      return Long.MAX_VALUE;
+    }
+  }
 
   /** {@link Double#POSITIVE_INFINITY} when unlimited. */
   public double maxCost() { return maxCost; }

@@ -12,6 +12,7 @@ import io.micrometer.core.instrument.FunctionCounter;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Timer;
+import java.util.Arrays;
 import java.util.Locale;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicReferenceArray;
@@ -25,7 +26,9 @@ import java.util.concurrent.atomic.LongAdder;
  * costs one striped increment ({@link #cleanCall()}): the meters it feeds (the successful attempts,
  * {@value HfrMeters#CALLS} and {@value HfrMeters#RETRY_AMPLIFICATION}) read their counts at scrape time
  * instead of being updated one by one. Its duration goes to {@value HfrMeters#CALL_DURATION} when the
- * engine timed it ({@link #cleanCall(long)}; see {@code CallTiming}).
+ * engine timed it ({@link #cleanCall(long)}; see {@code CallTiming}). A clean call that a circuit breaker
+ * counts as a success anyway is counted once, for both, in a counter this tool shares with the breaker
+ * ({@link #newSharedCleanCallCount()}, {@code CircuitBreaker.onSuccessCountedIn}).
  */
 public final class ToolMeters {
 
@@ -80,6 +83,11 @@ public final class ToolMeters {
   private final Counter duplicates;
   /** Calls that succeeded at their first attempt and were accepted: one logical call and one successful attempt each. */
   private final LongAdder cleanCalls = new LongAdder();
+  /**
+   * More clean calls: those counted in counters shared with circuit breakers ({@link #newSharedCleanCallCount()});
+   * copied on write.
+   */
+  private volatile LongAdder[] sharedCleanCalls = new LongAdder[0];
   /** Every other logical call. */
   private final LongAdder otherCalls = new LongAdder();
   /** Successful attempts of the other calls. */
@@ -119,16 +127,24 @@ public final class ToolMeters {
   private static final String ATTEMPTS_DESCRIPTION = "Physical attempts of tool calls, by fault class and outcome";
 
   private double successfulAttempts() {
-    return (double) cleanCalls.sum() + otherSuccesses.sum();
+    return (double) cleanCalls() + otherSuccesses.sum();
   }
 
   private double calls() {
-    return (double) cleanCalls.sum() + otherCalls.sum();
+    return (double) cleanCalls() + otherCalls.sum();
+  }
+
+  private long cleanCalls() {
+    long sum = cleanCalls.sum();
+    for (LongAdder shared : sharedCleanCalls) {
+      sum += shared.sum();
+    }
+    return sum;
   }
 
   /** Attempts per logical call since start; NaN before the first call. */
   private double retryAmplification() {
-    long clean = cleanCalls.sum();
+    long clean = cleanCalls();
     long calls = clean + otherCalls.sum();
     return calls == 0 ? Double.NaN : (double) (clean + otherAttempts.sum()) / calls;
   }
@@ -141,6 +157,25 @@ public final class ToolMeters {
   /** A clean call (one successful, accepted attempt) that took {@code nanos}. */
   public void cleanCall(long nanos) {
     cleanCalls.increment();
+    cleanCallCounted(nanos);
+  }
+
+  /**
+   * A new counter of this tool's clean calls, to share with a circuit breaker that counts them as successes
+   * ({@code CircuitBreaker.shareSuccessCount}): each of its increments is one clean call in this tool's meters.
+   * A clean call counted there needs nothing more, unless it was timed ({@link #cleanCallCounted(long)}).
+   */
+  public synchronized LongAdder newSharedCleanCallCount() {
+    LongAdder shared = new LongAdder();
+    LongAdder[] before = sharedCleanCalls;
+    LongAdder[] after = Arrays.copyOf(before, before.length + 1);
+    after[before.length] = shared;
+    sharedCleanCalls = after;
+    return shared;
+  }
+
+  /** A clean call already counted in a shared counter ({@link #newSharedCleanCallCount()}) that took {@code nanos}. */
+  public void cleanCallCounted(long nanos) {
     Timer t = cleanCallTimer;
     if (t == null) {
       t = durationTimer(ToolOutcome.Status.SUCCESS, false);

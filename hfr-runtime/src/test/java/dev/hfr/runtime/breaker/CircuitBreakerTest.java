@@ -15,6 +15,7 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.LongAdder;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Nested;
 import org.junit.jupiter.api.Test;
@@ -184,6 +185,71 @@ class CircuitBreakerTest {
     call(b, Fault.T1, MS);
     assertThat(b.state()).isEqualTo(CircuitState.OPEN); // 6 errors in the last 10
     assertThat(b.lastTripReason()).isEqualTo(TripReason.ERROR_RATE);
+  }
+
+  @Test
+  @DisplayName("successes counted in a caller's shared counter weigh in the window exactly like the breaker's own, and only those")
+  void sharedSuccessCount() {
+    CircuitBreaker b = breaker(quiet().windowSize(10).errorRateThreshold(0.5).build());
+    LongAdder meter = new LongAdder();
+    meter.add(1_000); // counted before it was shared: not the breaker's successes
+    b.shareSuccessCount(meter);
+    for (int i = 0; i < 3; i++) {
+      assertThat(b.tryAcquire()).isTrue();
+      assertThat(b.onSuccessCountedIn(MS, time.nanoTime(), meter)).as("counted in the shared counter").isTrue();
+    }
+    for (int i = 0; i < 3; i++) {
+      call(b, null, MS);
+    }
+    assertThat(meter.sum()).as("one increment per success counted there, none for the breaker's own").isEqualTo(1_003);
+    for (int i = 0; i < 5; i++) {
+      call(b, Fault.T1, MS);
+    }
+    // The same as lockFreeSuccessesKeepTheirPlace: the last 10 are 5 successes and 5 errors, not above half.
+    assertThat(b.state()).isEqualTo(CircuitState.CLOSED);
+    call(b, Fault.T1, MS);
+    assertThat(b.state()).isEqualTo(CircuitState.OPEN);
+    assertThat(b.lastTripReason()).isEqualTo(TripReason.ERROR_RATE);
+  }
+
+  @Test
+  @DisplayName("a success the breaker records under its lock (slow, or not closed) is left to the caller to count")
+  void sharedCountOnlyForLockFreeSuccesses() {
+    CircuitBreaker b = breaker(quiet().latencyThreshold(0.5, Duration.ofMillis(10)).build());
+    LongAdder meter = new LongAdder();
+    b.shareSuccessCount(meter);
+    assertThat(b.tryAcquire()).isTrue();
+    assertThat(b.onSuccessCountedIn(20 * MS, time.nanoTime(), meter)).as("slow: recorded under the lock").isFalse();
+    assertThat(meter.sum()).isZero();
+    b.holdOpen(time.nanoTime() + Duration.ofSeconds(1).toNanos());
+    assertThat(b.onSuccessCountedIn(MS, time.nanoTime(), meter)).as("open: a late success").isFalse();
+    assertThat(meter.sum()).isZero();
+  }
+
+  @Test
+  @DisplayName("shared successes not yet in the window are forgotten with it when the breaker opens, like its own")
+  void sharedCountClearedOnOpen() {
+    CircuitBreaker b = breaker(quiet().errorRateThreshold(0.5).build());
+    LongAdder meter = new LongAdder();
+    b.shareSuccessCount(meter);
+    for (int i = 0; i < 5; i++) {
+      assertThat(b.tryAcquire()).isTrue();
+      assertThat(b.onSuccessCountedIn(MS, time.nanoTime(), meter)).isTrue();
+    }
+    long until = time.nanoTime() + Duration.ofSeconds(1).toNanos();
+    b.holdOpen(until);
+    time.advance(Duration.ofSeconds(2).toNanos());
+    for (int i = 0; i < b.config().halfOpenProbes(); i++) {
+      call(b, null, MS);
+    }
+    assertThat(b.state()).isEqualTo(CircuitState.CLOSED);
+    for (int i = 0; i < 9; i++) {
+      call(b, Fault.T3, MS);
+    }
+    // Nine calls since it closed, under minimumCalls (10); the five successes from before it opened would make 14.
+    assertThat(b.state()).isEqualTo(CircuitState.CLOSED);
+    call(b, Fault.T3, MS);
+    assertThat(b.state()).isEqualTo(CircuitState.OPEN);
   }
 
   @Test

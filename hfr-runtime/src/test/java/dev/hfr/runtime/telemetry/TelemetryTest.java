@@ -158,4 +158,26 @@ class TelemetryTest {
     assertThat(success.count()).isEqualTo(2); // the untimed clean call is counted in harness.calls only
     assertThat(success.totalTime(TimeUnit.MILLISECONDS)).isEqualTo(7.0);
   }
+
+  @Test
+  @DisplayName("clean calls counted in counters shared with breakers show in the calls, the attempts and the amplification, once")
+  void sharedCleanCallCounts() {
+    SimpleMeterRegistry registry = new SimpleMeterRegistry();
+    ToolMeters m = new HfrMeters(registry).forTool(ToolDescriptor.builder("com.acme.Catalog", "find", Risk.R0).build());
+    java.util.concurrent.atomic.LongAdder acme = m.newSharedCleanCallCount();
+    java.util.concurrent.atomic.LongAdder globex = m.newSharedCleanCallCount();
+
+    acme.add(2); // two clean calls a breaker counted for tenant acme
+    globex.increment();
+    m.cleanCallCounted(3_000_000); // ... the last of them timed: its duration only
+    m.cleanCall(); // one the breaker recorded under its lock: counted by the meters themselves
+
+    assertThat(registry.get("harness.calls").functionCounter().count()).isEqualTo(4);
+    assertThat(registry.get("harness.attempts").tag("class", "none").tag("outcome", "success").functionCounter().count())
+        .isEqualTo(4);
+    assertThat(registry.get("harness.retry.amplification").gauge().value()).isEqualTo(1.0);
+    Timer success = registry.get("harness.call.duration").tag("status", "success").tag("degraded", "false").timer();
+    assertThat(success.count()).isEqualTo(1);
+    assertThat(success.totalTime(TimeUnit.MILLISECONDS)).isEqualTo(3.0);
+  }
 }

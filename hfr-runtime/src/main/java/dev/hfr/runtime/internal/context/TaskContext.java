@@ -21,6 +21,8 @@ public final class TaskContext {
   public static final class Slot {
     private final Thread owner = Thread.currentThread();
     private TaskState task;
+    /** Whether {@link #task} was bound here by the open of its scope on this thread, not handed over to it. */
+    private boolean byOpen;
 
     private Slot() {}
 
@@ -28,14 +30,39 @@ public final class TaskContext {
     public TaskState swap(TaskState next) {
       TaskState before = task;
       task = next;
+      byOpen = false;
       return before;
+    }
+
+    /** {@link #swap}, for the open of {@code next}'s scope on the owner thread; called on the owner thread. */
+    public TaskState open(TaskState next) {
+      TaskState before = task;
+      task = next;
+      byOpen = true;
+      return before;
+    }
+
+    /** The owner thread's task, or {@code null}. */
+    public TaskState task() {
+      return task;
+    }
+
+    /** Whether the current task was bound here by its scope's open (not by a handover); on the owner thread. */
+    public boolean boundByOpen() {
+      return byOpen;
+    }
+
+    /** Whether this is the current thread's slot. */
+    public boolean ownedByCurrentThread() {
+      return owner == Thread.currentThread();
     }
 
     /**
      * If {@code expected} is the current thread's task, makes {@code next} current instead; says whether it did.
-     * On the slot's own thread without a lookup; on another thread, that thread's slot is looked up.
+     * On the slot's own thread without a lookup ({@code nextByOpen}: whether {@code next} was bound here by its
+     * open); on another thread, that thread's slot is looked up.
      */
-    public boolean replace(TaskState expected, TaskState next) {
+    public boolean replace(TaskState expected, TaskState next, boolean nextByOpen) {
       if (owner != Thread.currentThread()) {
         return TaskContext.replace(expected, next);
       }
@@ -43,6 +70,7 @@ public final class TaskContext {
         return false;
       }
       task = next;
+      byOpen = nextByOpen;
       return true;
     }
   }
@@ -75,6 +103,11 @@ public final class TaskContext {
     return slot.swap(task);
   }
 
+  /** The current thread's slot (read it on this thread only), or {@code null} if it never had a task. */
+  public static Slot slotIfAny() {
+    return CURRENT.get();
+  }
+
   /** The current thread's slot, created if it has none. */
   public static Slot slot() {
     Slot slot = CURRENT.get();
@@ -92,6 +125,7 @@ public final class TaskContext {
       return false;
     }
     slot.task = next;
+    slot.byOpen = false;
     return true;
   }
 }

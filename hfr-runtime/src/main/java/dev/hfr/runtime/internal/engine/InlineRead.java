@@ -164,19 +164,31 @@ final class InlineRead {
             attemptEnd = end;
           }
           long latency = timed ? attemptEnd - start : 0;
-          if (breaker != null) {
-            breaker.onSuccess(latency, attemptEnd);
-          }
           double floor = task == null || Double.isNaN(task.qualityFloor()) ? policy.qualityFloor() : task.qualityFloor();
-          if (v == null || (v.accepted() && !v.verificationRequired() && v.verdict().quality() >= floor)) {
+          boolean accepted = v == null || (v.accepted() && !v.verificationRequired() && v.verdict().quality() >= floor);
+          // A clean call is a success of the breaker and a clean call of the meters: when the breaker counts it
+          // without its lock, that one increment of a count they share serves both.
+          boolean counted = false;
+          if (breaker != null) {
+            if (accepted) {
+              counted = breaker.onSuccessCountedIn(latency, attemptEnd, view.cleanReadsCounted);
+            } else {
+              breaker.onSuccess(latency, attemptEnd);
+            }
+          }
+          if (accepted) {
             // ACCEPT. Outside a scope only the meters: nobody can ask for the outcome.
             if (task != null) {
               task.onCleanRead(rt.cleanReadOutcome);
             }
             if (timed) {
-              rt.meters.cleanCall(end - start);
+              if (counted) {
+                rt.meters.cleanCallCounted(end - start);
+              } else {
+                rt.meters.cleanCall(end - start);
+              }
               rt.timing.timed(start, end);
-            } else {
+            } else if (!counted) {
               rt.meters.cleanCall();
             }
             if (Oversight.sampled(policy)) {

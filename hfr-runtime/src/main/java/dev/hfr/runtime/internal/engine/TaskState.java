@@ -44,16 +44,8 @@ public final class TaskState implements CallTask {
   private final Thread opener = Thread.currentThread();
   private int openerCleanReads;
   private int otherCleanReads;
-  // Counters guarded by this: touched only when a call leaves the clean path.
-  private int succeeded;
-  private int failed;
-  private int escalated;
-  private int degraded;
-  private int attempts;
-  private int retries;
-  private int unverified;
-  private int duplicates;
-  private List<String> failedTools;
+  /** The calls that left the clean path, counted; created by the first (most tasks have none). Guarded by this. */
+  private Tally tally;
   /** The writes the task committed, in commit order: what compensation undoes (created by the first). */
   private List<CommittedCall> committedWrites;
   /** Per (tool, arguments) write counts, the occurrence in each write's key (created by the first write). */
@@ -68,6 +60,13 @@ public final class TaskState implements CallTask {
   private volatile int start;
   /** What an earlier, cut-off run of this task left unfinished, or {@code null}. */
   private volatile ResumedWrites resumed;
+  /** Set by the scope's close (release store): the opening thread no longer joins it ({@code TaskScope}). */
+  private boolean closed;
+  /**
+   * For a task opened bound to its thread: whether the task its open replaced in that thread's slot was bound there
+   * by an open of its own (not handed over). Written and read on that thread only.
+   */
+  private boolean replacedBindingByOpen;
 
   /**
    * An explicit task (opened by {@code Hfr.openTask}).
@@ -181,6 +180,7 @@ public final class TaskState implements CallTask {
   private static final VarHandle OTHER_CLEAN_READS;
   private static final VarHandle LAST_OUTCOME;
   private static final VarHandle SCOPE;
+  private static final VarHandle CLOSED;
 
   static {
     try {
@@ -193,6 +193,7 @@ public final class TaskState implements CallTask {
       OTHER_CLEAN_READS = lookup.findVarHandle(TaskState.class, "otherCleanReads", int.class);
       LAST_OUTCOME = lookup.findVarHandle(TaskState.class, "lastOutcome", ToolOutcome.class);
       SCOPE = lookup.findVarHandle(TaskState.class, "scope", TaskScope.class);
+      CLOSED = lookup.findVarHandle(TaskState.class, "closed", boolean.class);
     } catch (ReflectiveOperationException e) {
       throw new ExceptionInInitializerError(e);
     }
@@ -325,6 +326,36 @@ public final class TaskState implements CallTask {
     return scope;
   }
 
+  /**
+   * Whether the task's scope was closed. Work handed over to other threads still joins it; the thread that opened
+   * it no longer does, even if the scope was closed on another thread ({@code TaskScope}).
+   */
+  public boolean closed() {
+    return (boolean) CLOSED.getAcquire(this);
+  }
+
+  /**
+   * Marks the task closed, once: {@code false} if it was already. A release store, no fence: a call racing the
+   * close on another thread may join it or not, as with any close; one that follows it (a happens-before edge)
+   * does not.
+   */
+  public boolean close() {
+    if (closed()) {
+      return false;
+    }
+    CLOSED.setRelease(this, true);
+    return true;
+  }
+
+  /** Whether the binding this task's open replaced on its thread was made by an open too (see the field). */
+  public boolean replacedBindingByOpen() {
+    return replacedBindingByOpen;
+  }
+
+  public void replacedBindingByOpen(boolean byOpen) {
+    replacedBindingByOpen = byOpen;
+  }
+
   /** Called once by the scope that opens this task. */
   public void openedBy(TaskScope scope) {
     SCOPE.setRelease(this, scope); // before the task is published: no fence needed
@@ -340,32 +371,65 @@ public final class TaskState implements CallTask {
   @Override
   public synchronized void count(String tool, ToolOutcome.Status status, boolean wasDegraded, int callAttempts,
       boolean unverifiedSideEffect) {
-    attempts += callAttempts;
-    retries += Math.max(0, callAttempts - 1);
+    Tally t = tally();
+    t.attempts += callAttempts;
+    t.retries += Math.max(0, callAttempts - 1);
     switch (status) {
       case SUCCESS:
-        succeeded++;
+        t.succeeded++;
         if (wasDegraded) {
-          degraded++;
+          t.degraded++;
         }
         break;
       case FAILED:
-        failed++;
-        addFailedTool(tool);
+        t.failed++;
+        t.addFailedTool(tool);
         break;
       default:
-        escalated++;
-        addFailedTool(tool);
+        t.escalated++;
+        t.addFailedTool(tool);
         break;
     }
     if (unverifiedSideEffect) {
-      unverified++;
+      t.unverified++;
     }
   }
 
   /** Counts a side effect known to have been committed twice in this task. */
   public synchronized void recordDuplicateSideEffect() {
-    duplicates++;
+    tally().duplicates++;
+  }
+
+  /** The tally, created on first need. Under this. */
+  private Tally tally() {
+    Tally t = tally;
+    if (t == null) {
+      t = new Tally();
+      tally = t;
+    }
+    return t;
+  }
+
+  /** The counts of the calls that left the clean path (a clean read is counted by its own fields). */
+  private static final class Tally {
+    int succeeded;
+    int failed;
+    int escalated;
+    int degraded;
+    int attempts;
+    int retries;
+    int unverified;
+    int duplicates;
+    List<String> failedTools;
+
+    void addFailedTool(String tool) {
+      if (failedTools == null) {
+        failedTools = new ArrayList<>(2);
+      }
+      if (!failedTools.contains(tool)) {
+        failedTools.add(tool);
+      }
+    }
   }
 
   /**
@@ -391,14 +455,8 @@ public final class TaskState implements CallTask {
     return committedWrites == null ? List.of() : List.copyOf(committedWrites);
   }
 
-  private void addFailedTool(String tool) {
-    if (failedTools == null) {
-      failedTools = new ArrayList<>(2);
-    }
-    if (!failedTools.contains(tool)) {
-      failedTools.add(tool);
-    }
-  }
+  /** The tally of a task whose calls were all clean: never written. */
+  private static final Tally NO_TALLY = new Tally();
 
   /** The report so far. */
   @Override
@@ -418,21 +476,22 @@ public final class TaskState implements CallTask {
         limits.unlock();
       }
     }
+    Tally t = tally != null ? tally : NO_TALLY;
     return new TaskReport(
         spec.tenant(),
         spec.taskId(),
         callsNow,
-        succeeded + clean,
-        failed,
-        escalated,
-        degraded,
-        attempts + clean,
-        retries,
+        t.succeeded + clean,
+        t.failed,
+        t.escalated,
+        t.degraded,
+        t.attempts + clean,
+        t.retries,
         limits == null ? 0 : limits.repeatedActions(),
-        failedTools == null ? List.of() : failedTools,
+        t.failedTools == null ? List.of() : t.failedTools,
         highRiskNow,
-        unverified,
-        duplicates,
+        t.unverified,
+        t.duplicates,
         replanRequested,
         limits == null ? null : limits.usage());
   }

@@ -18,6 +18,7 @@ import dev.hfr.runtime.telemetry.HfrMeters;
 import dev.hfr.runtime.telemetry.ToolMeters;
 import java.util.List;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.LongAdder;
 
 /**
  * Everything the engine resolves once per tool descriptor rather than per call: its meters, the targets
@@ -58,10 +59,16 @@ final class ToolRuntime {
     final CallPolicy[] policies = new CallPolicy[LEVELS.length];
     /** {@code null} when breakers are off. */
     final CircuitBreaker[] breakers;
+    /**
+     * The tool's clean calls that the method's breaker counted as successes without its lock: one count for
+     * both (the tool's meters and the breaker read it); {@code null} when breakers are off.
+     */
+    final LongAdder cleanReadsCounted;
 
-    TenantView(String tenant, CircuitBreaker[] breakers) {
+    TenantView(String tenant, CircuitBreaker[] breakers, LongAdder cleanReadsCounted) {
       this.tenant = tenant;
       this.breakers = breakers;
+      this.cleanReadsCounted = cleanReadsCounted;
     }
   }
 
@@ -111,7 +118,7 @@ final class ToolRuntime {
 
   private TenantView newView(String tenant) {
     if (breakerFactory == null) {
-      return new TenantView(tenant, null);
+      return new TenantView(tenant, null, null);
     }
     CircuitBreaker[] breakers = new CircuitBreaker[targets.length];
     for (int i = 0; i < targets.length; i++) {
@@ -120,7 +127,9 @@ final class ToolRuntime {
       breakers[i] = breakerFactory.forTarget(TargetKind.TOOL, tenant + ":" + targets[i], preferred);
       allMeters.circuitState(targets[i], tenant, breakers[i], b -> b.state().gaugeValue());
     }
-    return new TenantView(tenant, breakers);
+    LongAdder cleanReadsCounted = meters.newSharedCleanCallCount();
+    breakers[0].shareSuccessCount(cleanReadsCounted);
+    return new TenantView(tenant, breakers, cleanReadsCounted);
   }
 
   /** The bulkhead of rung {@code rung} ({@code -1}: the method), or {@code null} when none is configured. */

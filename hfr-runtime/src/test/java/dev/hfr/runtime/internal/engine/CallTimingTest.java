@@ -95,6 +95,30 @@ class CallTimingTest {
   }
 
   @Test
+  @DisplayName("clean calls of several tenants, each with its own breaker, are counted in full, sampled or timed")
+  void cleanCallsOfSeveralTenantsCounted() throws Exception {
+    Fixtures f = new Fixtures();
+    Hfr hfr = f.engine();
+    ToolDescriptor lookup = Fixtures.read("lookup");
+    Lookup call = new Lookup(f.time, 1);
+    int each = 500;
+    for (String tenant : new String[] {"acme", "globex"}) {
+      try (TaskScope task = hfr.openTask(TaskSpec.builder(tenant, "counted").limits(TaskLimits.unlimited()).build())) {
+        for (int i = 0; i < each; i++) {
+          hfr.execute(lookup, call);
+        }
+        assertThat(task.report().succeeded()).isEqualTo(each);
+      }
+    }
+    for (int i = 0; i < each; i++) {
+      hfr.execute(lookup, call); // outside any task: the default tenant
+    }
+    assertThat(calls(f)).isEqualTo(3 * each);
+    assertThat(f.registry.get("harness.attempts").tag("class", "none").tag("outcome", "success").functionCounter().count())
+        .isEqualTo(3 * each);
+  }
+
+  @Test
   @DisplayName("a tool answering in 50 µs has every call timed")
   void slowToolIsTimedEveryCall() {
     Fixtures f = new Fixtures();

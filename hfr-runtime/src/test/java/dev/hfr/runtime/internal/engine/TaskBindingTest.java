@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.hfr.runtime.Hfr;
 import dev.hfr.runtime.TaskScope;
 import dev.hfr.runtime.TaskSpec;
+import dev.hfr.runtime.internal.context.TaskContext;
 import java.util.Optional;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -30,12 +31,18 @@ class TaskBindingTest {
     assertThat(hfr.currentTask()).isEmpty();
   }
 
+  /** One clean read through the engine, in whatever task the calling thread works for. */
+  private void read() {
+    hfr.execute(Fixtures.read("lookup"), new CallTimingTest.Lookup(f.time, 1));
+  }
+
   @Test
-  @DisplayName("a scope closed on another thread ends the task there and leaves the opening thread's slot as it is")
+  @DisplayName("a scope closed on another thread ends the task there, and the opening thread never joins it again: its next call runs outside any task")
   void closedOnAnotherThread() throws Exception {
     ExecutorService other = Executors.newSingleThreadExecutor();
     try {
       TaskScope task = hfr.openTask(TaskSpec.builder("acme", "handed-over").build());
+      read();
       Optional<TaskScope> afterCloseThere = other.submit(() -> {
         try (AutoCloseable bound = task.bindCurrentThread()) {
           assertThat(hfr.currentTask()).containsSame(task);
@@ -44,13 +51,64 @@ class TaskBindingTest {
         }
       }).get(10, TimeUnit.SECONDS);
       assertThat(afterCloseThere).as("unbound where it was closed").isEmpty();
-      assertThat(hfr.currentTask()).as("the opening thread's slot is not written from the other thread").containsSame(task);
+      assertThat(hfr.currentTask()).as("the closed task is not the opening thread's any more").isEmpty();
+      assertThat(TaskContext.current()).as("its slot was given back the task open before: none").isNull();
+      read();
+      assertThat(task.report().calls()).as("the call after the close did not join the closed task").isEqualTo(1);
       task.close(); // idempotent: a second close changes nothing
-      assertThat(hfr.currentTask()).containsSame(task);
+      assertThat(hfr.currentTask()).isEmpty();
     } finally {
       other.shutdownNow();
-      dev.hfr.runtime.internal.context.TaskContext.set(null);
+      TaskContext.set(null);
     }
+  }
+
+  @Test
+  @DisplayName("an inner scope closed on another thread gives the opening thread the outer scope back, as closing it there would")
+  void innerClosedOnAnotherThread() throws Exception {
+    ExecutorService other = Executors.newSingleThreadExecutor();
+    try (TaskScope outer = hfr.openTask(TaskSpec.builder("acme", "outer").build())) {
+      TaskScope inner = hfr.openTask(TaskSpec.builder("acme", "inner").build());
+      other.submit(inner::close).get(10, TimeUnit.SECONDS);
+      read();
+      assertThat(hfr.currentTask()).containsSame(outer);
+      assertThat(outer.report().calls()).isEqualTo(1);
+      assertThat(inner.report().calls()).isZero();
+    } finally {
+      other.shutdownNow();
+    }
+    assertThat(hfr.currentTask()).isEmpty();
+  }
+
+  @Test
+  @DisplayName("a thread bound by hand to a task closed elsewhere keeps joining it until its binding ends (handed-over work finishes in its task), then has its own task back")
+  void boundThreadAfterClose() throws Exception {
+    try (TaskScope own = hfr.openTask(TaskSpec.builder("acme", "own").build())) {
+      TaskScope shared = hfr.newTask(TaskSpec.builder("acme", "shared").build());
+      AutoCloseable bound = shared.bindCurrentThread();
+      read();
+      Thread closer = new Thread(shared::close);
+      closer.start();
+      closer.join(10_000);
+      read();
+      assertThat(hfr.currentTask()).containsSame(shared);
+      assertThat(shared.report().calls()).isEqualTo(2);
+      bound.close();
+      assertThat(hfr.currentTask()).containsSame(own);
+      read();
+      assertThat(own.report().calls()).isEqualTo(1);
+    }
+  }
+
+  @Test
+  @DisplayName("work wrapped in a task and run on the opening thread after the close still joins it: only the open's own binding ends")
+  void wrappedWorkOnTheOpeningThreadAfterClose() {
+    TaskScope task = hfr.openTask(TaskSpec.builder("acme", "later").build());
+    Runnable later = TaskScope.wrap(this::read);
+    task.close();
+    later.run();
+    assertThat(task.report().calls()).isEqualTo(1);
+    assertThat(hfr.currentTask()).isEmpty();
   }
 
   @Test
