@@ -150,7 +150,15 @@ final class BootstrapInjector {
         if (in == null) {
           throw new IOException(entry + " is missing from the agent jar");
         }
-        return in.readAllBytes();
+        if (inJar == null || inJar.getSize() < 0) {
+          return in.readAllBytes();
+        }
+        // one array of the entry's size: readAllBytes would fill 16 KB buffers and copy them, twice the garbage
+        byte[] classFile = new byte[(int) inJar.getSize()];
+        if (in.readNBytes(classFile, 0, classFile.length) != classFile.length || in.read() != -1) {
+          throw new IOException(entry + " in the agent jar is not " + classFile.length + " bytes long");
+        }
+        return classFile;
       }
     }
 

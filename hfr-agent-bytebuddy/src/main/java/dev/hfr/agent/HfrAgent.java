@@ -36,7 +36,7 @@ public final class HfrAgent {
         AgentLog.warn("the agent is already running in this JVM; this " + how + " is ignored");
         return;
       }
-      AgentInstaller.install(options, inst, how, began);
+      AgentInstaller.install(options, inst, how.equals("attach"), began);
     } catch (Throwable t) {
       AgentLog.warn("could not start; the application runs without the agent: " + t);
     }

@@ -3,15 +3,16 @@ package dev.hfr.agent;
 import java.lang.instrument.ClassFileTransformer;
 import java.lang.instrument.Instrumentation;
 import java.security.ProtectionDomain;
+import java.util.HashSet;
 import java.util.Map;
 import java.util.Set;
 import java.util.function.Supplier;
 
 /**
- * The transformer the JVM calls for every class: a set lookup of the class name, and nothing more
- * unless the class is one the agent instruments. The weaver is loaded, and the recording started, only
- * when the first such class appears, so a JVM pays for it when it first uses an
- * HTTP client, not at start-up, and a JVM that never does never pays.
+ * The agent's transformer: a set lookup of the class name, and nothing more unless the class is one the agent
+ * instruments. The weaver is loaded, and the recording started, when the first such class is woven: at start-up
+ * for the JDK's clients ({@link AgentInstaller}), or when a library's class loads while the transformer stays
+ * registered to watch for them.
  *
  * <p>It also lets a named module that gets advice (the JDK's {@code java.base}, {@code java.net.http}, or a
  * modular library) read the bridge's module, which the inlined calls need.
@@ -25,6 +26,8 @@ final class LazyTransformer implements ClassFileTransformer {
   private final ThreadLocal<Boolean> building = new ThreadLocal<>();
   private volatile HookTransformer delegate;
   private volatile boolean failed;
+  /** The classes this transformer wove as they were defined (not retransformed), by internal name. */
+  private final Set<String> wovenWhenDefined = new HashSet<>();
 
   /**
    * @param internalNames the instrumented classes, as {@code a/b/C$D}
@@ -57,10 +60,22 @@ final class LazyTransformer implements ClassFileTransformer {
         AgentLog.debug("instrumented " + className.replace('/', '.') + (classBeingRedefined != null ? " (retransformed)" : "")
             + " in " + AgentLog.millisSince(began));
       }
+      if (transformed != null && classBeingRedefined == null) {
+        synchronized (wovenWhenDefined) {
+          wovenWhenDefined.add(className);
+        }
+      }
       return transformed;
     } catch (Throwable t) {
       AgentLog.warn("could not instrument " + className.replace('/', '.') + "; its client is not recorded: " + t);
       return null;
+    }
+  }
+
+  /** Whether this transformer wove the class as it was defined, so that it needs no retransformation. */
+  boolean wovenWhenDefined(String internalName) {
+    synchronized (wovenWhenDefined) {
+      return wovenWhenDefined.contains(internalName);
     }
   }
 

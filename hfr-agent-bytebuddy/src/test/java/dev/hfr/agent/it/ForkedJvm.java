@@ -70,20 +70,29 @@ final class ForkedJvm implements AutoCloseable {
 
   /** Starts the driver with {@code jvmOptions} and {@code driverArgs}. */
   static ForkedJvm start(List<String> jvmOptions, String... driverArgs) throws IOException {
-    String classpath = Arrays.stream(System.getProperty("java.class.path").split(File.pathSeparator))
-        .filter(e -> DRIVER_CLASSPATH.matcher(e).matches())
-        .collect(Collectors.joining(File.pathSeparator));
+    return start(jvmOptions, testClasspath(DRIVER_CLASSPATH), ClientDriver.class, driverArgs);
+  }
+
+  /** Starts {@code main} with {@code jvmOptions}, {@code classpath} and {@code args}. */
+  static ForkedJvm start(List<String> jvmOptions, String classpath, Class<?> main, String... args) throws IOException {
     List<String> command = new ArrayList<>();
     command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
     command.add("-Xshare:auto");
     command.addAll(jvmOptions);
     command.add("-cp");
     command.add(classpath);
-    command.add(ClientDriver.class.getName());
-    command.addAll(List.of(driverArgs));
+    command.add(main.getName());
+    command.addAll(List.of(args));
     Path err = Files.createTempFile("hfr-agent-it", ".stderr");
     Process p = new ProcessBuilder(command).redirectError(err.toFile()).start();
     return new ForkedJvm(p, err);
+  }
+
+  /** The entries of this JVM's class path that match {@code entries}, joined into a class path. */
+  static String testClasspath(Pattern entries) {
+    return Arrays.stream(System.getProperty("java.class.path").split(File.pathSeparator))
+        .filter(e -> entries.matcher(e).matches())
+        .collect(Collectors.joining(File.pathSeparator));
   }
 
   /** The process id, for attaching. */

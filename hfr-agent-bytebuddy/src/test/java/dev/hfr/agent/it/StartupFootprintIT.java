@@ -32,25 +32,31 @@ class StartupFootprintIT {
   private static final String SHADED_ASM = "dev.hfr.agent.shaded.org.objectweb.asm.";
 
   @Test
-  @DisplayName("a JVM that uses no HTTP client loads neither ASM nor Micrometer nor the classifier, and keeps class data sharing")
-  void nothingHeavyWithoutAnHttpClient() throws Exception {
+  @DisplayName("a JVM that uses no HTTP client: the JDK client's facade and the URL handlers are woven at start-up with ASM,"
+      + " without Byte Buddy, Micrometer, the classifier or the libraries' hooks, and class data sharing stays on")
+  void jdkClientsWovenAtStartUp() throws Exception {
     Run run = probe("summary.interval=0s");
 
     assertThat(run.stderr).contains("[hfr-agent] started on start-up");
     assertThat(run.classes).as("the agent ran and its bridge is in the bootstrap class loader")
         .contains("dev.hfr.agent.HfrAgent", "dev.hfr.agent.internal.bootstrap.HfrBridge");
-    assertThat(run.classes).as("classes set up only when an HTTP client class loads")
-        .doesNotContain("dev.hfr.agent.Recording", "dev.hfr.agent.HookTransformer", "dev.hfr.agent.internal.weave.HookWeaver")
-        .noneMatch(c -> c.startsWith(SHADED_ASM))
+    assertThat(run.classes).as("the JDK's clients are loaded (not initialised) and woven when the agent starts")
+        .contains("jdk.internal.net.http.HttpClientFacade", "sun.net.www.protocol.http.Handler", "sun.net.www.protocol.https.Handler",
+            "dev.hfr.agent.internal.weave.HookWeaver", SHADED_ASM + "ClassReader",
+            "dev.hfr.agent.internal.instrumentation.JdkHttpClientInstrumentation",
+            "dev.hfr.agent.internal.instrumentation.HttpUrlConnectionInstrumentation");
+    assertThat(run.classes).as("nothing a JVM needs only once a request fails, or for other clients")
         .noneMatch(c -> c.startsWith(SHADED_BYTE_BUDDY))
         .noneMatch(c -> c.startsWith("dev.hfr.agent.shaded.io.micrometer."))
         .noneMatch(c -> c.startsWith("dev.hfr.agent.shaded.dev.hfr.runtime."))
-        .as("the instrumented class names are constants: no instrumentation or hook class is loaded yet")
-        .noneMatch(c -> c.startsWith("dev.hfr.agent.internal.instrumentation.") && !c.endsWith(".HttpClientInstrumentations"));
+        .doesNotContain("dev.hfr.agent.internal.instrumentation.OkHttpInstrumentation",
+            "dev.hfr.agent.internal.instrumentation.ApacheHttpClient5Instrumentation");
     assertThat(run.classes).as("the bridge's class files are read from the agent jar directly, not through a jar: URL")
         .doesNotContain("sun.net.www.protocol.jar.JarURLConnection");
     assertThat(run.stderr).as("the bridge is defined without appending to the bootstrap path, which switches class data sharing off")
         .doesNotContain("Sharing is only supported for boot loader classes");
+    assertThat(run.classes).as("HttpURLConnection's 66 KB implementation is woven before its first connection, not at start-up")
+        .doesNotContain("sun.net.www.protocol.http.HttpURLConnection");
   }
 
   @Test
@@ -79,11 +85,10 @@ class StartupFootprintIT {
       assertThat(run.log).as("ASM is defined in the bootstrap class loader (not verified), not loaded from the agent jar")
           .filteredOn(line -> line.startsWith(SHADED_ASM)).isNotEmpty()
           .noneMatch(line -> line.contains("hfr-agent.jar"));
-      assertThat(run.classes).as("only the JDK client's hooks are built; a 200 needs no classifier")
+      assertThat(run.classes).as("only the JDK's clients' hooks are built (the libraries are not on the class path); a 200 needs no classifier")
           .contains("dev.hfr.agent.internal.instrumentation.JdkHttpClientInstrumentation")
           .doesNotContain("dev.hfr.agent.internal.instrumentation.OkHttpInstrumentation",
               "dev.hfr.agent.internal.instrumentation.ApacheHttpClient5Instrumentation",
-              "dev.hfr.agent.internal.instrumentation.HttpUrlConnectionInstrumentation",
               "dev.hfr.agent.shaded.dev.hfr.runtime.classify.DefaultFailureClassifier");
       assertThat(Files.readAllLines(events)).singleElement().asString()
           .contains("\"client\":\"jdk-httpclient\"", "\"method\":\"GET\"", "\"status\":200");

@@ -29,6 +29,8 @@ public final class HfrBridge {
   public static final Object NESTED = new Object();
 
   private static volatile HttpCallHooks hooks;
+  /** Weaves the {@code HttpURLConnection} classes; run before the first connection a JDK URL handler opens, then cleared. */
+  private static volatile Runnable beforeFirstUrlConnection;
   /**
    * One bit per client slot, set when the client is switched off. A volatile int rather than an
    * {@code AtomicIntegerArray}, whose array {@code VarHandle} premain would set up in every JVM; it changes
@@ -110,6 +112,24 @@ public final class HfrBridge {
   }
 
   // ---- java.net.HttpURLConnection ----
+
+  /** Sets (or, with {@code null}, clears) what runs before the first connection a JDK URL handler opens. */
+  public static void beforeFirstUrlConnection(Runnable weave) {
+    beforeFirstUrlConnection = weave;
+  }
+
+  /** On entry to a JDK URL handler's {@code openConnection}; returns no call handle. */
+  public static Object urlConnectionOpening() {
+    Runnable weave = beforeFirstUrlConnection;
+    if (weave != null) {
+      try {
+        weave.run();
+      } catch (Throwable t) {
+        fail(HTTP_URL_CONNECTION, t);
+      }
+    }
+    return null;
+  }
 
   public static Object urlConnectionEnter(Object connection) {
     HttpCallHooks h = active(HTTP_URL_CONNECTION);

@@ -39,6 +39,7 @@ public final class AgentOptions {
   private Duration retryCap = Duration.ofSeconds(2);
   private Duration retryAfterMax = Duration.ofSeconds(10);
   private final boolean[] clientEnabled = {true, true, true, true};
+  private Watch watch = Watch.AUTO;
   private final List<String> problems = new ArrayList<>();
 
   private AgentOptions() {}
@@ -101,6 +102,7 @@ public final class AgentOptions {
       case "instrument.http-url-connection" -> clientEnabled[1] = bool(value);
       case "instrument.okhttp" -> clientEnabled[2] = bool(value);
       case "instrument.apache-httpclient5" -> clientEnabled[3] = bool(value);
+      case "watch" -> watch = parseWatch(value);
       default -> throw new IllegalStateException("key listed in KEYS but not applied: " + key);
     }
   }
@@ -123,6 +125,10 @@ public final class AgentOptions {
     k.put("instrument.http-url-connection", "false: leave HttpURLConnection alone");
     k.put("instrument.okhttp", "false: leave OkHttp alone");
     k.put("instrument.apache-httpclient5", "false: leave Apache HttpClient 5 alone");
+    k.put("watch", "auto, all or jdk: whether the agent keeps watching class loading for OkHttp and Apache HttpClient 5 after"
+        + " start-up, which costs CPU on every class the JVM loads; auto = only when one of them (or Spring Boot's nested-jar"
+        + " launcher) is on the class path, all = always (a custom class loader loads them), jdk = never, the JDK's clients"
+        + " only (default auto; on attach, auto watches)");
     return Collections.unmodifiableMap(k);
   }
 
@@ -152,6 +158,15 @@ public final class AgentOptions {
       throw new IllegalArgumentException("expected a value");
     }
     return v;
+  }
+
+  private static Watch parseWatch(String v) {
+    return switch (v.toLowerCase(Locale.ROOT)) {
+      case "auto" -> Watch.AUTO;
+      case "all" -> Watch.ALL;
+      case "jdk" -> Watch.JDK;
+      default -> throw new IllegalArgumentException("expected auto, all or jdk");
+    };
   }
 
   private static <T> T parseEnum(String v, Function<String, T> parser) {
@@ -213,6 +228,23 @@ public final class AgentOptions {
   /** Whether the client in bridge slot {@code client} is instrumented. */
   public boolean instruments(int client) { return clientEnabled[client]; }
 
+  /** Whether the agent keeps watching class loading for the libraries' clients after start-up ({@code watch}). */
+  public Watch watch() { return watch; }
+
   /** What was wrong with the options string (reported once on stderr), empty when nothing. */
   public List<String> problems() { return Collections.unmodifiableList(problems); }
+
+  /**
+   * The {@code watch} option. The JDK's clients are woven when the agent starts, whatever it says; OkHttp and Apache
+   * HttpClient classes may be loaded later by any class loader, and seeing them needs a transformer that the JVM
+   * calls for every class it loads from then on (tens of milliseconds of CPU in a JVM's start-up, docs/AGENT.md).
+   */
+  public enum Watch {
+    /** Watch when the system class loader can see one of the libraries' classes, or a nested-jar launcher; always on attach. */
+    AUTO,
+    /** Always watch. */
+    ALL,
+    /** Never watch: the JDK's clients only. */
+    JDK
+  }
 }

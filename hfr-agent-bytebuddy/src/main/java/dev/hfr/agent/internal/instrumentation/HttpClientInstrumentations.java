@@ -17,7 +17,8 @@ public final class HttpClientInstrumentations {
   /** The instrumented classes of each client (binary names), in bridge slot order. */
   private static final String[][] CLASS_NAMES = {
       {JdkHttpClientInstrumentation.CLIENT_FACADE},
-      {HttpUrlConnectionInstrumentation.API, HttpUrlConnectionInstrumentation.JDK_IMPLEMENTATION},
+      {HttpUrlConnectionInstrumentation.API, HttpUrlConnectionInstrumentation.JDK_IMPLEMENTATION,
+          HttpUrlConnectionInstrumentation.HTTP_HANDLER, HttpUrlConnectionInstrumentation.HTTPS_HANDLER},
       {OkHttpInstrumentation.REAL_CALL},
       {ApacheHttpClient5Instrumentation.INTERNAL_CLIENT, ApacheHttpClient5Instrumentation.MINIMAL_CLIENT}};
 
@@ -26,6 +27,24 @@ public final class HttpClientInstrumentations {
   /** The classes the client in bridge slot {@code client} instruments: {@link TypeInstrumentation#classNames()} without loading it. */
   public static List<String> classNames(int client) {
     return List.of(CLASS_NAMES[client]);
+  }
+
+  /**
+   * Whether the client is part of the JDK ({@code java.net.http.HttpClient}, {@code HttpURLConnection}): its classes
+   * come from the JDK's own class loaders, so the agent can load and weave them when it starts, instead of watching
+   * every class load for them.
+   */
+  public static boolean inJdk(int client) {
+    return client == HfrBridge.JDK_HTTP_CLIENT || client == HfrBridge.HTTP_URL_CONNECTION;
+  }
+
+  /**
+   * Whether a JDK client's class is woven only when the first connection is opened (by a URL handler's hook), not when
+   * the agent starts: the {@code HttpURLConnection} classes, whose implementation alone is 66 KB to weave, which a JVM
+   * that uses another client never needs.
+   */
+  public static boolean wovenOnFirstConnection(String className) {
+    return className.equals(HttpUrlConnectionInstrumentation.API) || className.equals(HttpUrlConnectionInstrumentation.JDK_IMPLEMENTATION);
   }
 
   /** The hooks of the client in bridge slot {@code client}: {@link TypeInstrumentation#hooks()}. */

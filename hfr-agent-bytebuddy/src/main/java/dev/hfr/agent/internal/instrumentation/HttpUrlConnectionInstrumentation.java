@@ -17,6 +17,9 @@ public final class HttpUrlConnectionInstrumentation implements TypeInstrumentati
   // constants: HttpClientInstrumentations lists them without loading this class
   static final String JDK_IMPLEMENTATION = "sun.net.www.protocol.http.HttpURLConnection";
   static final String API = "java.net.HttpURLConnection";
+  /** The JDK's URL handlers, whose {@code openConnection} creates every http and https connection. */
+  static final String HTTP_HANDLER = "sun.net.www.protocol.http.Handler";
+  static final String HTTPS_HANDLER = "sun.net.www.protocol.https.Handler";
 
   @Override
   public int client() {
@@ -25,12 +28,36 @@ public final class HttpUrlConnectionInstrumentation implements TypeInstrumentati
 
   @Override
   public List<String> classNames() {
-    return List.of(API, JDK_IMPLEMENTATION);
+    return List.of(API, JDK_IMPLEMENTATION, HTTP_HANDLER, HTTPS_HANDLER);
   }
 
   @Override
   public List<MethodHook> hooks() {
-    return List.of(new ResponseHook());
+    return List.of(new ResponseHook(), new OpeningHook());
+  }
+
+  /**
+   * On entry to the URL handlers' {@code openConnection(URL, Proxy)} (their one-argument form calls it):
+   * {@code HfrBridge.urlConnectionOpening()}, which, the first time, has the agent weave the connection classes
+   * before the connection is created. The handlers are small and woven at start-up; the implementation is 66 KB
+   * (docs/AGENT.md, "Start-up").
+   */
+  static final class OpeningHook implements MethodHook {
+    @Override
+    public boolean matches(String owner, String name, String descriptor) {
+      return (owner.equals(HTTP_HANDLER.replace('.', '/')) || owner.equals(HTTPS_HANDLER.replace('.', '/')))
+          && name.equals("openConnection") && descriptor.equals("(Ljava/net/URL;Ljava/net/Proxy;)Ljava/net/URLConnection;");
+    }
+
+    @Override
+    public void enter(HookCode code) {
+      code.callBridge("urlConnectionOpening", "()Ljava/lang/Object;");
+    }
+
+    @Override
+    public void exit(HookCode code) {
+      // nothing: the connection is recorded by ResponseHook
+    }
   }
 
   /**

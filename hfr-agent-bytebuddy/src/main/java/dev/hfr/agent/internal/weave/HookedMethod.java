@@ -218,6 +218,8 @@ final class HookedMethod extends MethodVisitor {
     mv.visitLabel(exit);
     frame(exiting);
     mv.visitLabel(exitStart);
+    // an exit hook may write nothing, but a try block may not be empty (JDK 25 refuses the class)
+    mv.visitInsn(Opcodes.NOP);
     hook.exit(code);
     if (hook.repeats()) {
       mv.visitJumpInsn(Opcodes.IFNE, repeat);

@@ -26,7 +26,7 @@ public interface MethodHook {
   /** Leaves the call handle (any object, or {@code null}) on the operand stack. */
   void enter(HookCode code);
 
-  /** Leaves nothing on the stack, or an {@code int} (a boolean) when {@link #repeats()}. */
+  /** Leaves nothing on the stack, or an {@code int} (a boolean) when {@link #repeats()}; may write no code at all. */
   void exit(HookCode code);
 
   /** True when {@link #exit} answers whether the method's body runs again (an enforced retry). */

@@ -20,6 +20,7 @@ class AgentOptionsTest {
     assertThat(o.prometheusHost()).isEqualTo("127.0.0.1");
     assertThat(o.summaryInterval()).isEqualTo(Duration.ofSeconds(60));
     assertThat(o.criticality()).isEqualTo(Criticality.Level.MEDIUM);
+    assertThat(o.watch()).isEqualTo(AgentOptions.Watch.AUTO);
     assertThat(o.problems()).isEmpty();
     assertThat(AgentOptions.parse("  ").problems()).isEmpty();
   }
@@ -42,6 +43,17 @@ class AgentOptionsTest {
     assertThat(o.maxHosts()).isEqualTo(7);
     assertThat(o.instruments(2)).isFalse();
     assertThat(o.instruments(0)).isTrue();
+  }
+
+  @Test
+  @DisplayName("watch=auto|all|jdk, in any case; anything else keeps auto and says what is expected")
+  void watch() {
+    assertThat(AgentOptions.parse("watch=all").watch()).isEqualTo(AgentOptions.Watch.ALL);
+    assertThat(AgentOptions.parse("watch=JDK").watch()).isEqualTo(AgentOptions.Watch.JDK);
+    assertThat(AgentOptions.parse("watch=auto").watch()).isEqualTo(AgentOptions.Watch.AUTO);
+    AgentOptions bad = AgentOptions.parse("watch=none");
+    assertThat(bad.watch()).isEqualTo(AgentOptions.Watch.AUTO);
+    assertThat(bad.problems()).singleElement().asString().contains("watch=none", "auto, all or jdk");
   }
 
   @Test

@@ -120,6 +120,35 @@ class HookWeaverTest {
   }
 
   @Test
+  @DisplayName("an exit that writes nothing (the URL handlers' hook) still makes a valid class")
+  void emptyExit() throws Throwable {
+    Object subject = woven(List.of(new MethodHook() {
+      @Override
+      public boolean matches(String owner, String name, String descriptor) {
+        return name.equals("send");
+      }
+
+      @Override
+      public void enter(HookCode code) {
+        code.callBridge("urlConnectionOpening", "()Ljava/lang/Object;");
+      }
+
+      @Override
+      public void exit(HookCode code) {
+        // nothing
+      }
+    }));
+    HfrBridge.beforeFirstUrlConnection(() -> SEEN.add("opening"));
+    try {
+      assertThat(call(subject, "send", REQUEST, "ok")).isEqualTo("GET 3 1.5 1");
+      assertThatThrownBy(() -> call(subject, "send", REQUEST, "checked")).hasMessage("checked");
+    } finally {
+      HfrBridge.beforeFirstUrlConnection(null);
+    }
+    assertThat(SEEN).containsExactly("opening", "opening");
+  }
+
+  @Test
   @DisplayName("adds no field or method, so an already loaded class can be retransformed; unmatched classes are left alone")
   void keepsTheClassFormat() throws Exception {
     byte[] original = bytes();
