@@ -76,6 +76,11 @@ public final class PostgresLedger implements IdempotencyLedger {
   private static final long MIGRATION_LOCK_ID = 0x4846524C45444752L; // "HFRLEDGR"
   private static final String COLUMNS =
       "tenant, key, tool, args_hash, state, attempts, result_hash, fencing_token, lease_owner, lease_expires_at_ms, created_at_ms, updated_at_ms, task_id";
+  /**
+   * What a transition reads back: the columns its caller does not know already (tenant and key are its
+   * condition, the state its target, the update time its own), so the server sends 7 columns, not 13.
+   */
+  private static final String TRANSITION_RETURNS = "tool, args_hash, attempts, result_hash, fencing_token, created_at_ms, task_id";
   private static final String TASK_COLUMNS = "tenant, task_id, phase, spec, evidence, owner, started_at_ms, updated_at_ms";
   private static final String[] MIGRATION_NAMES = {
     "create hfr_ledger", "task ids on records; hfr_task checkpoints", "hfr_ledger.state as the enum hfr_ledger_state",
@@ -198,7 +203,7 @@ public final class PostgresLedger implements IdempotencyLedger {
         + "updated_at_ms = ?" + alsoSet
         + " WHERE tenant = ? AND key = ? AND state = CAST(? AS hfr_ledger_state) AND fencing_token <= ? "
         + (asynchronous ? "AND set_config('synchronous_commit', 'off', true) IS NOT NULL " : "")
-        + "RETURNING " + COLUMNS;
+        + "RETURNING " + TRANSITION_RETURNS;
   }
 
   private static String transitionSql(LedgerState expected, LedgerState target) {
@@ -436,7 +441,8 @@ public final class PostgresLedger implements IdempotencyLedger {
           ps.setLong(8, fencingToken);
           try (ResultSet rs = ps.executeQuery()) {
             if (rs.next()) {
-              return read(rs).record();
+              return new LedgerRecord(tenant, key, rs.getString(1), rs.getString(2), target, rs.getInt(3), rs.getString(4),
+                  rs.getLong(5), Instant.ofEpochMilli(rs.getLong(6)), Instant.ofEpochMilli(now), rs.getString(7));
             }
           }
         }
