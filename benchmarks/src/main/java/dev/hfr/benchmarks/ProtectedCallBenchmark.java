@@ -17,6 +17,8 @@ import io.github.resilience4j.bulkhead.Bulkhead;
 import io.github.resilience4j.circuitbreaker.CircuitBreaker;
 import io.github.resilience4j.core.functions.CheckedSupplier;
 import io.github.resilience4j.retry.Retry;
+import java.util.HashMap;
+import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Supplier;
 import java.util.concurrent.atomic.AtomicBoolean;
@@ -74,7 +76,8 @@ public class ProtectedCallBenchmark {
   /** The file log's counts when the iteration began, and whether a thread has reported this iteration's. */
   private long fileLogQueuedBefore;
   private long fileLogDroppedBefore;
-  private long fileLogWriterCpuBefore;
+  /** The CPU time of each of the decision logs' threads when the iteration began, by thread id. */
+  private Map<Long, Long> fileLogThreadsCpuBefore = Map.of();
   private final AtomicBoolean fileLogReported = new AtomicBoolean();
 
   @Setup(Level.Trial)
@@ -105,18 +108,35 @@ public class ProtectedCallBenchmark {
   public void iterationStarts() {
     fileLogQueuedBefore = fileLog.queued();
     fileLogDroppedBefore = fileLog.dropped();
-    fileLogWriterCpuBefore = writerCpuNanos();
+    fileLogThreadsCpuBefore = logThreadsCpuNanos(false);
     fileLogReported.set(false);
   }
 
-  /** The CPU time of the decision logs' writer threads so far (only the file log's writer has work here). */
-  static long writerCpuNanos() {
+  /**
+   * The CPU time so far of each of the decision logs' threads (only the file log's have work here): the
+   * writer, which serialises, its file thread, which makes the system calls, and the deleter of rolled-over
+   * files; or of the writers alone.
+   */
+  static Map<Long, Long> logThreadsCpuNanos(boolean writersAlone) {
     ThreadMXBean threads = ManagementFactory.getThreadMXBean();
-    long sum = 0;
+    Map<Long, Long> cpu = new HashMap<>();
     for (ThreadInfo t : threads.getThreadInfo(threads.getAllThreadIds())) {
-      if (t != null && t.getThreadName().equals("hfr-decision-log")) {
-        sum += Math.max(0, threads.getThreadCpuTime(t.getThreadId()));
+      String name = t == null ? "" : t.getThreadName();
+      if (writersAlone ? name.equals("hfr-decision-log") : name.startsWith("hfr-decision-log")) {
+        long nanos = threads.getThreadCpuTime(t.getThreadId());
+        if (nanos >= 0) {
+          cpu.put(t.getThreadId(), nanos);
+        }
       }
+    }
+    return cpu;
+  }
+
+  /** The CPU time the decision logs' threads (or writers) took since {@code before}, thread by thread. */
+  static long logThreadsCpuSince(Map<Long, Long> before, boolean writersAlone) {
+    long sum = 0;
+    for (Map.Entry<Long, Long> now : logThreadsCpuNanos(writersAlone).entrySet()) {
+      sum += now.getValue() - before.getOrDefault(now.getKey(), 0L);
     }
     return sum;
   }
@@ -125,8 +145,9 @@ public class ProtectedCallBenchmark {
    * Whether the file log's writer kept up, per iteration: the events the calls handed to the decision log
    * and how many of those it had to drop because its queue was full (a call never waits for the writer).
    * JMH reports both beside the time ({@code fileLogEvents}, {@code fileLogDropped}: sums over the measured
-   * iterations), with the CPU time the writer thread took ({@code fileLogWriterCpuNanos}); one thread
-   * reports the whole iteration's counts, the others zero.
+   * iterations), with the CPU time the log's threads took ({@code fileLogWriterCpuNanos}) and, of it, the
+   * serialising writer thread's ({@code fileLogSerialiserCpuNanos}); one thread reports the whole
+   * iteration's counts, the others zero.
    */
   @State(Scope.Thread)
   @AuxCounters(AuxCounters.Type.EVENTS)
@@ -134,12 +155,14 @@ public class ProtectedCallBenchmark {
     public long fileLogEvents;
     public long fileLogDropped;
     public long fileLogWriterCpuNanos;
+    public long fileLogSerialiserCpuNanos;
 
     @Setup(Level.Iteration)
     public void clear() {
       fileLogEvents = 0;
       fileLogDropped = 0;
       fileLogWriterCpuNanos = 0;
+      fileLogSerialiserCpuNanos = 0;
     }
 
     @TearDown(Level.Iteration)
@@ -147,7 +170,8 @@ public class ProtectedCallBenchmark {
       if (benchmark.fileLogReported.compareAndSet(false, true)) {
         fileLogDropped = benchmark.fileLog.dropped() - benchmark.fileLogDroppedBefore;
         fileLogEvents = benchmark.fileLog.queued() - benchmark.fileLogQueuedBefore + fileLogDropped;
-        fileLogWriterCpuNanos = writerCpuNanos() - benchmark.fileLogWriterCpuBefore;
+        fileLogWriterCpuNanos = logThreadsCpuSince(benchmark.fileLogThreadsCpuBefore, false);
+        fileLogSerialiserCpuNanos = logThreadsCpuSince(benchmark.fileLogThreadsCpuBefore, true);
       }
     }
   }

@@ -23,11 +23,12 @@ public final class RatioTables {
 
   /**
    * One benchmark's primary score and, if it was run with {@code -prof gc}, its bytes per operation; for the
-   * file-log benchmark also the decision events handed to the log and the dropped ones (its
-   * {@code @AuxCounters}, summed over the measured iterations; {@code NaN} elsewhere).
+   * file-log benchmark also the decision events handed to the log, the dropped ones and the CPU time of the
+   * log's threads and of its writer thread alone (its {@code @AuxCounters}, summed over the measured
+   * iterations; {@code NaN} elsewhere).
    */
   record Score(double value, double error, String unit, double bytesPerOp, int threads, double events, double dropped,
-      double writerCpuNanos) {}
+      double writerCpuNanos, double serialiserCpuNanos) {}
 
   private RatioTables() {}
 
@@ -72,7 +73,8 @@ public final class RatioTables {
       scores.put(r.get("benchmark").asText(), new Score(primary.get("score").asDouble(),
           primary.get("scoreError").asDouble(), primary.get("scoreUnit").asText(),
           alloc.isMissingNode() ? Double.NaN : alloc.get("score").asDouble(), r.get("threads").asInt(),
-          secondary(r, "fileLogEvents"), secondary(r, "fileLogDropped"), secondary(r, "fileLogWriterCpuNanos")));
+          secondary(r, "fileLogEvents"), secondary(r, "fileLogDropped"), secondary(r, "fileLogWriterCpuNanos"),
+          secondary(r, "fileLogSerialiserCpuNanos")));
     }
     return scores;
   }
@@ -90,7 +92,10 @@ public final class RatioTables {
     double share = s.events() == 0 ? 0 : 100.0 * s.dropped() / s.events();
     double written = s.events() - s.dropped();
     String writer = Double.isNaN(s.writerCpuNanos()) || written <= 0 ? ""
-        : String.format(Locale.ROOT, "; the writer thread's CPU time: %,.0f ns per event written", s.writerCpuNanos() / written);
+        : String.format(Locale.ROOT, "; the log's threads' CPU time: %,.0f ns per event written", s.writerCpuNanos() / written);
+    if (!writer.isEmpty() && !Double.isNaN(s.serialiserCpuNanos())) {
+      writer += String.format(Locale.ROOT, ", of which the serialising writer thread %,.0f ns", s.serialiserCpuNanos() / written);
+    }
     return String.format(Locale.ROOT, "Decision events in the file-log row, %d thread(s), measured iterations: **%,.0f handed to "
         + "the log, %,.0f dropped (%.1f %%)**%s.%n%n", threads, s.events(), s.dropped(), share, writer);
   }

@@ -88,6 +88,7 @@ public final class DecisionLog implements DecisionSink {
     } else {
       this.writeFailures = null;
     }
+    destination.onWriteFailure(this::writeFailed);
   }
 
   /** A log to the {@code System.Logger} {@value #LOGGER_NAME}, one JSON object per INFO message. */
@@ -146,7 +147,7 @@ public final class DecisionLog implements DecisionSink {
       }
       LockSupport.parkNanos(TimeUnit.MICROSECONDS.toNanos(200));
     }
-    return true;
+    return destination.awaitWritten(deadline);
   }
 
   /**
@@ -251,7 +252,7 @@ public final class DecisionLog implements DecisionSink {
       }
     }
     try {
-      destination.flush();
+      destination.flush(n == BATCH);
     } catch (IOException | RuntimeException e) {
       writeFailed();
     }

@@ -28,7 +28,7 @@ final class SystemLoggerDestination implements DecisionDestination {
   }
 
   @Override
-  public void flush() {
+  public void flush(boolean behind) {
     // The logging framework's handlers decide when their output is flushed.
   }
 

@@ -2,6 +2,7 @@ package dev.hfr.runtime.telemetry;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
@@ -10,6 +11,7 @@ import dev.hfr.annotations.Fault;
 import dev.hfr.annotations.Risk;
 import dev.hfr.runtime.action.Action;
 import dev.hfr.runtime.action.Reason;
+import dev.hfr.runtime.internal.telemetry.DecisionEventJson;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -18,6 +20,9 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
 import java.util.logging.Level;
 import java.util.stream.Stream;
@@ -162,6 +167,96 @@ class DecisionLogWriterTest {
       assertThat(JSON.readTree(lines.get(i)).get("step").asLong()).as("consecutive, nothing lost within the kept files")
           .isEqualTo(JSON.readTree(lines.get(i - 1)).get("step").asLong() + 1);
     }
+  }
+
+  @Test
+  @DisplayName("rotating faster than the deleter, renames each dropped file to a name of its own and deletes none itself")
+  void rotationFasterThanTheDeleter(@TempDir Path dir) throws Exception {
+    Path file = dir.resolve("decisions.jsonl");
+    CountDownLatch deleterMayRun = new CountDownLatch(1);
+    ExecutorService slowDeleter = Executors.newSingleThreadExecutor();
+    slowDeleter.execute(() -> {
+      try {
+        deleterMayRun.await();
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+      }
+    });
+    RotatingFileDestination destination = new RotatingFileDestination(file, 4096, 1, slowDeleter);
+    DecisionEventJson json = new DecisionEventJson();
+    for (int i = 1; i <= 500; i++) {
+      destination.write(json.write(event(i)));
+      destination.flush(i % 2 == 0); // on the file thread or on this one, in turn
+    }
+    assertThat(destination.awaitWritten(System.nanoTime() + TimeUnit.SECONDS.toNanos(10))).isTrue();
+
+    // Every line is still on disk: the writer renamed the dropped files out of the way and deleted none.
+    List<String> lines = new ArrayList<>();
+    try (Stream<Path> files = Files.list(dir)) {
+      for (Path p : files.toList()) {
+        lines.addAll(Files.readAllLines(p, StandardCharsets.UTF_8));
+      }
+    }
+    assertThat(lines).hasSize(500);
+    try (Stream<Path> files = Files.list(dir)) {
+      assertThat(files.map(p -> p.getFileName().toString()))
+          .contains("decisions.jsonl", "decisions.jsonl.1", "decisions.jsonl.2", "decisions.jsonl.2-1", "decisions.jsonl.2-2");
+    }
+
+    deleterMayRun.countDown();
+    destination.close();
+    try (Stream<Path> files = Files.list(dir)) {
+      assertThat(files.map(p -> p.getFileName().toString())).containsExactlyInAnyOrder("decisions.jsonl", "decisions.jsonl.1");
+    }
+  }
+
+  @Test
+  @DisplayName("writes a batch itself while it keeps up, hands it to its file thread while behind, and keeps the order")
+  void fileThreadOnlyWhenBehind(@TempDir Path dir) throws Exception {
+    Path file = dir.resolve("decisions.jsonl");
+    RotatingFileDestination destination = new RotatingFileDestination(file, 64L << 20, 1);
+    DecisionEventJson json = new DecisionEventJson();
+    int step = 0;
+    for (int batch = 0; batch < 3; batch++) {
+      destination.write(json.write(event(++step)));
+      destination.flush(false);
+    }
+    assertThat(destination.handedOver()).isZero();
+    assertThat(Files.readAllLines(file, StandardCharsets.UTF_8)).as("written by this thread, at once").hasSize(3);
+
+    for (int batch = 0; batch < 30; batch++) {
+      for (int i = 0; i < 100; i++) {
+        destination.write(json.write(event(++step)));
+      }
+      destination.flush(batch % 3 != 2); // behind two batches in three
+    }
+    assertThat(destination.handedOver()).isGreaterThanOrEqualTo(20);
+    destination.close();
+
+    List<String> lines = Files.readAllLines(file, StandardCharsets.UTF_8);
+    assertThat(lines).hasSize(step);
+    for (int i = 0; i < lines.size(); i++) {
+      assertThat(JSON.readTree(lines.get(i)).get("step").asLong()).isEqualTo(i + 1);
+    }
+  }
+
+  @Test
+  @DisplayName("counts a failed write of its file thread in harness.decision.sink.failures, and goes on")
+  void fileWriteFailuresAreCounted() throws Exception {
+    Path full = Path.of("/dev/full"); // every write fails: no space left on the device
+    assumeTrue(Files.isWritable(full), "needs Linux's /dev/full");
+    SimpleMeterRegistry registry = new SimpleMeterRegistry();
+    DecisionLog log = DecisionLog.toFile(full).meterRegistry(registry).build();
+    for (int i = 1; i <= 3; i++) {
+      log.record(event(i));
+    }
+    assertThat(log.flush(Duration.ofSeconds(10))).isTrue();
+    assertThat(registry.get(HfrMeters.SINK_FAILURES).counter().count()).isGreaterThanOrEqualTo(1.0);
+    log.record(event(4));
+    assertThat(log.flush(Duration.ofSeconds(10))).isTrue();
+    assertThat(log.written()).isEqualTo(4);
+    assertThat(log.dropped()).isZero();
+    log.close();
   }
 
   @Test
