@@ -39,8 +39,8 @@ class OneOwnerPerWriteTest {
   void twoRunnersOnOneEmbeddedLedger() throws Exception {
     try (OrderService service = new OrderService(3);
         EmbeddedFileLedger ledger = EmbeddedFileLedger.open(tmp.resolve("ledger"));
-        Hfr a = Hfr.builder().ledger(ledger).decisionSink(e -> { }).build();
-        Hfr b = Hfr.builder().ledger(ledger).decisionSink(e -> { }).build()) {
+        Hfr a = Hfr.builder().ledger(ledger).config(OrderTasks.config()).decisionSink(e -> { }).build();
+        Hfr b = Hfr.builder().ledger(ledger).config(OrderTasks.config()).decisionSink(e -> { }).build()) {
       OrderDesk deskA = OrderDesk_Recovering.create(a, service.uri());
       OrderDesk deskB = OrderDesk_Recovering.create(b, service.uri());
       CompletableFuture<Map<String, Integer>> runA = CompletableFuture.supplyAsync(() -> run(a, deskA));

@@ -24,7 +24,7 @@ public final class RaceWorker {
     Path go = Path.of(args[3]);
     try (HikariDataSource ds = OneOwnerPerWriteTest.pool(args[0], OneOwnerPerWriteTest.THREADS);
         PostgresLedger ledger = PostgresLedger.create(ds);
-        Hfr hfr = Hfr.builder().ledger(ledger).decisionSink(e -> { }).build()) {
+        Hfr hfr = Hfr.builder().ledger(ledger).config(OrderTasks.config()).decisionSink(e -> { }).build()) {
       OrderDesk desk = OrderDesk_Recovering.create(hfr, URI.create(args[1]));
       System.out.println("READY");
       while (!Files.exists(go)) {
