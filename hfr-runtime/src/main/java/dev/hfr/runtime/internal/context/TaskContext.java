@@ -52,11 +52,6 @@ public final class TaskContext {
       return byOpen;
     }
 
-    /** Whether this is the current thread's slot. */
-    public boolean ownedByCurrentThread() {
-      return owner == Thread.currentThread();
-    }
-
     /**
      * If {@code expected} is the current thread's task, makes {@code next} current instead; says whether it did.
      * On the slot's own thread without a lookup ({@code nextByOpen}: whether {@code next} was bound here by its
