@@ -52,7 +52,9 @@ import java.util.concurrent.atomic.AtomicLong;
  * threads), {@code engine} (the calls the engine makes for an R1 write — {@code prepareIfAbsent} with a
  * lease, then the commit, which ends the lease — on 1 and 32 threads), {@code ceiling} (32 threads, no fsync), {@code pg} (PostgreSQL, the R1 call and the engine's, against raw JDBC), and {@code
  * backends}: every backend and policy with 1 and 4 threads, key derivation alone, and PostgreSQL with
- * {@code synchronous_commit} on and off, each against raw JDBC.
+ * {@code synchronous_commit} on and off, each against raw JDBC; {@code pgwork}: the server's whole work per
+ * call (CPU of every PostgreSQL process, WAL bytes), the ledger's settled sweep included, against the
+ * like-for-like raw statements.
  *
  * The last column is the process's CPU time (all threads, user and kernel) per call: what the machine's
  * cores allow, whatever else runs on them.
@@ -158,6 +160,9 @@ public final class LedgerCommitHarness {
     }
     if (parts.contains("backends")) {
       rows.addAll(backends(rounds, dir));
+    }
+    if (parts.contains("pgwork")) {
+      ratios.addAll(postgresWork(rounds, dir.resolve("pgwork")));
     }
     System.out.println();
     System.out.println("| case | threads | calls/s | p50 ms | p99 ms | mean ms | CPU µs/call |");
@@ -313,6 +318,99 @@ public final class LedgerCommitHarness {
       }
     }
     return rows;
+  }
+
+  /**
+   * What a call costs the server in all, not only what the caller waits for: the engine's R1 call and the
+   * like-for-like raw statements, one thread, in alternating rounds of {@code max(10, rounds)} seconds — long
+   * enough for the ledger's settled sweep (at most every 10 s, on its own thread) to run inside them — each
+   * ledger round ending with the sweep of what is left ({@code expire(EPOCH)} runs it and deletes nothing), so
+   * every settled record's second row version is counted. CPU is every PostgreSQL process's (postmaster and
+   * children: backends, WAL writer, checkpointer, autovacuum) from /proc; WAL from the server's insert
+   * position.
+   */
+  private static List<String> postgresWork(int rounds, Path dataDir) throws Exception {
+    double seconds = Math.max(10, rounds);
+    try (EmbeddedPostgres pg = EmbeddedPostgres.builder().setDataDirectory(dataDir).setServerConfig("fsync", "on").start();
+        HikariDataSource pool = pool(pg, "on")) {
+      createRawTable(pool);
+      long postmaster = Long.parseLong(Files.readAllLines(dataDir.resolve("postmaster.pid")).get(0).trim());
+      long[] ledger = new long[4];
+      long[] raw = new long[4];
+      try (PostgresLedger l = PostgresLedger.create(pool)) {
+        Call engine = engineCall(l);
+        Call likeForLike = rawJdbcAsyncUpdateCall(pool);
+        run("warm-up", 1, 1.0, engine);
+        run("warm-up", 1, 1.0, likeForLike);
+        l.expire(java.time.Instant.EPOCH);
+        for (int r = 0; r < 2; r++) {
+          RUN.incrementAndGet();
+          measureWork(pool, postmaster, ledger, () -> {
+            long calls = run("work", 1, seconds, engine).calls();
+            l.expire(java.time.Instant.EPOCH); // the settled sweep of what the round left
+            return calls;
+          });
+          RUN.incrementAndGet();
+          measureWork(pool, postmaster, raw, () -> run("work", 1, seconds, likeForLike).calls());
+        }
+      }
+      List<String> out = new ArrayList<>();
+      out.add(String.format(Locale.ROOT, "PostgreSQL, the server's whole work per call (2 alternating rounds of %.0f s each, WAL on %s), "
+          + "settled sweep included:", seconds, Files.getFileStore(dataDir).type()));
+      for (long[] w : List.of(ledger, raw)) {
+        out.add(String.format(Locale.ROOT, "  %s: %,d calls, server CPU %.1f µs/call, WAL %.0f bytes/call, client JVM CPU %.1f µs/call",
+            w == ledger ? "PostgresLedger engine's R1 call" : "raw like-for-like INSERT + UPDATE", w[0],
+            w[1] / 1e3 / w[0], (double) w[2] / w[0], w[3] / 1e3 / w[0]));
+      }
+      out.add(String.format(Locale.ROOT, "  ledger / raw: server CPU %.2f, WAL %.2f, client CPU %.2f per call",
+          (double) ledger[1] / ledger[0] / ((double) raw[1] / raw[0]), (double) ledger[2] / ledger[0] / ((double) raw[2] / raw[0]),
+          (double) ledger[3] / ledger[0] / ((double) raw[3] / raw[0])));
+      return out;
+    }
+  }
+
+  @FunctionalInterface
+  interface Counted {
+    long calls() throws Exception;
+  }
+
+  /** Adds to {@code totals} (calls, server CPU ns, WAL bytes, JVM CPU ns) what {@code work} cost. */
+  private static void measureWork(HikariDataSource pool, long postmaster, long[] totals, Counted work) throws Exception {
+    long cpu0 = serverCpuNanos(postmaster);
+    long wal0 = walPosition(pool);
+    long jvm0 = OS.getProcessCpuTime();
+    long calls = work.calls();
+    totals[3] += OS.getProcessCpuTime() - jvm0;
+    totals[2] += walPosition(pool) - wal0;
+    totals[1] += serverCpuNanos(postmaster) - cpu0;
+    totals[0] += calls;
+  }
+
+  private static long walPosition(HikariDataSource pool) throws Exception {
+    try (Connection c = pool.getConnection(); Statement s = c.createStatement();
+        java.sql.ResultSet rs = s.executeQuery("SELECT pg_current_wal_insert_lsn() - '0/0'::pg_lsn")) {
+      rs.next();
+      return rs.getLong(1);
+    }
+  }
+
+  /** User and system CPU of the postmaster and its children, from /proc (clock ticks of 10 ms). */
+  private static long serverCpuNanos(long postmaster) throws Exception {
+    long ticks = 0;
+    try (var procs = Files.newDirectoryStream(Path.of("/proc"), "[0-9]*")) {
+      for (Path p : procs) {
+        try {
+          String stat = Files.readString(p.resolve("stat"));
+          String[] f = stat.substring(stat.lastIndexOf(')') + 2).split(" ");
+          if (Long.parseLong(p.getFileName().toString()) == postmaster || Long.parseLong(f[1]) == postmaster) {
+            ticks += Long.parseLong(f[11]) + Long.parseLong(f[12]);
+          }
+        } catch (java.io.IOException | RuntimeException exited) {
+          // the process ended between the listing and the read: its time is gone with it
+        }
+      }
+    }
+    return ticks * 10_000_000L;
   }
 
   /** Warms each case up for a second, then runs them in turn, {@code rounds} seconds each, and merges their samples. */

@@ -11,6 +11,7 @@ import java.sql.Connection;
 import java.sql.ResultSet;
 import java.sql.Statement;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.Callable;
@@ -303,6 +304,57 @@ class PostgresLedgerTest extends IdempotencyLedgerContract {
     assertThat(flags()).contains("k-failed=true");
     assertThat(l.pending()).extracting(LedgerRecord::key).containsExactlyInAnyOrder("k-failed", "k-prepared", "k-unknown");
     assertThat(l.sweepSettled()).as("nothing settled since").isZero();
+  }
+
+  @Test
+  @DisplayName("an outcome of a record this ledger inserted reads nothing back, and returns the row as stored")
+  void outcomeOfAnInsertedRecordIsTheStoredRow() {
+    Prepared p = ledger.prepareIfAbsent(TENANT, "task-7", "k-1", "Orders.create", args(1), "worker-1", Duration.ofSeconds(20));
+    LedgerRecord committed = ledger.transition(TENANT, "k-1", LedgerState.PREPARED, LedgerState.COMMITTED, result(1), p.lease().fencingToken());
+    assertThat(committed).isEqualTo(ledger.find(TENANT, "k-1").orElseThrow());
+    assertThat(committed.attempts()).isEqualTo(1);
+    assertThat(committed.taskId()).isEqualTo("task-7");
+    assertThat(ledger.currentLease(TENANT, "k-1")).as("the commit ended the lease").isEmpty();
+
+    ledger.prepare(TENANT, "k-2", "Orders.create", args(2));
+    LedgerRecord unknown = ledger.transition(TENANT, "k-2", LedgerState.PREPARED, LedgerState.UNKNOWN, null, 0);
+    assertThat(unknown).isEqualTo(ledger.find(TENANT, "k-2").orElseThrow());
+    assertThat(ledger.pending()).extracting(LedgerRecord::key).containsExactly("k-2");
+  }
+
+  @Test
+  @DisplayName("an outcome of a record another JVM moved, leased or made again since this one inserted it is decided on the row as it is")
+  void outcomeOfARecordChangedElsewhereReadsTheRow() {
+    try (PostgresLedger other = PostgresLedger.create(dataSource, options())) {
+      // moved: another attempt failed and the record was prepared again (attempts 1, still PREPARED)
+      ledger.prepare(TENANT, "k-moved", "Orders.create", args(1));
+      other.transition(TENANT, "k-moved", LedgerState.PREPARED, LedgerState.FAILED, null, 0);
+      other.transition(TENANT, "k-moved", LedgerState.FAILED, LedgerState.PREPARED, null, 0);
+      LedgerRecord moved = ledger.transition(TENANT, "k-moved", LedgerState.PREPARED, LedgerState.COMMITTED, result(1), 0);
+      assertThat(moved.attempts()).as("the failed attempt counts").isEqualTo(2);
+      assertThat(moved).isEqualTo(ledger.find(TENANT, "k-moved").orElseThrow());
+
+      // leased: the inserter's lease ran out and another owner took the key
+      Prepared p = ledger.prepareIfAbsent(TENANT, "k-leased", "Orders.create", args(2), "worker-1", Duration.ofSeconds(1));
+      time.advance(Duration.ofSeconds(2).toNanos());
+      Lease taken = other.acquireLease(TENANT, "k-leased", "worker-2", Duration.ofSeconds(20)).orElseThrow();
+      assertThatThrownBy(() -> ledger.transition(TENANT, "k-leased", LedgerState.PREPARED, LedgerState.COMMITTED, result(2), p.lease().fencingToken()))
+          .isInstanceOf(StaleFencingTokenException.class);
+      assertThat(other.transition(TENANT, "k-leased", LedgerState.PREPARED, LedgerState.COMMITTED, result(2), taken.fencingToken()).fencingToken())
+          .isEqualTo(taken.fencingToken());
+
+      // made again: committed, expired and prepared anew (another task, a later time) by the other JVM
+      ledger.prepare(TENANT, "k-again", "Orders.create", args(3));
+      other.transition(TENANT, "k-again", LedgerState.PREPARED, LedgerState.COMMITTED, result(3), 0);
+      time.advance(Duration.ofSeconds(5).toNanos());
+      other.expire(Instant.ofEpochMilli(time.epochMillis()));
+      assertThat(ledger.find(TENANT, "k-again")).isEmpty();
+      time.advance(Duration.ofSeconds(5).toNanos());
+      other.prepare(TENANT, "k-again", "Orders.create", args(3)); // the same first version but for its time
+      LedgerRecord again = ledger.transition(TENANT, "k-again", LedgerState.PREPARED, LedgerState.COMMITTED, result(3), 0);
+      assertThat(again).isEqualTo(ledger.find(TENANT, "k-again").orElseThrow());
+      assertThat(again.createdAt()).isEqualTo(Instant.ofEpochMilli(time.epochMillis()));
+    }
   }
 
   @Test
