@@ -19,7 +19,22 @@ public final class SharedSuccessCounts {
   }
 
   /** Set once, by {@code CircuitBreaker}'s class initialiser, which has run by the time a breaker exists. */
-  private static Access access;
+  private static Access installed;
+
+  /**
+   * The access as a constant, which the JIT folds into the calls below. Read first by a call with a breaker, so
+   * after the breaker's class installed it.
+   */
+  private static final class Installed {
+    static final Access ACCESS = installedAccess();
+  }
+
+  private static synchronized Access installedAccess() {
+    if (installed == null) {
+      throw new IllegalStateException("CircuitBreaker's class initialiser did not install its access");
+    }
+    return installed;
+  }
 
   private SharedSuccessCounts() {}
 
@@ -29,10 +44,10 @@ public final class SharedSuccessCounts {
    * @throws IllegalStateException if an access was installed already
    */
   public static synchronized void install(Access breakerAccess) {
-    if (access != null) {
+    if (installed != null) {
       throw new IllegalStateException("the circuit breaker's access is installed already");
     }
-    access = breakerAccess;
+    installed = breakerAccess;
   }
 
   /**
@@ -41,7 +56,7 @@ public final class SharedSuccessCounts {
    * counted before is not.
    */
   public static void share(CircuitBreaker breaker, LongAdder shared) {
-    access.share(breaker, shared);
+    Installed.ACCESS.share(breaker, shared);
   }
 
   /**
@@ -51,6 +66,6 @@ public final class SharedSuccessCounts {
    * is {@code false} (the caller counts it itself).
    */
   public static boolean onSuccessCountedIn(CircuitBreaker breaker, long latencyNanos, long endNanos, LongAdder shared) {
-    return access.onSuccessCountedIn(breaker, latencyNanos, endNanos, shared);
+    return Installed.ACCESS.onSuccessCountedIn(breaker, latencyNanos, endNanos, shared);
   }
 }
