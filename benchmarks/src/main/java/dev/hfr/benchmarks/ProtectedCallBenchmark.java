@@ -13,6 +13,7 @@ import java.lang.management.ThreadInfo;
 import java.lang.management.ThreadMXBean;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import io.github.resilience4j.bulkhead.Bulkhead;
 import io.github.resilience4j.circuitbreaker.CircuitBreaker;
 import io.github.resilience4j.core.functions.CheckedSupplier;
@@ -231,6 +232,19 @@ public class ProtectedCallBenchmark {
       return proxy.quote(SKU);
     }
   }
+
+  /**
+   * The same with a deadline, as the agent loops of the docs open their tasks: the deadline bounds the call's attempt
+   * (the shared attempt timer watches it).
+   */
+  @Benchmark
+  public long taskWithDeadlineHfr() {
+    try (TaskScope task = hfr.openTask(TaskSpec.builder("bench", "task").deadline(TASK_DEADLINE).build())) {
+      return proxy.quote(SKU);
+    }
+  }
+
+  private static final Duration TASK_DEADLINE = Duration.ofSeconds(30);
 
   /**
    * An agent's calls run inside a task: each joins the task open on its thread, which tracks the task's

@@ -1,6 +1,7 @@
 package dev.hfr.runtime.breaker;
 
 import dev.hfr.annotations.Fault;
+import dev.hfr.runtime.breaker.internal.SharedSuccessCounts;
 import dev.hfr.runtime.time.Clock;
 import java.util.Arrays;
 import java.util.Objects;
@@ -80,6 +81,20 @@ public final class CircuitBreaker {
 
   /** How often the time stamp of lock-free successes is refreshed: often enough for windows of seconds. */
   private static final long STAMP_NANOS = 1_000_000L;
+
+  static {
+    SharedSuccessCounts.install(new SharedSuccessCounts.Access() {
+      @Override
+      public void share(CircuitBreaker breaker, LongAdder shared) {
+        breaker.shareSuccessCount(shared);
+      }
+
+      @Override
+      public boolean onSuccessCountedIn(CircuitBreaker breaker, long latencyNanos, long endNanos, LongAdder shared) {
+        return breaker.onSuccessCountedIn(latencyNanos, endNanos, shared);
+      }
+    });
+  }
 
   /**
    * A closed breaker.
@@ -184,9 +199,10 @@ public final class CircuitBreaker {
    * counts without its lock (closed, not slow) is counted in {@code shared} — one of the caller's counters
    * given to {@link #shareSuccessCount} — and nowhere else, and the answer is {@code true}; any other is
    * recorded as {@code onSuccess} records it, and the answer is {@code false} (the caller counts it itself).
-   * One increment then serves the caller's count and the breaker's.
+   * One increment then serves the caller's count and the breaker's. The engine's optimisation, not API: it
+   * reaches this through {@link SharedSuccessCounts}.
    */
-  public boolean onSuccessCountedIn(long latencyNanos, long endNanos, LongAdder shared) {
+  boolean onSuccessCountedIn(long latencyNanos, long endNanos, LongAdder shared) {
     if (latencyNanos <= slowNanos && state == CircuitState.CLOSED && endNanos - lastSuccessNanos < STAMP_NANOS) {
       shared.increment();
       return true;
@@ -198,9 +214,9 @@ public final class CircuitBreaker {
   /**
    * Lets {@code shared}, a counter the caller owns and reads, count this breaker's lock-free successes too
    * ({@link #onSuccessCountedIn}): its increments from now on are this breaker's closed-state successes,
-   * folded into the window like its own. What it counted before is not.
+   * folded into the window like its own. What it counted before is not. Reached through {@link SharedSuccessCounts}.
    */
-  public void shareSuccessCount(LongAdder shared) {
+  void shareSuccessCount(LongAdder shared) {
     Objects.requireNonNull(shared, "shared");
     lock.lock();
     try {

@@ -35,8 +35,7 @@ public final class Deadline {
     if (timeout.isNegative()) {
       throw new IllegalArgumentException("timeout must not be negative, was " + timeout);
     }
-    long nanos = timeout.compareTo(Duration.ofNanos(Long.MAX_VALUE)) >= 0 ? Long.MAX_VALUE : timeout.toNanos();
-    return new Deadline(Nanos.saturatedAdd(clock.nanoTime(), nanos), true);
+    return new Deadline(Nanos.saturatedAdd(clock.nanoTime(), Nanos.of(timeout)), true);
   }
 
   /**

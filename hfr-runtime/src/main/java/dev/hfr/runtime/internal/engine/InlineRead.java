@@ -9,6 +9,7 @@ import dev.hfr.runtime.ToolInvocation;
 import dev.hfr.runtime.action.Reason;
 import dev.hfr.runtime.breaker.Bulkhead;
 import dev.hfr.runtime.breaker.CircuitBreaker;
+import dev.hfr.runtime.breaker.internal.SharedSuccessCounts;
 import dev.hfr.runtime.budget.TaskLimit;
 import dev.hfr.runtime.time.Clock;
 import dev.hfr.runtime.timeout.AttemptTimeoutException;
@@ -171,7 +172,7 @@ final class InlineRead {
           boolean counted = false;
           if (breaker != null) {
             if (accepted) {
-              counted = breaker.onSuccessCountedIn(latency, attemptEnd, view.cleanReadsCounted);
+              counted = SharedSuccessCounts.onSuccessCountedIn(breaker, latency, attemptEnd, view.cleanReadsCounted);
             } else {
               breaker.onSuccess(latency, attemptEnd);
             }

@@ -1,5 +1,7 @@
 package dev.hfr.runtime.internal.time;
 
+import java.time.Duration;
+
 /**
  * Saturating arithmetic on nanosecond amounts: deadlines and delays are added without wrapping round
  * to negative values, so a huge delay reads as "after every deadline", never as "in the past".
@@ -16,6 +18,11 @@ public final class Nanos {
       return a < 0 ? Long.MIN_VALUE : Long.MAX_VALUE;
     }
     return sum;
+  }
+
+  /** A non-negative {@code duration} in nanoseconds, clamped to {@link Long#MAX_VALUE} instead of overflowing. */
+  public static long of(Duration duration) {
+    return duration.compareTo(Duration.ofNanos(Long.MAX_VALUE)) >= 0 ? Long.MAX_VALUE : duration.toNanos();
   }
 
   /** {@code millis} in nanoseconds, clamped to {@link Long#MAX_VALUE}; negative input is refused. */
