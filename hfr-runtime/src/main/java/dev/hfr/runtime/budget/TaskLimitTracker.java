@@ -1,5 +1,6 @@
 package dev.hfr.runtime.budget;
 
+import dev.hfr.runtime.internal.budget.TrackerLocking;
 import dev.hfr.runtime.time.Clock;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
@@ -18,9 +19,8 @@ import java.util.concurrent.locks.LockSupport;
  * engine stops or replans.
  *
  * <p>Thread-safe (a task may call tools in parallel); the checks take a per-task lock and never allocate.
- * A caller may take that lock itself ({@link #lock()}, {@link #unlock()}) to count more of the task in the
- * same critical section and check with {@link #beforeToolCallHoldingLock} (HFR's engine numbers and counts
- * each call of a task so: one lock per call).
+ * HFR's engine takes that lock itself to number, count and check each call of a task in one critical section
+ * (one lock per call), through an internal access ({@code internal.budget.TrackerLocking}): not API.
  *
  * <p>The lock is a flag taken by one compare-and-set and given back by a release store, not a monitor or a
  * {@code java.util.concurrent} lock: their release is a second atomic instruction (a monitor's exit) or a
@@ -62,6 +62,23 @@ public final class TaskLimitTracker {
     } catch (ReflectiveOperationException e) {
       throw new ExceptionInInitializerError(e);
     }
+    TrackerLocking.install(new TrackerLocking.Access() {
+      @Override
+      public void lock(TaskLimitTracker tracker) {
+        tracker.lock();
+      }
+
+      @Override
+      public void unlock(TaskLimitTracker tracker) {
+        tracker.unlock();
+      }
+
+      @Override
+      public TaskLimit beforeToolCallHoldingLock(TaskLimitTracker tracker, String tool, boolean write, long nowNanos,
+          boolean exactReading) {
+        return tracker.beforeToolCallHoldingLock(tool, write, nowNanos, exactReading);
+      }
+    });
   }
 
   /** Starts tracking a task now, on {@code clock}. */
@@ -138,9 +155,10 @@ public final class TaskLimitTracker {
   /**
    * {@link #beforeToolCall(String, boolean, long)} ({@code exactReading}) or {@link #beforeToolCallAtRecentReading}
    * (not), for a caller that holds this tracker's lock already ({@link #lock()}), so that it can count the call in
-   * the same critical section instead of taking the lock a second time.
+   * the same critical section instead of taking the lock a second time. The engine's, not API: it reaches this
+   * through {@link TrackerLocking}.
    */
-  public TaskLimit beforeToolCallHoldingLock(String tool, boolean write, long nowNanos, boolean exactReading) {
+  TaskLimit beforeToolCallHoldingLock(String tool, boolean write, long nowNanos, boolean exactReading) {
     assert locked == 1 : "the caller must hold the tracker's lock";
     if (exactReading) {
       checksAtRecentReadings = 0;
@@ -276,16 +294,17 @@ public final class TaskLimitTracker {
   /**
    * Takes this tracker's lock, for a caller that counts more of its task in the same critical section as a check
    * ({@link #beforeToolCallHoldingLock}); give it back with {@link #unlock()} in a {@code finally}. Not
-   * reentrant: no other method of this tracker may be called while holding it.
+   * reentrant: no other method of this tracker may be called while holding it. The engine reaches this through
+   * {@link TrackerLocking}.
    */
-  public void lock() {
+  void lock() {
     if (!LOCKED.compareAndSet(this, 0, 1)) {
       lockContended();
     }
   }
 
   /** Gives back the lock {@link #lock()} took. */
-  public void unlock() {
+  void unlock() {
     LOCKED.setRelease(this, 0);
   }
 

@@ -10,6 +10,7 @@ import dev.hfr.runtime.ToolOutcome;
 import dev.hfr.runtime.budget.Deadline;
 import dev.hfr.runtime.budget.RetryBudget;
 import dev.hfr.runtime.budget.TaskLimitTracker;
+import dev.hfr.runtime.internal.budget.TrackerLocking;
 import dev.hfr.runtime.ledger.TaskCheckpoint;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
@@ -235,11 +236,11 @@ public final class TaskState implements CallTask {
     if (l == null) {
       return (long) STEPS.getAndAdd(this, 1L) + 1;
     }
-    l.lock();
+    TrackerLocking.lock(l);
     try {
       return ++steps;
     } finally {
-      l.unlock();
+      TrackerLocking.unlock(l);
     }
   }
 
@@ -257,13 +258,13 @@ public final class TaskState implements CallTask {
       CALLS.getAndAdd(this, 1);
       return Admission.of(nextStep(), null);
     }
-    l.lock();
+    TrackerLocking.lock(l);
     try {
       long step = ++steps;
       calls++;
-      return Admission.of(step, checkLimits ? l.beforeToolCallHoldingLock(tool, false, nowNanos, exact) : null);
+      return Admission.of(step, checkLimits ? TrackerLocking.beforeToolCallHoldingLock(l, tool, false, nowNanos, exact) : null);
     } finally {
-      l.unlock();
+      TrackerLocking.unlock(l);
     }
   }
 
@@ -292,14 +293,14 @@ public final class TaskState implements CallTask {
       }
       return;
     }
-    l.lock();
+    TrackerLocking.lock(l);
     try {
       calls++;
       if (highRiskCall) {
         highRisk++;
       }
     } finally {
-      l.unlock();
+      TrackerLocking.unlock(l);
     }
   }
 
@@ -468,12 +469,12 @@ public final class TaskState implements CallTask {
       callsNow = (int) CALLS.getVolatile(this);
       highRiskNow = (int) HIGH_RISK.getVolatile(this);
     } else {
-      limits.lock();
+      TrackerLocking.lock(limits);
       try {
         callsNow = calls;
         highRiskNow = highRisk;
       } finally {
-        limits.unlock();
+        TrackerLocking.unlock(limits);
       }
     }
     Tally t = tally != null ? tally : NO_TALLY;
