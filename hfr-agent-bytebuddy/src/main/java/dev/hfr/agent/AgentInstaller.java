@@ -20,17 +20,14 @@ import java.util.function.Supplier;
  * transformer stays registered only while the libraries' clients are watched ({@link LibraryWatch}): the JVM
  * calls a registered transformer for every class it loads, which is most of what an agent costs a JVM's start-up
  * (docs/AGENT.md, "Start-up"), so a JVM whose class path has neither OkHttp nor Apache HttpClient does not pay it.
- * The weaver (ASM) is set up with the first weaving; the recorder (meters, events file, stderr summary) starts with
- * the first call of a woven client, or at once when the Prometheus endpoint is asked for.
+ * The recorder (meters, events file, stderr summary) and the weaver (ASM) start with the first weaving; the
+ * Prometheus endpoint, when asked for, starts at once.
  *
  * <p>This is the start-up path of every JVM the agent is in, so it is kept cheap on purpose: it loads no
  * instrumentation class before weaving (the class names are constants), and it creates no lambda, whose first
  * use in a JVM costs tens of milliseconds of {@code java.lang.invoke} set-up.
  */
 final class AgentInstaller {
-
-  /** The superclass of the JDK client's facade, loaded by the platform class loader from the runtime image. */
-  private static final String JDK_CLIENT_SUPERCLASS = "java.net.http.HttpClient";
 
   private AgentInstaller() {}
 
@@ -59,17 +56,15 @@ final class AgentInstaller {
     }
     FirstUse firstUse = new FirstUse(options, Map.copyOf(clientByInternalName));
     if (options.prometheusPort() >= 0) {
-      firstUse.run(); // the endpoint should answer from the start
-    } else {
-      HfrBridge.startRecordingOnFirstCall(firstUse);
+      firstUse.startRecording(); // the endpoint should answer from the start
     }
     LibraryWatch watch = LibraryWatch.decide(options.watch(), libraryClients, attach,
         LibraryWatch.classPath(System.getProperty("java.class.path", "")));
     LazyTransformer transformer =
         new LazyTransformer(Set.copyOf(clientByInternalName.keySet()), firstUse, inst, HfrBridge.class.getModule());
+    inst.addTransformer(transformer, true);
     if (watch.watching()) {
       // the transformer stays: every instrumented class is woven when it loads, or now if it is loaded already
-      inst.addTransformer(transformer, true);
       Set<String> all = new HashSet<>(jdkClasses);
       all.addAll(libraryClasses);
       retransformLoaded(all, inst);
@@ -79,15 +74,6 @@ final class AgentInstaller {
       for (String name : jdkClasses) {
         (HttpClientInstrumentations.wovenOnFirstConnection(name) ? onFirstConnection : now).add(name);
       }
-      if (!now.isEmpty()) {
-        // the weaver and these clients' hooks before the transformer is registered: the JVM calls it for every class
-        // it loads meanwhile (with a copy of its class file), and those would be a hundred of the agent's own
-        transformer.prepare(now);
-        // the platform class loader's first class from the runtime image sets up its image reader, some 25 shared
-        // classes whose class files the JVM would read back for the transformer; the facade's superclass does it here
-        loadWithoutTransformer(JDK_CLIENT_SUPERCLASS);
-      }
-      inst.addTransformer(transformer, true);
       try {
         weaveJdkClasses(now, inst, transformer);
         if (attach) {
@@ -105,14 +91,6 @@ final class AgentInstaller {
         + (options.enforce() ? "enforce" : "shadow") + ", clients " + (jdkClients.length() == 0 ? "(no JDK client)" : jdkClients)
         + watched(libraryClientNames, watch)
         + (options.events() != null ? ", events " + options.events().toAbsolutePath() : ""));
-  }
-
-  private static void loadWithoutTransformer(String className) {
-    try {
-      Class.forName(className, false, ClassLoader.getPlatformClassLoader());
-    } catch (ClassNotFoundException | LinkageError notInThisRuntime) {
-      // then nothing to set up early
-    }
   }
 
   private static String watched(CharSequence libraryClients, LibraryWatch watch) {
@@ -211,13 +189,12 @@ final class AgentInstaller {
   }
 
   /**
-   * What happens on first use, each at most once: the hook transformer is built when the first instrumented class
-   * is woven ({@link #get}), on the thread that weaves it; the recording starts ({@link #run}) when a woven client
-   * makes its first call (through the bridge, on the calling thread, before the call goes on, so that the very first
-   * request is recorded), or at once for the Prometheus endpoint. A JVM that sends no request never pays for the
-   * recording. (The recording loads Micrometer, the runtime's classifier and JDK classes, never an instrumented class.)
+   * What happens when the first instrumented class loads (or at once, for the Prometheus endpoint): the
+   * recording starts and the hook transformer is built, each at most once. Both run on the thread that
+   * loads the class, before the class is defined, so the very first request is recorded. (The recording
+   * loads Micrometer, the runtime's classifier and JDK classes, never an instrumented class.)
    */
-  private static final class FirstUse implements Supplier<HookTransformer>, Runnable {
+  private static final class FirstUse implements Supplier<HookTransformer> {
     private final AgentOptions options;
     private final Map<String, Integer> clientByInternalName;
     private boolean recording;
@@ -227,27 +204,23 @@ final class AgentInstaller {
       this.clientByInternalName = clientByInternalName;
     }
 
-    /** Starts the recording; a second call (another thread, which waited for the first; or the same one) does nothing. */
-    @Override
-    public synchronized void run() {
-      if (recording) {
-        return;
-      }
-      recording = true;
-      long began = System.nanoTime();
-      try {
+    synchronized void startRecording() {
+      if (!recording) {
+        recording = true;
+        long began = System.nanoTime();
         Recording.start(options);
         AgentLog.debug("started recording in " + AgentLog.millisSince(began));
-      } catch (Throwable t) {
-        AgentLog.warn("could not start recording; no request is recorded: " + t);
-      } finally {
-        HfrBridge.startRecordingOnFirstCall(null);
       }
     }
 
     @Override
     public HookTransformer get() {
-      WeaverClasses.defineInBootstrap(); // before anything loads an ASM or weaver class through the system class loader
+      try {
+        startRecording();
+      } catch (Throwable t) {
+        AgentLog.warn("could not start recording; no request is recorded: " + t);
+      }
+      AsmClasses.defineInBootstrap(); // before anything loads an ASM class through the system class loader
       long began = System.nanoTime();
       HookTransformer transformer = new HookTransformer(clientByInternalName, HfrBridge.CLIENTS);
       AgentLog.debug("set up the hooks in " + AgentLog.millisSince(began));

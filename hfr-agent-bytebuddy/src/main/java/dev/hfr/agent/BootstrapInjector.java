@@ -82,7 +82,7 @@ final class BootstrapInjector {
 
   /**
    * Defines more classes of the agent jar in the bootstrap class loader, in order, the way the bridge was
-   * (used for ASM and the weaver, {@link WeaverClasses}). False, and nothing defined, when the bridge came from the fallback
+   * (used for ASM, {@link AsmClasses}). False, and nothing defined, when the bridge came from the fallback
    * jar or when the first class is there already.
    */
   static synchronized boolean defineInBootstrap(String[] classNames) throws IOException, ReflectiveOperationException {

@@ -30,14 +30,6 @@ final class HookTransformer {
     return client == null ? null : HookWeaver.weave(classFile, hooks(client));
   }
 
-  /** Builds the hooks of the client that instruments {@code internalName}, if any, ahead of its first weaving. */
-  void prepare(String internalName) {
-    Integer client = clientByInternalName.get(internalName);
-    if (client != null) {
-      hooks(client);
-    }
-  }
-
   private synchronized List<MethodHook> hooks(int client) {
     if (hooksByClient[client] == null) {
       hooksByClient[client] = HttpClientInstrumentations.hooks(client);

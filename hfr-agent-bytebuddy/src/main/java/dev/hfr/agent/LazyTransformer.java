@@ -4,7 +4,6 @@ import java.lang.instrument.ClassFileTransformer;
 import java.lang.instrument.Instrumentation;
 import java.security.ProtectionDomain;
 import java.util.HashSet;
-import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.function.Supplier;
@@ -70,19 +69,6 @@ final class LazyTransformer implements ClassFileTransformer {
     } catch (Throwable t) {
       AgentLog.warn("could not instrument " + className.replace('/', '.') + "; its client is not recorded: " + t);
       return null;
-    }
-  }
-
-  /**
-   * Sets up the weaver and the hooks for these classes (binary names) now rather than on the first one woven, so that
-   * the classes this loads are loaded before the transformer is registered. A failure is reported as on first use.
-   */
-  void prepare(List<String> classNames) {
-    HookTransformer transformer = delegate();
-    if (transformer != null) {
-      for (String name : classNames) {
-        transformer.prepare(name.replace('.', '/'));
-      }
     }
   }
 

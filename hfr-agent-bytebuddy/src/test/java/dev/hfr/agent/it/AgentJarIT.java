@@ -6,7 +6,6 @@ import java.io.InputStream;
 import java.lang.reflect.Field;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.stream.Stream;
 import java.util.jar.Attributes;
 import java.util.jar.JarFile;
 import java.util.zip.ZipEntry;
@@ -47,17 +46,18 @@ class AgentJarIT {
   }
 
   @Test
-  @DisplayName("ASM's core package and the weaver's, which the agent defines in the bootstrap class loader, are listed whole,"
-      + " each class after its superclass")
-  void weaverIsListedWholeInDefinitionOrder() throws Exception {
-    List<String> order = listed("IN_DEFINITION_ORDER");
-    assertThat(order).as("ASM, then the weaver").containsExactlyElementsOf(
-        Stream.concat(listed("ASM").stream(), listed("WEAVER").stream()).toList());
+  @DisplayName("ASM's core package, which the agent defines in the bootstrap class loader, is listed whole and each class after its superclass")
+  void asmIsListedWholeInDefinitionOrder() throws Exception {
+    Field listed = Class.forName("dev.hfr.agent.AsmClasses").getDeclaredField("IN_DEFINITION_ORDER");
+    listed.setAccessible(true);
+    List<String> order = List.of((String[]) listed.get(null));
+    String dir = "dev/hfr/agent/shaded/org/objectweb/asm/";
     try (JarFile jar = new JarFile(ForkedJvm.agentJar().toFile())) {
-      assertThat(listed("ASM")).as("every class of ASM's package, once").doesNotHaveDuplicates()
-          .containsExactlyInAnyOrderElementsOf(classesOfPackage(jar, "dev/hfr/agent/shaded/org/objectweb/asm/"));
-      assertThat(listed("WEAVER")).as("every class of the weaver's package, once").doesNotHaveDuplicates()
-          .containsExactlyInAnyOrderElementsOf(classesOfPackage(jar, "dev/hfr/agent/internal/weave/"));
+      List<String> inJar = jar.stream().map(ZipEntry::getName)
+          .filter(n -> n.startsWith(dir) && n.endsWith(".class") && n.indexOf('/', dir.length()) < 0)
+          .map(n -> n.substring(0, n.length() - ".class".length()).replace('/', '.'))
+          .toList();
+      assertThat(order).as("every class of the package, once").doesNotHaveDuplicates().containsExactlyInAnyOrderElementsOf(inJar);
       for (String name : order) {
         ClassReader reader;
         try (InputStream in = jar.getInputStream(jar.getEntry(name.replace('.', '/') + ".class"))) {
@@ -73,19 +73,5 @@ class AgentJarIT {
         }
       }
     }
-  }
-
-  private static List<String> listed(String field) throws ReflectiveOperationException {
-    Field listed = Class.forName("dev.hfr.agent.WeaverClasses").getDeclaredField(field);
-    listed.setAccessible(true);
-    return List.of((String[]) listed.get(null));
-  }
-
-  /** The classes directly in a package of the jar (not in its subpackages), as binary names. */
-  private static List<String> classesOfPackage(JarFile jar, String dir) {
-    return jar.stream().map(ZipEntry::getName)
-        .filter(n -> n.startsWith(dir) && n.endsWith(".class") && n.indexOf('/', dir.length()) < 0)
-        .map(n -> n.substring(0, n.length() - ".class".length()).replace('/', '.'))
-        .toList();
   }
 }

@@ -29,11 +29,6 @@ public final class HfrBridge {
   public static final Object NESTED = new Object();
 
   private static volatile HttpCallHooks hooks;
-  /**
-   * Starts the recording, which connects the hooks; run by the first call of a woven client that finds none
-   * connected. A JVM that sends no request never starts it (no recorder, no events file, no summary thread).
-   */
-  private static volatile Runnable recordingStarter;
   /** Weaves the {@code HttpURLConnection} classes; run before the first connection a JDK URL handler opens, then cleared. */
   private static volatile Runnable beforeFirstUrlConnection;
   /**
@@ -57,11 +52,6 @@ public final class HfrBridge {
     }
     hooks = agentHooks;
     return true;
-  }
-
-  /** Sets (or, with {@code null}, clears) what the first call of a woven client runs when no hooks are connected yet. */
-  public static void startRecordingOnFirstCall(Runnable start) {
-    recordingStarter = start;
   }
 
   /** Whether a client is still recorded (false after an internal failure switched it off). */
@@ -212,24 +202,7 @@ public final class HfrBridge {
 
   private static HttpCallHooks active(int client) {
     HttpCallHooks h = hooks;
-    if (h == null) {
-      h = startRecording(client);
-    }
     return h != null && enabled(client) ? h : null;
-  }
-
-  /** The hooks once the recording has started here (or on another thread, which this one waits for); null without. */
-  private static HttpCallHooks startRecording(int client) {
-    Runnable start = recordingStarter;
-    if (start == null) {
-      return null;
-    }
-    try {
-      start.run();
-    } catch (Throwable t) {
-      fail(client, t);
-    }
-    return hooks;
   }
 
   /** Switches a client off after the agent's own failure, reporting it once. */
