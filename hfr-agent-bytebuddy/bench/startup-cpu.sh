@@ -9,7 +9,10 @@
 # sends one GET with the JDK HttpClient to a loopback server (LoopbackServer, a JVM of its own) and exits.
 # CPU is the whole process's user + sys time as GNU time reports it. Variants (default: none agent):
 #   none        no agent
-#   noop        a Java agent whose transformer changes nothing (NoOpAgent): the floor of every agent
+#   noop        a Java agent whose transformer changes nothing (NoOpAgent): the floor of every agent whose
+#               transformer stays registered
+#   empty       a Java agent whose premain does nothing and registers no transformer (EmptyAgent): the floor
+#               of every -javaagent
 #   agent       -javaagent:target/hfr-agent.jar with its default options
 #   agent-idle  the agent with every client switched off: its premain and transformer, no instrumentation
 #   before      -javaagent:$BEFORE_JAR, another build of the agent (e.g. main's) to compare with
@@ -36,6 +39,8 @@ WORK=$(mktemp -d)
 trap 'kill "$SERVER_PID" 2>/dev/null || true; rm -rf "$WORK"' EXIT
 printf 'Premain-Class: dev.hfr.agent.bench.NoOpAgent\nCan-Retransform-Classes: true\n' > "$WORK/manifest"
 jar cfm "$WORK/noop.jar" "$WORK/manifest" -C "$CP" dev/hfr/agent/bench/NoOpAgent.class
+printf 'Premain-Class: dev.hfr.agent.bench.EmptyAgent\n' > "$WORK/empty-manifest"
+jar cfm "$WORK/empty.jar" "$WORK/empty-manifest" -C "$CP" dev/hfr/agent/bench/EmptyAgent.class
 
 "$JAVA" -cp "$CP" dev.hfr.agent.bench.LoopbackServer > "$WORK/url" &
 SERVER_PID=$!
@@ -48,6 +53,7 @@ agent_args() {
   case "$1" in
     none) ;;
     noop) echo "-javaagent:$WORK/noop.jar" ;;
+    empty) echo "-javaagent:$WORK/empty.jar" ;;
     agent) echo "-javaagent:target/hfr-agent.jar" ;;
     before) echo "-javaagent:${BEFORE_JAR:?set BEFORE_JAR to the other agent jar}" ;;
     agent-idle) echo "-javaagent:target/hfr-agent.jar=instrument.jdk-httpclient=false,instrument.http-url-connection=false,instrument.okhttp=false,instrument.apache-httpclient5=false" ;;
