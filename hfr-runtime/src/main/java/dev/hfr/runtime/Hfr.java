@@ -115,7 +115,8 @@ public final class Hfr implements RecoveryEngine, AutoCloseable {
   public static final Duration DEFAULT_LEASE_TTL = Duration.ofSeconds(20);
 
   private final Controller controller;
-  private final Compensator compensator;
+  /** Undoes committed writes; package-private for the task scopes, which undo their own through it. */
+  final Compensator compensator;
   private final PolicySource policies;
   private final HfrFeatures features;
   private final Clock clock;
@@ -321,7 +322,7 @@ public final class Hfr implements RecoveryEngine, AutoCloseable {
     // from the tracker's start, the instant the task's wall time runs from.
     Deadline deadline = spec.deadline() == null ? Deadline.NONE : Deadline.atNanos(Nanos.saturatedAdd(
         tracker != null ? tracker.startNanos() : clock.nanoTime(), Nanos.of(spec.deadline())));
-    TaskState state = TaskState.explicit(spec, deadline, tracker);
+    TaskState state = TaskState.explicit(spec, deadline, tracker, bindHere ? TaskContext.slot() : null);
     if (mode == HfrMode.ENFORCE && checkpoints.saves()) {
       // A task is checkpointed from its first write or escalation on (a task that only reads leaves nothing to
       // reconcile), unless asked for at open; one this engine knows was cut off is checkpointed now, so its
@@ -332,7 +333,7 @@ public final class Hfr implements RecoveryEngine, AutoCloseable {
         state.checkpointLater();
       }
     }
-    return new TaskScope(this, state, compensator, bindHere);
+    return new TaskScope(this, state);
   }
 
   /** The task's close checkpoint: a task closed is not resumed. */

@@ -3,7 +3,6 @@ package dev.hfr.runtime;
 import dev.hfr.runtime.budget.TaskLimit;
 import dev.hfr.runtime.internal.context.TaskContext;
 import dev.hfr.runtime.internal.context.TaskPropagation;
-import dev.hfr.runtime.internal.engine.Compensator;
 import dev.hfr.runtime.internal.engine.TaskState;
 import java.util.List;
 import java.util.Objects;
@@ -45,19 +44,18 @@ public final class TaskScope implements AutoCloseable {
 
   /** The engine that opened the task: only its calls join it. */
   final Hfr engine;
+  // Three fields (24 bytes): the slot of the thread the task was opened on and bound to is the state's (its
+  // openSlot(), null: bound to none), the compensator the engine's.
   private final TaskState state;
   private final TaskState previous;
-  /** The slot of the thread the task was opened on (and bound to), or {@code null}: bound to none. */
-  private final TaskContext.Slot slot;
-  private final Compensator compensator;
 
-  TaskScope(Hfr engine, TaskState state, Compensator compensator, boolean bindHere) {
+  /** Opens {@code state}'s scope, binding it to the thread its open bound it to (its {@code openSlot()}), if any. */
+  TaskScope(Hfr engine, TaskState state) {
     this.engine = engine;
     this.state = state;
-    this.compensator = compensator;
     state.openedBy(this);
-    this.slot = bindHere ? TaskContext.slot() : null;
-    if (bindHere) {
+    TaskContext.Slot slot = state.openSlot();
+    if (slot != null) {
       state.replacedBindingByOpen(slot.boundByOpen());
       this.previous = slot.open(state);
     } else {
@@ -165,7 +163,7 @@ public final class TaskScope implements AutoCloseable {
    * undone. Reads the ledger.
    */
   public List<CommittedWrite> committedWrites() {
-    return compensator.committedWrites(state);
+    return engine.compensator.committedWrites(state);
   }
 
   /**
@@ -183,7 +181,7 @@ public final class TaskScope implements AutoCloseable {
    *     outcome is unknown
    */
   public Compensation compensate(String ledgerKey) {
-    return compensator.compensate(state, ledgerKey);
+    return engine.compensator.compensate(state, ledgerKey);
   }
 
   /**
@@ -195,7 +193,7 @@ public final class TaskScope implements AutoCloseable {
    * @throws CompensationException on the first write that could not be undone (see {@link #compensate})
    */
   public List<Compensation> compensateAll() {
-    return compensator.compensateAll(state);
+    return engine.compensator.compensateAll(state);
   }
 
   /**
@@ -217,6 +215,7 @@ public final class TaskScope implements AutoCloseable {
       return;
     }
     engine.closed(state);
+    TaskContext.Slot slot = state.openSlot();
     if (slot != null) {
       slot.replace(state, previous, state.replacedBindingByOpen());
     } else {
@@ -240,7 +239,7 @@ public final class TaskScope implements AutoCloseable {
     TaskState task = closed;
     while (task != null && task.closed() && here.boundByOpen()) {
       TaskScope scope = task.scope();
-      if (scope == null || scope.slot != here || !here.replace(task, scope.previous, task.replacedBindingByOpen())) {
+      if (scope == null || task.openSlot() != here || !here.replace(task, scope.previous, task.replacedBindingByOpen())) {
         break;
       }
       task = scope.previous;

@@ -16,17 +16,19 @@ public final class TaskSpec {
   private final String taskId;
   private final Criticality.Level criticality;
   private final Duration deadline;
-  private final double qualityFloor;
-  private final TaskLimits limits;
+  /** The quality floor and the limits, or {@code null}: neither set (a spec per task: 32 bytes instead of 40). */
+  private final Overrides overrides;
 
   private TaskSpec(Builder b) {
     this.tenant = b.tenant;
     this.taskId = b.taskId;
     this.criticality = b.criticality;
     this.deadline = b.deadline;
-    this.qualityFloor = b.qualityFloor;
-    this.limits = b.limits;
+    this.overrides = Double.isNaN(b.qualityFloor) && b.limits == null ? null : new Overrides(b.qualityFloor, b.limits);
   }
+
+  /** The two settings that override the engine's configuration for one task. */
+  private record Overrides(double qualityFloor, TaskLimits limits) {}
 
   /**
    * Starts a spec.
@@ -50,10 +52,10 @@ public final class TaskSpec {
   public Duration deadline() { return deadline; }
 
   /** The quality floor q_min in [0, 1], or NaN to use the configured floor of the call's criticality. */
-  public double qualityFloor() { return qualityFloor; }
+  public double qualityFloor() { return overrides == null ? Double.NaN : overrides.qualityFloor(); }
 
   /** The task limits, or {@code null} for the tenant's configured limits. */
-  public TaskLimits limits() { return limits; }
+  public TaskLimits limits() { return overrides == null ? null : overrides.limits(); }
 
   @Override
   public String toString() {

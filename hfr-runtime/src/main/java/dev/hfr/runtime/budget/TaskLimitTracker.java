@@ -36,29 +36,30 @@ public final class TaskLimitTracker {
   private final TaskLimits limits;
   private final Clock clock;
   private final long startNanos;
-  /** B_t, created when the task's first retry asks for it: most tasks never retry. */
-  private volatile RetryBudget retryBudget;
+  /**
+   * What most tasks never touch (turns, writes, cost, repeated actions, B_t), created by the first that does: a
+   * tracker is then 48 bytes instead of 72 (the bytes of a task are a measurable part of its open: docs/BENCHMARKS.md).
+   */
+  private volatile Seldom seldom;
 
   /** 1 while a thread holds the lock (see the class comment), else 0. */
-  private volatile int locked;
+  private volatile byte locked;
   /** Checks since the last one made at an exact reading of the clock. */
-  private int checksAtRecentReadings;
-  private int turns;
+  private byte checksAtRecentReadings;
   private int toolCalls;
-  private int writeActions;
   private String lastTool;
   private int sameToolStreak;
-  private int repeatedActions;
-  private double cost;
 
   private static final VarHandle LOCKED;
+  private static final VarHandle SELDOM;
   /** Spins before a waiting thread starts to yield, then yields before it starts to park. */
   private static final int SPINS = 64;
   private static final int YIELDS = 64;
 
   static {
     try {
-      LOCKED = MethodHandles.lookup().findVarHandle(TaskLimitTracker.class, "locked", int.class);
+      LOCKED = MethodHandles.lookup().findVarHandle(TaskLimitTracker.class, "locked", byte.class);
+      SELDOM = MethodHandles.lookup().findVarHandle(TaskLimitTracker.class, "seldom", Seldom.class);
     } catch (ReflectiveOperationException e) {
       throw new ExceptionInInitializerError(e);
     }
@@ -81,6 +82,26 @@ public final class TaskLimitTracker {
     });
   }
 
+  /** The counts few tasks use. The counts are guarded by the tracker's lock. */
+  private static final class Seldom {
+    int turns;
+    int writeActions;
+    int repeatedActions;
+    double cost;
+    /** B_t, created when the task's first retry asks for it: most tasks never retry. */
+    volatile RetryBudget retryBudget;
+  }
+
+  /** {@link #seldom}, created if it was not (without a lock: a thread may hold the tracker's). */
+  private Seldom seldom() {
+    Seldom s = seldom;
+    if (s != null) {
+      return s;
+    }
+    Seldom created = new Seldom();
+    return SELDOM.compareAndSet(this, null, created) ? created : seldom;
+  }
+
   /** Starts tracking a task now, on {@code clock}. */
   public TaskLimitTracker(TaskLimits limits, Clock clock) {
     this.limits = Objects.requireNonNull(limits, "limits");
@@ -101,10 +122,11 @@ public final class TaskLimitTracker {
       if (common != null) {
         return common;
       }
-      if (turns >= limits.maxTurns()) {
+      Seldom s = seldom();
+      if (s.turns >= limits.maxTurns()) {
         return TaskLimit.TURNS;
       }
-      turns++;
+      s.turns++;
       return null;
     } finally {
       unlock();
@@ -185,19 +207,19 @@ public final class TaskLimitTracker {
     if (toolCalls >= limits.maxToolCalls()) {
       return TaskLimit.TOOL_CALLS;
     }
-    if (write && writeActions >= limits.maxWriteActions()) {
+    if (write && (seldom == null ? 0 : seldom.writeActions) >= limits.maxWriteActions()) {
       return TaskLimit.WRITE_ACTIONS;
     }
     int streak = tool.equals(lastTool) ? sameToolStreak + 1 : 1;
     if (streak > limits.maxSameToolCalls()) {
-      repeatedActions++;
+      seldom().repeatedActions++;
       return TaskLimit.SAME_TOOL_CALLS;
     }
     sameToolStreak = streak;
     lastTool = tool;
     toolCalls++;
     if (write) {
-      writeActions++;
+      seldom().writeActions++;
     }
     return null;
   }
@@ -209,7 +231,7 @@ public final class TaskLimitTracker {
     }
     lock();
     try {
-      cost += amount;
+      seldom().cost += amount;
     } finally {
       unlock();
     }
@@ -233,7 +255,8 @@ public final class TaskLimitTracker {
     if (nowNanos - startNanos > limits.maxWallNanos()) {
       return TaskLimit.WALL_TIME;
     }
-    if (cost >= limits.maxCost()) {
+    Seldom s = seldom;
+    if (s != null ? s.cost >= limits.maxCost() : limits.maxCost() <= 0.0) {
       return TaskLimit.COST;
     }
     return null;
@@ -241,13 +264,14 @@ public final class TaskLimitTracker {
 
   /** The task's retry budget (B_t = {@code maxRetries}); the step budgets of its steps draw on it. */
   public RetryBudget retryBudget() {
-    RetryBudget b = retryBudget;
+    Seldom s = seldom();
+    RetryBudget b = s.retryBudget;
     if (b == null) {
-      synchronized (this) {
-        b = retryBudget;
+      synchronized (s) {
+        b = s.retryBudget;
         if (b == null) {
           b = RetryBudget.perTask(limits.maxRetries(), limits.retryReserveForFinalStep());
-          retryBudget = b;
+          s.retryBudget = b;
         }
       }
     }
@@ -256,14 +280,16 @@ public final class TaskLimitTracker {
 
   /** The task's retry budget if a retry asked for it already, else {@code null} (no retry drawn yet). */
   public RetryBudget retryBudgetIfOpened() {
-    return retryBudget;
+    Seldom s = seldom;
+    return s == null ? null : s.retryBudget;
   }
 
   /** How often repeated-action detection fired. */
   public int repeatedActions() {
     lock();
     try {
-      return repeatedActions;
+      Seldom s = seldom;
+      return s == null ? 0 : s.repeatedActions;
     } finally {
       unlock();
     }
@@ -278,14 +304,16 @@ public final class TaskLimitTracker {
   public BudgetUsage usage() {
     lock();
     try {
+      Seldom s = seldom;
+      RetryBudget retries = s == null ? null : s.retryBudget;
       return new BudgetUsage(
-          turns, limits.maxTurns(),
+          s == null ? 0 : s.turns, limits.maxTurns(),
           toolCalls, limits.maxToolCalls(),
-          retryBudget == null ? 0 : retryBudget.retriesUsed(), limits.maxRetries(),
-          writeActions, limits.maxWriteActions(),
-          cost, limits.maxCost(),
+          retries == null ? 0 : retries.retriesUsed(), limits.maxRetries(),
+          s == null ? 0 : s.writeActions, limits.maxWriteActions(),
+          s == null ? 0.0 : s.cost, limits.maxCost(),
           Math.max(0, clock.nanoTime() - startNanos), limits.maxWallNanos(),
-          repeatedActions);
+          s == null ? 0 : s.repeatedActions);
     } finally {
       unlock();
     }
@@ -298,19 +326,19 @@ public final class TaskLimitTracker {
    * {@link TrackerLocking}.
    */
   void lock() {
-    if (!LOCKED.compareAndSet(this, 0, 1)) {
+    if (!LOCKED.compareAndSet(this, (byte) 0, (byte) 1)) {
       lockContended();
     }
   }
 
   /** Gives back the lock {@link #lock()} took. */
   void unlock() {
-    LOCKED.setRelease(this, 0);
+    LOCKED.setRelease(this, (byte) 0);
   }
 
   private void lockContended() {
     for (int tries = 0; ; tries++) {
-      if (locked == 0 && LOCKED.compareAndSet(this, 0, 1)) {
+      if (locked == 0 && LOCKED.compareAndSet(this, (byte) 0, (byte) 1)) {
         return;
       }
       if (tries < SPINS) {

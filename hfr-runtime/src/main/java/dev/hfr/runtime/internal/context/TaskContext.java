@@ -79,6 +79,11 @@ public final class TaskContext {
       return before;
     }
 
+    /** The thread whose slot this is. */
+    public Thread owner() {
+      return owner;
+    }
+
     /** The owner thread's task, or {@code null}. */
     public TaskState task() {
       return binding.task;

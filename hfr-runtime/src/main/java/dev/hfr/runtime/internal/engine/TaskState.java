@@ -11,6 +11,7 @@ import dev.hfr.runtime.budget.Deadline;
 import dev.hfr.runtime.budget.RetryBudget;
 import dev.hfr.runtime.budget.TaskLimitTracker;
 import dev.hfr.runtime.internal.budget.TrackerLocking;
+import dev.hfr.runtime.internal.context.TaskContext;
 import dev.hfr.runtime.ledger.TaskCheckpoint;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
@@ -32,35 +33,27 @@ public final class TaskState implements CallTask {
   private final TaskSpec spec;
   private final Deadline deadline;
   private final TaskLimitTracker limits;
-  private volatile RetryBudget retryBudget;
 
   // Counted on every call. With limits: guarded by the tracker's lock (every step taker and counter takes it,
   // so numbers stay distinct and counts exact). Without: atomic increments of the fields (VarHandles).
   private long steps;
   private int calls;
-  private int highRisk;
   // Clean reads (one attempt, accepted) on the inline path: successes with one attempt each. Those made on the
   // thread that opened the task (nearly all) are counted by that thread alone, without an atomic instruction.
-  /** The thread that opened the task: the one writer of {@link #openerCleanReads}. */
-  private final Thread opener = Thread.currentThread();
+  /**
+   * The slot of the thread that opened the task and was bound to it by the open (the one writer of {@link
+   * #openerCleanReads}), or {@code null}: opened bound to no thread ({@code Hfr.newTask}).
+   */
+  private final TaskContext.Slot openSlot;
   private int openerCleanReads;
   private int otherCleanReads;
-  /** The calls that left the clean path, counted; created by the first (most tasks have none). Guarded by this. */
-  private Tally tally;
-  /** The writes the task committed, in commit order: what compensation undoes (created by the first). */
-  private List<CommittedCall> committedWrites;
-  /** Per (tool, arguments) write counts, the occurrence in each write's key (created by the first write). */
-  private volatile WriteOccurrences occurrences;
-  private volatile boolean replanRequested;
+  /** What few tasks need (a retry, a write, a checkpoint, a failed call), created by the first that does. */
+  private volatile Rare rare;
   private volatile ToolOutcome lastOutcome;
   /** The scope that opened this task, for {@code Hfr.currentTask()}. */
   private volatile TaskScope scope;
-  /** The task's last saved checkpoint (§5.4), or {@code null}: none saved (yet). */
-  private volatile TaskCheckpoint checkpoint;
   /** The start checkpoint's state: {@link #START_DONE}, {@link #START_DUE} or {@link #START_SAVING}. */
-  private volatile int start;
-  /** What an earlier, cut-off run of this task left unfinished, or {@code null}. */
-  private volatile ResumedWrites resumed;
+  private volatile byte start;
   /** Set by the scope's close (release store): the opening thread no longer joins it ({@code TaskScope}). */
   private boolean closed;
   /**
@@ -77,14 +70,53 @@ public final class TaskState implements CallTask {
    * @param limits the task limits with its retry budget B_t; {@code null} when budgets are switched off
    *     (the task budget is then unlimited)
    */
-  public static TaskState explicit(TaskSpec spec, Deadline deadline, TaskLimitTracker limits) {
-    return new TaskState(spec, deadline, limits);
+  public static TaskState explicit(TaskSpec spec, Deadline deadline, TaskLimitTracker limits, TaskContext.Slot openSlot) {
+    return new TaskState(spec, deadline, limits, openSlot);
   }
 
-  private TaskState(TaskSpec spec, Deadline deadline, TaskLimitTracker limits) {
+  private TaskState(TaskSpec spec, Deadline deadline, TaskLimitTracker limits, TaskContext.Slot openSlot) {
     this.spec = spec;
     this.deadline = deadline;
     this.limits = limits;
+    this.openSlot = openSlot;
+  }
+
+  /**
+   * The parts of a task that only some tasks use, kept out of {@link TaskState} so that a task that only reads
+   * cleanly allocates 24 bytes less (the bytes a task allocates are a measurable part of its cost: docs/BENCHMARKS.md,
+   * "Where a task's time goes").
+   */
+  private static final class Rare {
+    /** The unlimited B_t of a task without limits, created by its first retry. */
+    volatile RetryBudget retryBudget;
+    /** The calls that left the clean path, counted. Guarded by the task. */
+    Tally tally;
+    /** The writes the task committed, in commit order: what compensation undoes. Guarded by the task. */
+    List<CommittedCall> committedWrites;
+    /** Per (tool, arguments) write counts, the occurrence in each write's key (created by the first write). */
+    volatile WriteOccurrences occurrences;
+    /** The task's last saved checkpoint (§5.4), or {@code null}: none saved (yet). */
+    volatile TaskCheckpoint checkpoint;
+    /** What an earlier, cut-off run of this task left unfinished, or {@code null}. */
+    volatile ResumedWrites resumed;
+    volatile boolean replanRequested;
+    /** High-risk calls: counted as the task's calls are (under its tracker's lock, or atomically without one). */
+    int highRisk;
+  }
+
+  /** {@link #rare}, created if it was not: without a lock (a thread saving a checkpoint holds the task's monitor). */
+  private Rare rare() {
+    Rare r = rare;
+    if (r != null) {
+      return r;
+    }
+    Rare created = new Rare();
+    return RARE.compareAndSet(this, null, created) ? created : rare;
+  }
+
+  /** The slot of the thread the task's open bound it to, or {@code null}: opened bound to no thread. */
+  public TaskContext.Slot openSlot() {
+    return openSlot;
   }
 
   /** The spec the task was opened with. */
@@ -117,13 +149,14 @@ public final class TaskState implements CallTask {
     if (limits != null) {
       return limits.retryBudget();
     }
-    RetryBudget b = retryBudget;
+    Rare r = rare();
+    RetryBudget b = r.retryBudget;
     if (b == null) {
-      synchronized (this) {
-        b = retryBudget;
+      synchronized (r) {
+        b = r.retryBudget;
         if (b == null) {
           b = RetryBudget.unlimited();
-          retryBudget = b;
+          r.retryBudget = b;
         }
       }
     }
@@ -136,7 +169,11 @@ public final class TaskState implements CallTask {
    */
   @Override
   public RetryBudget retryBudgetIfOpened() {
-    return limits != null ? limits.retryBudget() : retryBudget;
+    if (limits != null) {
+      return limits.retryBudget();
+    }
+    Rare r = rare;
+    return r == null ? null : r.retryBudget;
   }
 
   @Override
@@ -145,13 +182,14 @@ public final class TaskState implements CallTask {
   /** The occurrence of the task's next write of {@code tool} with these arguments: part of its key. */
   @Override
   public int nextOccurrence(String tool, String argsHash) {
-    WriteOccurrences o = occurrences;
+    Rare r = rare();
+    WriteOccurrences o = r.occurrences;
     if (o == null) {
-      synchronized (this) {
-        o = occurrences;
+      synchronized (r) {
+        o = r.occurrences;
         if (o == null) {
           o = new WriteOccurrences();
-          occurrences = o;
+          r.occurrences = o;
         }
       }
     }
@@ -160,11 +198,12 @@ public final class TaskState implements CallTask {
 
   /** The task's last saved checkpoint, or {@code null}. */
   TaskCheckpoint checkpoint() {
-    return checkpoint;
+    Rare r = rare;
+    return r == null ? null : r.checkpoint;
   }
 
   void checkpointed(TaskCheckpoint saved) {
-    checkpoint = saved;
+    rare().checkpoint = saved;
   }
 
   /** No start checkpoint to save: saved, failed, not wanted, or the task closed before it needed one. */
@@ -182,19 +221,21 @@ public final class TaskState implements CallTask {
   private static final VarHandle LAST_OUTCOME;
   private static final VarHandle SCOPE;
   private static final VarHandle CLOSED;
+  private static final VarHandle RARE;
 
   static {
     try {
       MethodHandles.Lookup lookup = MethodHandles.lookup();
-      START = lookup.findVarHandle(TaskState.class, "start", int.class);
+      START = lookup.findVarHandle(TaskState.class, "start", byte.class);
       STEPS = lookup.findVarHandle(TaskState.class, "steps", long.class);
       CALLS = lookup.findVarHandle(TaskState.class, "calls", int.class);
-      HIGH_RISK = lookup.findVarHandle(TaskState.class, "highRisk", int.class);
+      HIGH_RISK = lookup.findVarHandle(Rare.class, "highRisk", int.class);
       OPENER_CLEAN_READS = lookup.findVarHandle(TaskState.class, "openerCleanReads", int.class);
       OTHER_CLEAN_READS = lookup.findVarHandle(TaskState.class, "otherCleanReads", int.class);
       LAST_OUTCOME = lookup.findVarHandle(TaskState.class, "lastOutcome", ToolOutcome.class);
       SCOPE = lookup.findVarHandle(TaskState.class, "scope", TaskScope.class);
       CLOSED = lookup.findVarHandle(TaskState.class, "closed", boolean.class);
+      RARE = lookup.findVarHandle(TaskState.class, "rare", Rare.class);
     } catch (ReflectiveOperationException e) {
       throw new ExceptionInInitializerError(e);
     }
@@ -203,7 +244,7 @@ public final class TaskState implements CallTask {
   /** The start checkpoint is saved when the task first needs one (its first write or escalation), not now. */
   public void checkpointLater() {
     // Plain: called before the task is published (to other threads through a handover, which orders it).
-    START.set(this, START_DUE);
+    START.set(this, (byte) START_DUE);
   }
 
   /** The start checkpoint's state. */
@@ -213,20 +254,21 @@ public final class TaskState implements CallTask {
 
   /** Moves the start checkpoint's state from {@code expected} to {@code next}; false if it was not {@code expected}. */
   boolean moveStart(int expected, int next) {
-    return START.compareAndSet(this, expected, next);
+    return START.compareAndSet(this, (byte) expected, (byte) next);
   }
 
   void startDone() {
-    start = START_DONE;
+    start = (byte) START_DONE;
   }
 
   /** The unfinished writes of the cut-off run this one resumes, or {@code null}. */
   ResumedWrites resumed() {
-    return resumed;
+    Rare r = rare;
+    return r == null ? null : r.resumed;
   }
 
   void resumeWith(ResumedWrites writes) {
-    resumed = writes;
+    rare().resumed = writes;
   }
 
   /** The next logical step number (1, 2, ...): the call's place in the task, for evidence and approvals. */
@@ -275,12 +317,13 @@ public final class TaskState implements CallTask {
 
   /** Whether the engine asked the planner to replan (repeated action, or a verifier rejection with no new evidence). */
   public boolean replanRequested() {
-    return replanRequested;
+    Rare r = rare;
+    return r != null && r.replanRequested;
   }
 
   @Override
   public void requestReplan() {
-    replanRequested = true;
+    rare().replanRequested = true;
   }
 
   @Override
@@ -289,7 +332,7 @@ public final class TaskState implements CallTask {
     if (l == null) {
       CALLS.getAndAdd(this, 1);
       if (highRiskCall) {
-        HIGH_RISK.getAndAdd(this, 1);
+        HIGH_RISK.getAndAdd(rare(), 1);
       }
       return;
     }
@@ -297,7 +340,7 @@ public final class TaskState implements CallTask {
     try {
       calls++;
       if (highRiskCall) {
-        highRisk++;
+        rare().highRisk++;
       }
     } finally {
       TrackerLocking.unlock(l);
@@ -306,7 +349,8 @@ public final class TaskState implements CallTask {
 
   /** Counts a clean read (one attempt, accepted) that ended on the inline path; {@code outcome} becomes the last. */
   void onCleanRead(ToolOutcome outcome) {
-    if (Thread.currentThread() == opener) {
+    TaskContext.Slot opener = openSlot;
+    if (opener != null && opener.owner() == Thread.currentThread()) {
       // The field's only writer reads its own last write; the release store publishes the count to reports.
       OPENER_CLEAN_READS.setRelease(this, openerCleanReads + 1);
     } else {
@@ -403,10 +447,11 @@ public final class TaskState implements CallTask {
 
   /** The tally, created on first need. Under this. */
   private Tally tally() {
-    Tally t = tally;
+    Rare r = rare();
+    Tally t = r.tally;
     if (t == null) {
       t = new Tally();
-      tally = t;
+      r.tally = t;
     }
     return t;
   }
@@ -445,15 +490,17 @@ public final class TaskState implements CallTask {
 
   /** Remembers a write whose ledger record ended the call committed: what compensation undoes. */
   synchronized void recordCommittedWrite(CommittedCall call) {
-    if (committedWrites == null) {
-      committedWrites = new ArrayList<>(4);
+    Rare r = rare();
+    if (r.committedWrites == null) {
+      r.committedWrites = new ArrayList<>(4);
     }
-    committedWrites.add(call);
+    r.committedWrites.add(call);
   }
 
   /** The task's committed writes so far, in commit order. */
   synchronized List<CommittedCall> committedWrites() {
-    return committedWrites == null ? List.of() : List.copyOf(committedWrites);
+    Rare r = rare;
+    return r == null || r.committedWrites == null ? List.of() : List.copyOf(r.committedWrites);
   }
 
   /** The tally of a task whose calls were all clean: never written. */
@@ -467,17 +514,20 @@ public final class TaskState implements CallTask {
     int highRiskNow;
     if (limits == null) {
       callsNow = (int) CALLS.getVolatile(this);
-      highRiskNow = (int) HIGH_RISK.getVolatile(this);
+      Rare r = rare;
+      highRiskNow = r == null ? 0 : (int) HIGH_RISK.getVolatile(r);
     } else {
       TrackerLocking.lock(limits);
       try {
         callsNow = calls;
-        highRiskNow = highRisk;
+        Rare r = rare;
+        highRiskNow = r == null ? 0 : r.highRisk;
       } finally {
         TrackerLocking.unlock(limits);
       }
     }
-    Tally t = tally != null ? tally : NO_TALLY;
+    Rare r = rare;
+    Tally t = r != null && r.tally != null ? r.tally : NO_TALLY;
     return new TaskReport(
         spec.tenant(),
         spec.taskId(),
@@ -493,7 +543,7 @@ public final class TaskState implements CallTask {
         highRiskNow,
         t.unverified,
         t.duplicates,
-        replanRequested,
+        r != null && r.replanRequested,
         limits == null ? null : limits.usage());
   }
 }
