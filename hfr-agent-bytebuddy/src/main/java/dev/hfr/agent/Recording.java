@@ -27,7 +27,11 @@ final class Recording {
   /** Creates the meters, the events file, the endpoint and summary, and connects the recorder to the bridge. */
   static void start(AgentOptions options) {
     String mode = options.enforce() ? "enforce" : "shadow";
-    PrometheusMetrics prometheus = options.prometheusPort() >= 0 ? new PrometheusMetrics(mode) : null;
+    PrometheusMetrics prometheus = null;
+    if (options.prometheusPort() >= 0) {
+      NestedLibraries.open(); // Micrometer, before the first class that refers to it
+      prometheus = new PrometheusMetrics(mode);
+    }
     AgentMeters meters = prometheus != null ? prometheus.meters() : new AgentMeters();
     DecisionLog events = options.events() == null ? null : DecisionLog.start(options.events(), meters);
     RetryEnforcer enforcer = options.enforce()
