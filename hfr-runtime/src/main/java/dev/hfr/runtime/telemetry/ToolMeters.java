@@ -6,6 +6,7 @@ import dev.hfr.annotations.VerifyLevel;
 import dev.hfr.runtime.ToolOutcome;
 import dev.hfr.runtime.action.Action;
 import dev.hfr.runtime.action.Reason;
+import dev.hfr.runtime.internal.telemetry.SharedCleanCallCounts;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.DistributionSummary;
 import io.micrometer.core.instrument.FunctionCounter;
@@ -28,7 +29,7 @@ import java.util.concurrent.atomic.LongAdder;
  * instead of being updated one by one. Its duration goes to {@value HfrMeters#CALL_DURATION} when the
  * engine timed it ({@link #cleanCall(long)}; see {@code CallTiming}). A clean call that a circuit breaker
  * counts as a success anyway is counted once, for both, in a counter this tool shares with the breaker
- * ({@link #newSharedCleanCallCount()}, {@code CircuitBreaker.onSuccessCountedIn}).
+ * (reached by the engine through {@code internal.telemetry.SharedCleanCallCounts}, no part of this API).
  */
 public final class ToolMeters {
 
@@ -38,6 +39,20 @@ public final class ToolMeters {
   private static final Reason[] REASONS = Reason.values();
   private static final DegradeLevel[] LEVELS = DegradeLevel.values();
   private static final VerifyLevel[] VERIFY_LEVELS = VerifyLevel.values();
+
+  static {
+    SharedCleanCallCounts.install(new SharedCleanCallCounts.Access() {
+      @Override
+      public LongAdder newSharedCount(ToolMeters meters) {
+        return meters.newSharedCleanCallCount();
+      }
+
+      @Override
+      public void countedCallTook(ToolMeters meters, long nanos) {
+        meters.cleanCallCounted(nanos);
+      }
+    });
+  }
   private static final ToolOutcome.Status[] STATUSES = ToolOutcome.Status.values();
 
   /** Bounded reasons of verification failures (a verifier's own reason text is never a tag value). */
@@ -165,7 +180,7 @@ public final class ToolMeters {
    * ({@code CircuitBreaker.shareSuccessCount}): each of its increments is one clean call in this tool's meters.
    * A clean call counted there needs nothing more, unless it was timed ({@link #cleanCallCounted(long)}).
    */
-  public synchronized LongAdder newSharedCleanCallCount() {
+  synchronized LongAdder newSharedCleanCallCount() {
     LongAdder shared = new LongAdder();
     LongAdder[] before = sharedCleanCalls;
     LongAdder[] after = Arrays.copyOf(before, before.length + 1);
@@ -175,7 +190,7 @@ public final class ToolMeters {
   }
 
   /** A clean call already counted in a shared counter ({@link #newSharedCleanCallCount()}) that took {@code nanos}. */
-  public void cleanCallCounted(long nanos) {
+  void cleanCallCounted(long nanos) {
     Timer t = cleanCallTimer;
     if (t == null) {
       t = durationTimer(ToolOutcome.Status.SUCCESS, false);

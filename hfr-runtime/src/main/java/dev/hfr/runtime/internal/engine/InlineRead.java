@@ -10,6 +10,7 @@ import dev.hfr.runtime.action.Reason;
 import dev.hfr.runtime.breaker.Bulkhead;
 import dev.hfr.runtime.breaker.CircuitBreaker;
 import dev.hfr.runtime.breaker.internal.SharedSuccessCounts;
+import dev.hfr.runtime.internal.telemetry.SharedCleanCallCounts;
 import dev.hfr.runtime.budget.TaskLimit;
 import dev.hfr.runtime.time.Clock;
 import dev.hfr.runtime.timeout.AttemptTimeoutException;
@@ -184,7 +185,7 @@ final class InlineRead {
             }
             if (timed) {
               if (counted) {
-                rt.meters.cleanCallCounted(end - start);
+                SharedCleanCallCounts.countedCallTook(rt.meters, end - start);
               } else {
                 rt.meters.cleanCall(end - start);
               }

@@ -15,6 +15,7 @@ import dev.hfr.runtime.breaker.CircuitBreakerConfig;
 import dev.hfr.runtime.breaker.CircuitBreakers;
 import dev.hfr.runtime.breaker.TargetKind;
 import dev.hfr.runtime.breaker.internal.SharedSuccessCounts;
+import dev.hfr.runtime.internal.telemetry.SharedCleanCallCounts;
 import dev.hfr.runtime.telemetry.HfrMeters;
 import dev.hfr.runtime.telemetry.ToolMeters;
 import java.util.List;
@@ -128,7 +129,7 @@ final class ToolRuntime {
       breakers[i] = breakerFactory.forTarget(TargetKind.TOOL, tenant + ":" + targets[i], preferred);
       allMeters.circuitState(targets[i], tenant, breakers[i], b -> b.state().gaugeValue());
     }
-    LongAdder cleanReadsCounted = meters.newSharedCleanCallCount();
+    LongAdder cleanReadsCounted = SharedCleanCallCounts.newSharedCount(meters);
     SharedSuccessCounts.share(breakers[0], cleanReadsCounted);
     return new TenantView(tenant, breakers, cleanReadsCounted);
   }

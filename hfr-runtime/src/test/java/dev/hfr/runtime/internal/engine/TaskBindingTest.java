@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.hfr.runtime.Hfr;
 import dev.hfr.runtime.TaskScope;
 import dev.hfr.runtime.TaskSpec;
+import dev.hfr.runtime.budget.TaskLimits;
 import dev.hfr.runtime.internal.context.TaskContext;
 import java.util.Optional;
 import java.util.concurrent.ExecutorService;
@@ -124,6 +125,47 @@ class TaskBindingTest {
       task.close();
       assertThat(hfr.currentTask()).isEmpty();
       bound.close();
+    }
+    assertThat(hfr.currentTask()).isEmpty();
+  }
+
+  @Test
+  @DisplayName("a thread's bindings stay what the scopes made them across many opens, binds and closes (the slot moves its task to a young holder every 64 bindings)")
+  void bindingsAcrossHolderMoves() throws Exception {
+    ExecutorService other = Executors.newSingleThreadExecutor();
+    // Unlimited: the same tool 200 times in a row is no repeated action here.
+    try (TaskScope outer = hfr.openTask(TaskSpec.builder("acme", "outer").limits(TaskLimits.unlimited()).build())) {
+      TaskScope shared = hfr.newTask(TaskSpec.builder("acme", "shared").limits(TaskLimits.unlimited()).build());
+      // 200 rounds of 2 to 6 bindings each cross the holder's move at every place in a round. Work bound by hand or
+      // wrapped runs only in the rounds whose scope closes here: on the opening thread, it rebinds the task as handed
+      // over, and a task handed over stays joined after a close elsewhere.
+      int sharedCalls = 0;
+      for (int round = 0; round < 200; round++) {
+        TaskScope inner = hfr.openTask(TaskSpec.builder("acme", "inner-" + round).build());
+        read();
+        assertThat(hfr.currentTask()).containsSame(inner);
+        if (round % 7 == 0) {
+          other.submit(inner::close).get(10, TimeUnit.SECONDS);
+        } else {
+          try (AutoCloseable bound = shared.bindCurrentThread()) {
+            read();
+            sharedCalls++;
+            assertThat(hfr.currentTask()).containsSame(shared);
+          }
+          TaskScope.wrap(this::read).run();
+          assertThat(hfr.currentTask()).containsSame(inner);
+          inner.close();
+        }
+        read();
+        assertThat(hfr.currentTask()).as("round %d", round).containsSame(outer);
+        assertThat(inner.report().calls()).as("round %d", round).isEqualTo(round % 7 == 0 ? 1 : 2);
+      }
+      assertThat(shared.report().calls()).isEqualTo(sharedCalls);
+      assertThat(outer.report().calls()).isEqualTo(200);
+      shared.close();
+    } finally {
+      other.shutdownNow();
+      TaskContext.set(null);
     }
     assertThat(hfr.currentTask()).isEmpty();
   }
