@@ -29,7 +29,7 @@ final class Recording {
     String mode = options.enforce() ? "enforce" : "shadow";
     PrometheusMetrics prometheus = null;
     if (options.prometheusPort() >= 0) {
-      NestedLibraries.open(); // Micrometer, before the first class that refers to it
+      NestedJar.LIBRARIES.open(); // Micrometer, before the first class that refers to it
       prometheus = new PrometheusMetrics(mode);
     }
     AgentMeters meters = prometheus != null ? prometheus.meters() : new AgentMeters();

@@ -42,6 +42,9 @@ class AgentJarIT {
   private static final int CONSTANT_NAME_AND_TYPE = 12;
   private static final int CONSTANT_METHOD_TYPE = 16;
 
+  private static final String LIBRARIES_JAR = "META-INF/hfr-agent/libraries.jar";
+  private static final String ASM_JAR = "META-INF/hfr-agent/asm.jar";
+
   /**
    * What Micrometer and Prometheus's client name but use only when it is there or when configured to, and the agent
    * neither has nor configures (the agent jar of every earlier version lacked them as well).
@@ -71,41 +74,50 @@ class AgentJarIT {
   @DisplayName("holds only classes under dev.hfr.agent, in it and in its nested jar: ASM, Micrometer, Prometheus and the runtime are relocated")
   void everyClassIsRelocated() throws Exception {
     Map<String, byte[]> outer = classes(agentJarEntries());
-    Map<String, byte[]> nested = classes(nestedJarEntries());
-    for (Map<String, byte[]> classes : List.of(outer, nested)) {
+    Map<String, byte[]> asm = classes(nestedJarEntries(ASM_JAR));
+    Map<String, byte[]> nested = classes(nestedJarEntries(LIBRARIES_JAR));
+    for (Map<String, byte[]> classes : List.of(outer, asm, nested)) {
       assertThat(classes.keySet()).isNotEmpty().allMatch(n -> n.startsWith("dev/hfr/agent/"), "is under dev/hfr/agent/")
           .noneMatch(n -> n.startsWith("okhttp3/") || n.startsWith("org/apache/"));
     }
-    assertThat(outer).containsKeys(
-        "dev/hfr/agent/shaded/org/objectweb/asm/ClassReader",
-        "dev/hfr/agent/shaded/dev/hfr/runtime/classify/DefaultFailureClassifier");
+    assertThat(outer).containsKeys("dev/hfr/agent/shaded/dev/hfr/runtime/classify/DefaultFailureClassifier");
+    assertThat(asm).containsKeys("dev/hfr/agent/shaded/org/objectweb/asm/ClassReader");
     assertThat(nested).containsKeys(
         "dev/hfr/agent/shaded/io/micrometer/core/instrument/MeterRegistry",
         "dev/hfr/agent/shaded/io/micrometer/prometheusmetrics/PrometheusMeterRegistry");
-    assertThat(outer.keySet()).as("no class in both: the one earlier on the class path would shadow the other")
-        .doesNotContainAnyElementsOf(nested.keySet());
+    assertThat(outer.keySet()).as("no class in two: the one earlier on the class path would shadow the other")
+        .doesNotContainAnyElementsOf(nested.keySet()).doesNotContainAnyElementsOf(asm.keySet());
+    assertThat(asm.keySet()).doesNotContainAnyElementsOf(nested.keySet());
   }
 
   @Test
-  @DisplayName("has fewer than 200 entries: Micrometer and Prometheus are one nested jar, the runtime only what the agent reaches")
+  @DisplayName("has fewer than 150 entries: Micrometer and Prometheus are one nested jar, ASM another, the runtime only what the agent reaches")
   void fewEntries() throws Exception {
     try (JarFile jar = new JarFile(ForkedJvm.agentJar().toFile())) {
       // ~1,450 entries made the JVM's indexing of the jar, which every JVM with the agent does, hot enough to be
       // JIT-compiled (docs/AGENT.md, "Sixth round")
-      assertThat(jar.size()).isLessThan(200);
+      assertThat(jar.size()).isLessThan(150);
       assertThat(jar.stream().map(ZipEntry::getName)).as("no directory entries, nothing looks them up")
           .noneMatch(n -> n.endsWith("/"));
       assertThat(jar.stream().map(ZipEntry::getName).filter(n -> n.startsWith("dev/hfr/agent/shaded/io/")))
           .as("of Micrometer and Prometheus, only the interface the runtime's classifier implements")
           .containsExactly("dev/hfr/agent/shaded/io/micrometer/core/instrument/binder/MeterBinder.class");
+      assertThat(jar.getEntry(ASM_JAR)).as(ASM_JAR).isNotNull();
+    }
+    try (ZipInputStream asm = new ZipInputStream(new ByteArrayInputStream(agentJarEntries().get(ASM_JAR)))) {
+      for (ZipEntry e; (e = asm.getNextEntry()) != null; ) {
+        assertThat(e.getMethod()).as("%s is stored: the agent jar's entry is deflated once", e.getName()).isEqualTo(ZipEntry.STORED);
+      }
     }
   }
 
   @Test
   @DisplayName("every class its classes name is in it, in the nested jar or in the JDK, also what they reach through the nested jar")
   void nothingReachableIsMissing() throws Exception {
+    // ASM is defined in the bootstrap loader (or loaded from its nested jar) before any class of the jar uses it
     Map<String, byte[]> outer = classes(agentJarEntries());
-    Map<String, byte[]> nested = classes(nestedJarEntries());
+    outer.putAll(classes(nestedJarEntries(ASM_JAR)));
+    Map<String, byte[]> nested = classes(nestedJarEntries(LIBRARIES_JAR));
     Set<String> missing = new TreeSet<>();
     Set<String> seen = new HashSet<>(outer.keySet());
     Deque<String> toRead = new ArrayDeque<>(outer.keySet());
@@ -132,7 +144,7 @@ class AgentJarIT {
   @DisplayName("only the Prometheus endpoint's classes refer to the nested jar, and the meters and the classifier, which load without it")
   void onlyKnownClassesReferToTheNestedJar() throws Exception {
     Map<String, byte[]> outer = classes(agentJarEntries());
-    Map<String, byte[]> nested = classes(nestedJarEntries());
+    Map<String, byte[]> nested = classes(nestedJarEntries(LIBRARIES_JAR));
     Map<String, Set<String>> referring = new TreeMap<>();
     for (Map.Entry<String, byte[]> c : outer.entrySet()) {
       for (String referred : referredClasses(c.getValue())) {
@@ -141,7 +153,7 @@ class AgentJarIT {
         }
       }
     }
-    // The endpoint's classes are loaded only after NestedLibraries.open() (Recording); AgentMeters only names the
+    // The endpoint's classes are loaded only after NestedJar.LIBRARIES.open() (Recording); AgentMeters only names the
     // registry, and the classifier and MeterBinder only name what the registry's bindTo uses: the JVM loads neither
     // referent to load or verify them (StartupFootprintIT: a failed request, no class from the nested jar).
     assertThat(referring.keySet()).containsExactlyInAnyOrder(
@@ -155,30 +167,22 @@ class AgentJarIT {
   }
 
   @Test
-  @DisplayName("ASM's core package, which the agent defines in the bootstrap class loader, is listed whole and each class after its superclass")
+  @DisplayName("ASM's core package, which the agent defines in the bootstrap class loader, is its nested jar, listed whole and each class after its superclass")
   void asmIsListedWholeInDefinitionOrder() throws Exception {
     Field listed = Class.forName("dev.hfr.agent.AsmClasses").getDeclaredField("IN_DEFINITION_ORDER");
     listed.setAccessible(true);
     List<String> order = List.of((String[]) listed.get(null));
-    String dir = "dev/hfr/agent/shaded/org/objectweb/asm/";
-    try (JarFile jar = new JarFile(ForkedJvm.agentJar().toFile())) {
-      List<String> inJar = jar.stream().map(ZipEntry::getName)
-          .filter(n -> n.startsWith(dir) && n.endsWith(".class") && n.indexOf('/', dir.length()) < 0)
-          .map(n -> n.substring(0, n.length() - ".class".length()).replace('/', '.'))
-          .toList();
-      assertThat(order).as("every class of the package, once").doesNotHaveDuplicates().containsExactlyInAnyOrderElementsOf(inJar);
-      for (String name : order) {
-        ClassReader reader;
-        try (InputStream in = jar.getInputStream(jar.getEntry(name.replace('.', '/') + ".class"))) {
-          reader = new ClassReader(in.readAllBytes());
-        }
-        List<String> supertypes = new ArrayList<>(List.of(reader.getInterfaces()));
-        supertypes.add(reader.getSuperName());
-        for (String supertype : supertypes) {
-          String superName = supertype.replace('/', '.');
-          if (order.contains(superName)) {
-            assertThat(order.indexOf(superName)).as("%s comes before %s", superName, name).isLessThan(order.indexOf(name));
-          }
+    Map<String, byte[]> asm = classes(nestedJarEntries(ASM_JAR));
+    List<String> inJar = asm.keySet().stream().map(n -> n.replace('/', '.')).toList();
+    assertThat(order).as("every class of the package, once").doesNotHaveDuplicates().containsExactlyInAnyOrderElementsOf(inJar);
+    for (String name : order) {
+      ClassReader reader = new ClassReader(asm.get(name.replace('.', '/')));
+      List<String> supertypes = new ArrayList<>(List.of(reader.getInterfaces()));
+      supertypes.add(reader.getSuperName());
+      for (String supertype : supertypes) {
+        String superName = supertype.replace('/', '.');
+        if (order.contains(superName)) {
+          assertThat(order.indexOf(superName)).as("%s comes before %s", superName, name).isLessThan(order.indexOf(name));
         }
       }
     }
@@ -196,9 +200,9 @@ class AgentJarIT {
     return entries;
   }
 
-  /** The entries of the jar nested in the agent jar ({@code NestedLibraries}). */
-  private static Map<String, byte[]> nestedJarEntries() throws IOException {
-    byte[] nestedJar = agentJarEntries().get("META-INF/hfr-agent/libraries.jar");
+  /** The entries of a jar nested in the agent jar ({@code NestedJar}). */
+  private static Map<String, byte[]> nestedJarEntries(String entry) throws IOException {
+    byte[] nestedJar = agentJarEntries().get(entry);
     assertThat(nestedJar).as("the nested jar").isNotNull();
     Map<String, byte[]> entries = new HashMap<>();
     try (ZipInputStream in = new ZipInputStream(new ByteArrayInputStream(nestedJar))) {
