@@ -32,6 +32,7 @@ final class AgentInstaller {
   private AgentInstaller() {}
 
   static void install(AgentOptions options, Instrumentation inst, boolean attach, long beganNanos) {
+    NestedJar.use(inst);
     // the instrumented classes by name only: no instrumentation class is loaded before one of them is woven
     Map<String, Integer> clientByInternalName = new HashMap<>();
     List<String> jdkClasses = new ArrayList<>();

@@ -1,6 +1,11 @@
 package dev.hfr.agent;
 
+import java.io.ByteArrayInputStream;
 import java.io.IOException;
+import java.util.HashMap;
+import java.util.Map;
+import java.util.zip.ZipEntry;
+import java.util.zip.ZipInputStream;
 
 /**
  * ASM's classes (relocated), which the weaver needs when the first instrumented class loads. They are
@@ -29,19 +34,46 @@ final class AsmClasses {
   private AsmClasses() {}
 
   /**
-   * Defines ASM in the bootstrap class loader, once. When that is not possible (the bridge had to come from
-   * the fallback jar, or ASM is loaded already), nothing is defined and the system class loader loads ASM
-   * from the agent jar as usual.
+   * Defines ASM in the bootstrap class loader, once, its class files read in one pass from the nested jar
+   * {@link NestedJar#ASM} (one entry of the agent jar, stored: reading 35 entries one by one cost ~5 ms, docs/AGENT.md
+   * "Sixth round"). When that is not possible (the bridge had to come from the fallback jar, or the nested jar is not
+   * there), the nested jar is appended to the system class loader's search path instead, which then loads ASM from
+   * it, verified, as any class; when ASM is in the bootstrap loader already, nothing happens.
    */
   static void defineInBootstrap() {
     long began = System.nanoTime();
     try {
-      if (BootstrapInjector.defineInBootstrap(IN_DEFINITION_ORDER)) {
+      if (BootstrapInjector.canDefineInBootstrap(IN_DEFINITION_ORDER[0])) {
+        BootstrapInjector.defineInBootstrap(IN_DEFINITION_ORDER, classFiles());
         AgentLog.debug("defined ASM in the bootstrap class loader in " + AgentLog.millisSince(began));
+        return;
+      }
+      if (BootstrapInjector.inBootstrap(IN_DEFINITION_ORDER[0])) {
+        return;
       }
     } catch (ReflectiveOperationException | IOException | RuntimeException | LinkageError e) {
-      AgentLog.debug("ASM is loaded from the agent jar instead of the bootstrap class loader: " + e);
+      AgentLog.debug("ASM is loaded by the system class loader instead of the bootstrap class loader: " + e);
     }
+    NestedJar.ASM.open();
+  }
+
+  /** ASM's class files in {@link #IN_DEFINITION_ORDER}, from the nested jar. */
+  private static byte[][] classFiles() throws IOException {
+    Map<String, byte[]> byEntry = new HashMap<>(64);
+    try (ZipInputStream in = new ZipInputStream(new ByteArrayInputStream(BootstrapInjector.agentJarEntry(NestedJar.ASM.entry())))) {
+      for (ZipEntry e; (e = in.getNextEntry()) != null; ) {
+        byEntry.put(e.getName(), in.readAllBytes());
+      }
+    }
+    byte[][] classFiles = new byte[IN_DEFINITION_ORDER.length][];
+    for (int i = 0; i < classFiles.length; i++) {
+      String entry = IN_DEFINITION_ORDER[i].replace('.', '/') + ".class";
+      classFiles[i] = byEntry.get(entry);
+      if (classFiles[i] == null) {
+        throw new IOException(entry + " is missing from " + NestedJar.ASM.entry());
+      }
+    }
+    return classFiles;
   }
 
   private static String[] names(String... simpleNames) {

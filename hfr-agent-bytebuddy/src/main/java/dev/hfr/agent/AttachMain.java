@@ -1,15 +1,23 @@
 package dev.hfr.agent;
 
+import com.sun.tools.attach.AgentInitializationException;
+import com.sun.tools.attach.AgentLoadException;
+import com.sun.tools.attach.AttachNotSupportedException;
+import com.sun.tools.attach.VirtualMachine;
 import dev.hfr.agent.internal.config.AgentOptions;
 import java.io.File;
+import java.io.IOException;
 import java.net.URISyntaxException;
 import java.util.Map;
-import net.bytebuddy.agent.ByteBuddyAgent;
 
 /**
  * {@code java -jar hfr-agent.jar attach PID [options]}: loads this jar as an agent into the running JVM
  * {@code PID} (through the Attach API), which then instruments the HTTP clients it has already loaded
  * and those it loads later. {@code java -jar hfr-agent.jar help} lists the options.
+ *
+ * <p>The JDK's own Attach API ({@code jdk.attach}, resolved for every application on the class path of a JDK) does
+ * the work: attaching to another process needs nothing more, and a wrapper library would add some eighty entries
+ * to the jar every JVM with the agent indexes at start-up (docs/AGENT.md, "Sixth round").
  */
 public final class AttachMain {
 
@@ -42,10 +50,16 @@ public final class AttachMain {
     }
     try {
       File jar = new File(AttachMain.class.getProtectionDomain().getCodeSource().getLocation().toURI());
-      ByteBuddyAgent.attach(jar, pid, options);
+      VirtualMachine vm = VirtualMachine.attach(pid);
+      try {
+        vm.loadAgent(jar.getAbsolutePath(), options);
+      } finally {
+        vm.detach();
+      }
       System.out.println("attached the HFR agent to " + pid + "; its messages go to that JVM's stderr");
       return 0;
-    } catch (URISyntaxException | RuntimeException e) {
+    } catch (URISyntaxException | AttachNotSupportedException | IOException | AgentLoadException
+        | AgentInitializationException | RuntimeException e) {
       System.err.println("could not attach to " + pid + ": " + e);
       return 1;
     }

@@ -80,23 +80,24 @@ final class BootstrapInjector {
     define = defineMethod;
   }
 
+  /** Whether {@link #defineInBootstrap} can define a package whose first class is {@code firstClass}. */
+  static synchronized boolean canDefineInBootstrap(String firstClass) {
+    return define != null && !inBootstrap(firstClass);
+  }
+
   /**
-   * Defines more classes of the agent jar in the bootstrap class loader, in order, the way the bridge was
-   * (used for ASM, {@link AsmClasses}). False, and nothing defined, when the bridge came from the fallback
-   * jar or when the first class is there already.
+   * Defines more classes in the bootstrap class loader, in order, the way the bridge was (used for ASM,
+   * {@link AsmClasses}); only when {@link #canDefineInBootstrap} said so.
    */
-  static synchronized boolean defineInBootstrap(String[] classNames) throws IOException, ReflectiveOperationException {
-    if (define == null || inBootstrap(classNames[0])) {
-      return false;
+  static synchronized void defineInBootstrap(String[] classNames, byte[][] classFiles) throws ReflectiveOperationException {
+    define.invoke(null, classNames, classFiles);
+  }
+
+  /** An entry of the agent jar, read the way the bridge's class files are. */
+  static byte[] agentJarEntry(String name) throws IOException {
+    try (AgentJar jar = AgentJar.open(); InputStream in = jar.entry(name)) {
+      return in.readAllBytes();
     }
-    byte[][] classes = new byte[classNames.length][];
-    try (AgentJar jar = AgentJar.open()) {
-      for (int i = 0; i < classNames.length; i++) {
-        classes[i] = jar.classFile(classNames[i]);
-      }
-    }
-    define.invoke(null, classNames, classes);
-    return true;
   }
 
   /** The fallback: a jar in the temporary folder (deleted when the JVM exits) on the bootstrap search path. */
@@ -143,6 +144,16 @@ final class BootstrapInjector {
       }
     }
 
+    /** The entry's content; the caller closes it. */
+    InputStream entry(String name) throws IOException {
+      ZipEntry inJar = jar == null ? null : jar.getEntry(name);
+      InputStream in = inJar != null ? jar.getInputStream(inJar) : BootstrapInjector.class.getClassLoader().getResourceAsStream(name);
+      if (in == null) {
+        throw new IOException(name + " is missing from the agent jar");
+      }
+      return in;
+    }
+
     byte[] classFile(String className) throws IOException {
       String entry = className.replace('.', '/') + ".class";
       ZipEntry inJar = jar == null ? null : jar.getEntry(entry);
@@ -174,7 +185,7 @@ final class BootstrapInjector {
     return inBootstrap(BRIDGE);
   }
 
-  private static boolean inBootstrap(String className) {
+  static boolean inBootstrap(String className) {
     try {
       Class.forName(className, false, null);
       return true;

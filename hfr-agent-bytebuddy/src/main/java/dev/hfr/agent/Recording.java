@@ -10,6 +10,7 @@ import dev.hfr.agent.internal.telemetry.AgentMeters;
 import dev.hfr.agent.internal.telemetry.DecisionLog;
 import dev.hfr.agent.internal.telemetry.SummaryReporter;
 import dev.hfr.runtime.time.Clock;
+import java.io.UncheckedIOException;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -27,7 +28,7 @@ final class Recording {
   /** Creates the meters, the events file, the endpoint and summary, and connects the recorder to the bridge. */
   static void start(AgentOptions options) {
     String mode = options.enforce() ? "enforce" : "shadow";
-    PrometheusMetrics prometheus = options.prometheusPort() >= 0 ? new PrometheusMetrics(mode) : null;
+    PrometheusMetrics prometheus = options.prometheusPort() >= 0 ? prometheus(options, mode) : null;
     AgentMeters meters = prometheus != null ? prometheus.meters() : new AgentMeters();
     DecisionLog events = options.events() == null ? null : DecisionLog.start(options.events(), meters);
     RetryEnforcer enforcer = options.enforce()
@@ -50,6 +51,21 @@ final class Recording {
       closeAtExit.add(SummaryReporter.start(meters, System.err, options.summaryInterval().toMillis()));
     }
     Runtime.getRuntime().addShutdownHook(new CloseAtExit(closeAtExit));
+  }
+
+  /**
+   * Micrometer's registry for the endpoint, its libraries opened first (before the first class that refers to them);
+   * when they cannot be (no temporary folder to copy them to), no endpoint, and the calls are recorded all the same.
+   */
+  private static PrometheusMetrics prometheus(AgentOptions options, String mode) {
+    try {
+      NestedJar.LIBRARIES.open();
+    } catch (UncheckedIOException e) {
+      AgentLog.warn("no prometheus endpoint on " + options.prometheusHost() + ":" + options.prometheusPort() + ": " + e.getMessage()
+          + ": " + e.getCause());
+      return null;
+    }
+    return new PrometheusMetrics(mode);
   }
 
   /** Closes the events file (writing what is queued), the endpoint and the summary when the JVM exits. */

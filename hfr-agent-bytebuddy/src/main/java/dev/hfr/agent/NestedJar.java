@@ -1,0 +1,91 @@
+package dev.hfr.agent;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.UncheckedIOException;
+import java.lang.instrument.Instrumentation;
+import java.net.URL;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.util.jar.JarFile;
+
+/**
+ * A jar nested in the agent jar, one entry instead of hundreds. The JVM indexes every entry of an agent jar, in Java,
+ * when it opens it, before {@code premain}, in every JVM the agent is in; at ~1,450 entries that indexing got hot
+ * enough to be JIT-compiled (docs/AGENT.md, "Sixth round"). The build writes two:
+ *
+ * <ul>
+ *   <li>{@link #LIBRARIES}: Micrometer, Prometheus's client and what they use (relocated, some 700 classes), which
+ *       only the Prometheus endpoint needs;
+ *   <li>{@link #ASM}: ASM's core package, stored, which {@link AsmClasses} reads in one pass to define it in the
+ *       bootstrap class loader.
+ * </ul>
+ *
+ * <p>{@link #open()} makes a nested jar's classes loadable by the system class loader, where the agent's classes are:
+ * it copies it to a temporary file (deleted at exit) and appends that to the loader's search path, so that the
+ * agent's classes that refer to them resolve them from there. It must run before the first class that refers to
+ * them is loaded (the JVM may load a class's referents when it verifies it); {@code AgentJarIT} checks which of the
+ * agent's classes refer to the libraries.
+ */
+final class NestedJar {
+
+  /** Micrometer and Prometheus's client, opened by {@link Recording} for the Prometheus endpoint. */
+  static final NestedJar LIBRARIES = new NestedJar("META-INF/hfr-agent/libraries.jar");
+  /** ASM's core package, opened only when it cannot be defined in the bootstrap class loader ({@link AsmClasses}). */
+  static final NestedJar ASM = new NestedJar("META-INF/hfr-agent/asm.jar");
+
+  private static Instrumentation instrumentation;
+
+  private final String entry;
+  private boolean open;
+
+  private NestedJar(String entry) {
+    this.entry = entry;
+  }
+
+  /** Remembers the instrumentation that can append to the system class loader's search path. */
+  static synchronized void use(Instrumentation inst) {
+    instrumentation = inst;
+  }
+
+  /** The nested jar's entry in the agent jar. */
+  String entry() {
+    return entry;
+  }
+
+  /**
+   * Makes the nested jar's classes loadable by the system class loader, once. Nothing happens when the agent jar has
+   * no such entry, or when the agent was not started by the JVM (its classes are then on the class path whole, as in
+   * this module's unit tests).
+   *
+   * @throws UncheckedIOException when the nested jar cannot be copied out
+   */
+  void open() {
+    synchronized (NestedJar.class) {
+      if (open || instrumentation == null) {
+        return;
+      }
+      // the agent jar is on the system class loader's path, whichever loader defined this class (the module's plain
+      // jar may be on the application's class path too, without the nested jars)
+      URL nested = ClassLoader.getSystemResource(entry);
+      if (nested == null) {
+        open = true;
+        return;
+      }
+      long began = System.nanoTime();
+      try {
+        Path file = Files.createTempFile("hfr-agent-", ".jar");
+        file.toFile().deleteOnExit();
+        try (InputStream in = nested.openStream()) {
+          Files.copy(in, file, StandardCopyOption.REPLACE_EXISTING);
+        }
+        instrumentation.appendToSystemClassLoaderSearch(new JarFile(file.toFile()));
+        open = true;
+        AgentLog.debug("opened " + entry + " (" + file + ") in " + AgentLog.millisSince(began));
+      } catch (IOException e) {
+        throw new UncheckedIOException("could not open the agent's nested jar " + nested, e);
+      }
+    }
+  }
+}
