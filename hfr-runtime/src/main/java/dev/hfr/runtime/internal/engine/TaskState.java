@@ -23,10 +23,11 @@ import java.util.List;
  * what its calls share. Calls of one task may run on several threads. A task with limits numbers and counts
  * each call under its limit tracker's lock, in the same critical section that checks the limits ({@link
  * #admitRead}: one lock per call); without limits these counters are atomic increments. A clean read on the
- * thread that opened the task is counted by that thread alone (a plain increment of a field no other thread
- * writes, published by a release store); on another thread, by an atomic increment. The rest (touched when a
- * call leaves the clean path) is guarded by this. A call made outside any scope runs in a {@link OneCallTask}
- * instead.
+ * thread that opened the task and was bound to it by the open is counted by that thread alone (a plain increment
+ * of a field no other thread writes, published by a release store); anywhere else (and in a task opened bound to
+ * no thread), by an atomic increment. The rest (touched when a call leaves the clean path) is guarded by this,
+ * and kept in an object of its own that the first such use creates. A call made outside any scope runs in a
+ * {@link OneCallTask} instead.
  */
 public final class TaskState implements CallTask {
 
