@@ -2,18 +2,13 @@ package dev.hfr.agent.it;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import com.sun.net.httpserver.HttpServer;
 import dev.hfr.agent.bench.StartupProbe;
 import java.io.File;
 import java.io.IOException;
-import java.io.OutputStream;
-import java.net.InetAddress;
-import java.net.InetSocketAddress;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.DirectoryStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -41,26 +36,16 @@ class ModuleJarBesideAgentIT {
 
   private static final Pattern ENDPOINT = Pattern.compile("prometheus endpoint: (http://127\\.0\\.0\\.1:\\d+/metrics)");
 
-  static HttpServer server;
+  static FaultServer server;
 
   @BeforeAll
   static void startServer() throws IOException {
-    server = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 8);
-    byte[] ok = "ok".getBytes(StandardCharsets.UTF_8);
-    server.createContext("/ok", exchange -> {
-      try (exchange) {
-        exchange.sendResponseHeaders(200, ok.length);
-        try (OutputStream out = exchange.getResponseBody()) {
-          out.write(ok);
-        }
-      }
-    });
-    server.start();
+    server = new FaultServer();
   }
 
   @AfterAll
   static void stopServer() {
-    server.stop(0);
+    server.close();
   }
 
   @Test
@@ -74,7 +59,7 @@ class ModuleJarBesideAgentIT {
           ForkedJvm.javaagent("events=" + events + ",events.successes=true,prometheus.port=0,summary.interval=0s"),
           "-cp", applicationClassPath(),
           StartupProbe.class.getName(),
-          "http://127.0.0.1:" + server.getAddress().getPort() + "/ok"));
+          server.baseUrl() + "/ok"));
       Process p = new ProcessBuilder(command).redirectOutput(ProcessBuilder.Redirect.DISCARD).redirectError(stderr.toFile()).start();
       assertThat(p.waitFor(60, TimeUnit.SECONDS)).as("the probe exits").isTrue();
       String err = Files.readString(stderr);
@@ -120,12 +105,16 @@ class ModuleJarBesideAgentIT {
    * Micrometer, ASM... unrelocated), and the probe and the client driver (the test classes). Not the module's classes
    * directory, which the plain jar stands for.
    */
+  private static final List<String> CLASSIFIED = List.of("-sources.jar", "-javadoc.jar", "-agent.jar", "-tests.jar");
+
   private static String applicationClassPath() throws IOException {
     Path target = ForkedJvm.agentJar().getParent();
     List<Path> plainJars = new ArrayList<>();
     try (DirectoryStream<Path> jars = Files.newDirectoryStream(target, "hfr-agent-bytebuddy-*.jar")) {
       for (Path jar : jars) {
-        if (!jar.getFileName().toString().endsWith("-sources.jar")) {
+        String name = jar.getFileName().toString();
+        // the release profile also builds the javadoc jar; the shaded one is hfr-agent.jar
+        if (CLASSIFIED.stream().noneMatch(name::endsWith)) {
           plainJars.add(jar);
         }
       }

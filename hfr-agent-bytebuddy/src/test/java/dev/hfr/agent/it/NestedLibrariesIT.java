@@ -2,14 +2,9 @@ package dev.hfr.agent.it;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import com.sun.net.httpserver.HttpServer;
 import dev.hfr.agent.bench.StartupProbe;
 import java.io.File;
 import java.io.IOException;
-import java.io.OutputStream;
-import java.net.InetAddress;
-import java.net.InetSocketAddress;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Arrays;
@@ -29,26 +24,16 @@ import org.junit.jupiter.api.Test;
 @DisplayName("the nested libraries jar")
 class NestedLibrariesIT {
 
-  static HttpServer server;
+  static FaultServer server;
 
   @BeforeAll
   static void startServer() throws IOException {
-    server = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 8);
-    byte[] ok = "ok".getBytes(StandardCharsets.UTF_8);
-    server.createContext("/ok", exchange -> {
-      try (exchange) {
-        exchange.sendResponseHeaders(200, ok.length);
-        try (OutputStream out = exchange.getResponseBody()) {
-          out.write(ok);
-        }
-      }
-    });
-    server.start();
+    server = new FaultServer();
   }
 
   @AfterAll
   static void stopServer() {
-    server.stop(0);
+    server.close();
   }
 
   @Test
@@ -111,7 +96,7 @@ class NestedLibrariesIT {
           ForkedJvm.javaagent(agentOptions),
           "-cp", classpath,
           StartupProbe.class.getName(),
-          "http://127.0.0.1:" + server.getAddress().getPort() + "/ok");
+          server.baseUrl() + "/ok");
       Process p = new ProcessBuilder(command).redirectOutput(ProcessBuilder.Redirect.DISCARD).redirectError(stderr.toFile()).start();
       assertThat(p.waitFor(60, TimeUnit.SECONDS)).as("the probe exits").isTrue();
       String err = Files.readString(stderr);

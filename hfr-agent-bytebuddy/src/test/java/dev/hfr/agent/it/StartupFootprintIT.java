@@ -2,14 +2,9 @@ package dev.hfr.agent.it;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import com.sun.net.httpserver.HttpServer;
 import dev.hfr.agent.bench.StartupProbe;
 import java.io.File;
 import java.io.IOException;
-import java.io.OutputStream;
-import java.net.InetAddress;
-import java.net.InetSocketAddress;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -62,21 +57,11 @@ class StartupFootprintIT {
   @Test
   @DisplayName("a JVM that sends one request weaves the JDK client's hooks with ASM, without Byte Buddy, and the request is recorded")
   void hooksWovenWithAsmOnFirstRequest() throws Exception {
-    HttpServer server = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 8);
-    byte[] ok = "ok".getBytes(StandardCharsets.UTF_8);
-    server.createContext("/ok", exchange -> {
-      try (exchange) {
-        exchange.sendResponseHeaders(200, ok.length);
-        try (OutputStream out = exchange.getResponseBody()) {
-          out.write(ok);
-        }
-      }
-    });
-    server.start();
+    FaultServer server = new FaultServer();
     Path events = Files.createTempFile("hfr-agent-footprint", ".jsonl");
     try {
       Run run = probe("events=" + events + ",events.successes=true,summary.interval=0s",
-          "http://127.0.0.1:" + server.getAddress().getPort() + "/ok");
+          server.baseUrl() + "/ok");
 
       assertThat(run.classes).contains("dev.hfr.agent.internal.weave.HookWeaver", SHADED_ASM + "ClassReader", SHADED_ASM + "ClassWriter")
           .noneMatch(c -> c.startsWith(SHADED_BYTE_BUDDY));
@@ -93,7 +78,7 @@ class StartupFootprintIT {
       assertThat(Files.readAllLines(events)).singleElement().asString()
           .contains("\"client\":\"jdk-httpclient\"", "\"method\":\"GET\"", "\"status\":200");
     } finally {
-      server.stop(0);
+      server.close();
       Files.deleteIfExists(events);
     }
   }

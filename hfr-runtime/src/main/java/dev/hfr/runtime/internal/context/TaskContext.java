@@ -11,8 +11,6 @@ import dev.hfr.runtime.internal.engine.TaskState;
  * <p>The thread's slot is a small holder kept in one {@code ThreadLocal} entry, created the first time the
  * thread gets a task and kept (holding {@code null} when it has none, so no task stays reachable): binding
  * and unbinding are then one lookup and a field write, and an open does not create an entry each time.
- * The slot holds the task in a small binding object that it renews every so often, so that the write of a task
- * lands in a young object, which G1's write barrier lets through without a fence ({@link Slot#BINDINGS_PER_HOLDER}).
  */
 public final class TaskContext {
 
@@ -21,61 +19,26 @@ public final class TaskContext {
    * it there needs no lookup ({@link #replace(TaskState, TaskState)}).
    */
   public static final class Slot {
-    /**
-     * How many bindings a slot makes in one {@link Binding} before it moves to a new one. A slot lives as long as its
-     * thread and soon lies in the old generation; a binding this young is still in the young one, where G1 writes
-     * a task into it without the fence its write barrier puts on a store into an old object (a {@code lock}ed
-     * instruction, about 8 ns of a task's open on a virtualised host). The move itself pays that fence once.
-     */
-    static final int BINDINGS_PER_HOLDER = 64;
-
     private final Thread owner = Thread.currentThread();
-    /** The thread's binding; only the owner thread reads or writes it and its fields. */
-    private Binding binding = new Binding();
-    /** Bindings made in {@link #binding} since it was created. */
-    private int bindings;
+    private TaskState task;
+    /** Whether {@link #task} was bound here by the open of its scope on this thread, not handed over to it. */
+    private boolean byOpen;
 
     private Slot() {}
 
-    /**
-     * The holder of the slot's task, renewed every {@value #BINDINGS_PER_HOLDER} bindings so that it stays young
-     * (see {@link #BINDINGS_PER_HOLDER}). Nothing but its slot refers to it, so the move loses nothing.
-     */
-    private static final class Binding {
-      TaskState task;
-      /** Whether {@link #task} was bound here by the open of its scope on this thread, not handed over to it. */
-      boolean byOpen;
-    }
-
-    /** The binding to write a new task into: the current one, or a young copy of it every so often. */
-    private Binding forBinding() {
-      Binding b = binding;
-      if (++bindings < BINDINGS_PER_HOLDER) {
-        return b;
-      }
-      bindings = 0;
-      Binding young = new Binding();
-      young.task = b.task;
-      young.byOpen = b.byOpen;
-      binding = young;
-      return young;
-    }
-
     /** Makes {@code next} the owner thread's task and returns the one it replaces; called on the owner thread. */
     public TaskState swap(TaskState next) {
-      Binding b = forBinding();
-      TaskState before = b.task;
-      b.task = next;
-      b.byOpen = false;
+      TaskState before = task;
+      task = next;
+      byOpen = false;
       return before;
     }
 
     /** {@link #swap}, for the open of {@code next}'s scope on the owner thread; called on the owner thread. */
     public TaskState open(TaskState next) {
-      Binding b = forBinding();
-      TaskState before = b.task;
-      b.task = next;
-      b.byOpen = true;
+      TaskState before = task;
+      task = next;
+      byOpen = true;
       return before;
     }
 
@@ -86,12 +49,12 @@ public final class TaskContext {
 
     /** The owner thread's task, or {@code null}. */
     public TaskState task() {
-      return binding.task;
+      return task;
     }
 
     /** Whether the current task was bound here by its scope's open (not by a handover); on the owner thread. */
     public boolean boundByOpen() {
-      return binding.byOpen;
+      return byOpen;
     }
 
     /**
@@ -103,16 +66,11 @@ public final class TaskContext {
       if (owner != Thread.currentThread()) {
         return TaskContext.replace(expected, next);
       }
-      return replaceHere(expected, next, nextByOpen);
-    }
-
-    private boolean replaceHere(TaskState expected, TaskState next, boolean nextByOpen) {
-      Binding b = binding;
-      if (b.task != expected) {
+      if (task != expected) {
         return false;
       }
-      b.task = next;
-      b.byOpen = nextByOpen;
+      task = next;
+      byOpen = nextByOpen;
       return true;
     }
   }
@@ -124,7 +82,7 @@ public final class TaskContext {
   /** The task of the current thread, or {@code null}. */
   public static TaskState current() {
     Slot slot = CURRENT.get();
-    return slot == null ? null : slot.task();
+    return slot == null ? null : slot.task;
   }
 
   /** Makes {@code task} the current thread's task; {@code null} clears it. */
@@ -163,6 +121,11 @@ public final class TaskContext {
   /** If {@code expected} is the current thread's task, makes {@code next} current instead; says whether it did. */
   public static boolean replace(TaskState expected, TaskState next) {
     Slot slot = CURRENT.get();
-    return slot != null && slot.replaceHere(expected, next, false);
+    if (slot == null || slot.task != expected) {
+      return false;
+    }
+    slot.task = next;
+    slot.byOpen = false;
+    return true;
   }
 }

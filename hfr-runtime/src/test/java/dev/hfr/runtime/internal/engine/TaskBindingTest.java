@@ -130,13 +130,13 @@ class TaskBindingTest {
   }
 
   @Test
-  @DisplayName("a thread's bindings stay what the scopes made them across many opens, binds and closes (the slot moves its task to a young holder every 64 bindings)")
+  @DisplayName("a thread's bindings stay what the scopes made them across many opens, binds and closes, on the opening thread and on another")
   void bindingsAcrossHolderMoves() throws Exception {
     ExecutorService other = Executors.newSingleThreadExecutor();
     // Unlimited: the same tool 200 times in a row is no repeated action here.
     try (TaskScope outer = hfr.openTask(TaskSpec.builder("acme", "outer").limits(TaskLimits.unlimited()).build())) {
       TaskScope shared = hfr.newTask(TaskSpec.builder("acme", "shared").limits(TaskLimits.unlimited()).build());
-      // 200 rounds of 2 to 6 bindings each cross the holder's move at every place in a round. Work bound by hand or
+      // 200 rounds of 2 to 6 bindings each. Work bound by hand or
       // wrapped runs only in the rounds whose scope closes here: on the opening thread, it rebinds the task as handed
       // over, and a task handed over stays joined after a close elsewhere.
       int sharedCalls = 0;
