@@ -40,7 +40,7 @@ final class AsmClasses {
    * there), the nested jar is appended to the system class loader's search path instead, which then loads ASM from
    * it, verified, as any class; when ASM is in the bootstrap loader already, nothing happens.
    */
-  static void defineInBootstrap() {
+  static synchronized void defineInBootstrap() {
     long began = System.nanoTime();
     try {
       if (BootstrapInjector.canDefineInBootstrap(IN_DEFINITION_ORDER[0])) {

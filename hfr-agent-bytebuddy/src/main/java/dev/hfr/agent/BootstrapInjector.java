@@ -80,7 +80,10 @@ final class BootstrapInjector {
     define = defineMethod;
   }
 
-  /** Whether {@link #defineInBootstrap} can define a package whose first class is {@code firstClass}. */
+  /**
+   * Whether {@link #defineInBootstrap} can define a package whose first class is {@code firstClass}; the caller
+   * checks and defines in one critical section of its own ({@code AsmClasses}).
+   */
   static synchronized boolean canDefineInBootstrap(String firstClass) {
     return define != null && !inBootstrap(firstClass);
   }
@@ -146,7 +149,11 @@ final class BootstrapInjector {
 
     /** The entry's content; the caller closes it. */
     InputStream entry(String name) throws IOException {
-      ZipEntry inJar = jar == null ? null : jar.getEntry(name);
+      return open(name, jar == null ? null : jar.getEntry(name));
+    }
+
+    /** {@code inJar}'s content, or (not from a jar) the class loader's resource {@code name}. */
+    private InputStream open(String name, ZipEntry inJar) throws IOException {
       InputStream in = inJar != null ? jar.getInputStream(inJar) : BootstrapInjector.class.getClassLoader().getResourceAsStream(name);
       if (in == null) {
         throw new IOException(name + " is missing from the agent jar");
@@ -157,10 +164,7 @@ final class BootstrapInjector {
     byte[] classFile(String className) throws IOException {
       String entry = className.replace('.', '/') + ".class";
       ZipEntry inJar = jar == null ? null : jar.getEntry(entry);
-      try (InputStream in = inJar != null ? jar.getInputStream(inJar) : BootstrapInjector.class.getClassLoader().getResourceAsStream(entry)) {
-        if (in == null) {
-          throw new IOException(entry + " is missing from the agent jar");
-        }
+      try (InputStream in = open(entry, inJar)) {
         if (inJar == null || inJar.getSize() < 0) {
           return in.readAllBytes();
         }

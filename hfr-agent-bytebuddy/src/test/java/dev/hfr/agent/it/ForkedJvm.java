@@ -88,6 +88,35 @@ final class ForkedJvm implements AutoCloseable {
     return new ForkedJvm(p, err);
   }
 
+  /** This module's test classes alone: {@code StartupProbe}'s class path. */
+  static final Pattern TEST_CLASSES = Pattern.compile(".*test-classes.*");
+
+  /**
+   * Runs {@code main} to its end with {@code jvmOptions}, {@code classpath} and {@code args}, its stdout discarded,
+   * and returns its stderr; fails unless it exits with 0 within a minute.
+   */
+  static String runToExit(List<String> jvmOptions, String classpath, Class<?> main, String... args)
+      throws IOException, InterruptedException {
+    List<String> command = new ArrayList<>();
+    command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
+    command.add("-Xshare:auto");
+    command.addAll(jvmOptions);
+    command.add("-cp");
+    command.add(classpath);
+    command.add(main.getName());
+    command.addAll(List.of(args));
+    Path err = Files.createTempFile("hfr-agent-it", ".stderr");
+    try {
+      Process p = new ProcessBuilder(command).redirectOutput(ProcessBuilder.Redirect.DISCARD).redirectError(err.toFile()).start();
+      assertThat(p.waitFor(60, TimeUnit.SECONDS)).as("%s exits", main.getSimpleName()).isTrue();
+      String stderr = Files.readString(err);
+      assertThat(p.exitValue()).as("%s's exit code; stderr:%n%s", main.getSimpleName(), stderr).isZero();
+      return stderr;
+    } finally {
+      Files.deleteIfExists(err);
+    }
+  }
+
   /** The entries of this JVM's class path that match {@code entries}, joined into a class path. */
   static String testClasspath(Pattern entries) {
     return Arrays.stream(System.getProperty("java.class.path").split(File.pathSeparator))

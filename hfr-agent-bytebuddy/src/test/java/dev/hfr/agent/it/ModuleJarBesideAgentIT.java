@@ -15,7 +15,6 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
-import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import java.util.stream.Collectors;
@@ -52,18 +51,10 @@ class ModuleJarBesideAgentIT {
   @DisplayName("the request is recorded and the Prometheus endpoint counts it, with no warning")
   void requestIsRecorded() throws Exception {
     Path events = Files.createTempFile("hfr-agent-module-jar", ".jsonl");
-    Path stderr = Files.createTempFile("hfr-agent-module-jar", ".stderr");
     try {
-      List<String> command = new ArrayList<>(List.of(
-          Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-          ForkedJvm.javaagent("events=" + events + ",events.successes=true,prometheus.port=0,summary.interval=0s"),
-          "-cp", applicationClassPath(),
-          StartupProbe.class.getName(),
-          server.baseUrl() + "/ok"));
-      Process p = new ProcessBuilder(command).redirectOutput(ProcessBuilder.Redirect.DISCARD).redirectError(stderr.toFile()).start();
-      assertThat(p.waitFor(60, TimeUnit.SECONDS)).as("the probe exits").isTrue();
-      String err = Files.readString(stderr);
-      assertThat(p.exitValue()).as("the probe's exit code; stderr:%n%s", err).isZero();
+      String err = ForkedJvm.runToExit(
+          List.of(ForkedJvm.javaagent("events=" + events + ",events.successes=true,prometheus.port=0,summary.interval=0s")),
+          applicationClassPath(), StartupProbe.class, server.baseUrl() + "/ok");
 
       assertThat(err).contains("[hfr-agent] started on start-up").doesNotContain("WARNING", "Error", "Exception");
       Matcher endpoint = ENDPOINT.matcher(err);
@@ -72,7 +63,6 @@ class ModuleJarBesideAgentIT {
           .contains("\"client\":\"jdk-httpclient\"", "\"status\":200");
     } finally {
       Files.deleteIfExists(events);
-      Files.deleteIfExists(stderr);
     }
   }
 

@@ -3,14 +3,10 @@ package dev.hfr.agent.it;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.hfr.agent.bench.StartupProbe;
-import java.io.File;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.Arrays;
 import java.util.List;
-import java.util.concurrent.TimeUnit;
-import java.util.stream.Collectors;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -84,26 +80,9 @@ class NestedLibrariesIT {
 
   /** Runs {@link StartupProbe} with one request, the agent and {@code tmpdir}; its stderr. */
   private static String probe(Path tmpdir, Path classLog, String agentOptions) throws IOException, InterruptedException {
-    Path stderr = Files.createTempFile("hfr-agent-nested", ".stderr");
-    try {
-      String classpath = Arrays.stream(System.getProperty("java.class.path").split(File.pathSeparator))
-          .filter(e -> e.contains("test-classes"))
-          .collect(Collectors.joining(File.pathSeparator));
-      List<String> command = List.of(
-          Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-          "-Djava.io.tmpdir=" + tmpdir,
-          "-Xlog:class+load=info:file=" + classLog,
-          ForkedJvm.javaagent(agentOptions),
-          "-cp", classpath,
-          StartupProbe.class.getName(),
-          server.baseUrl() + "/ok");
-      Process p = new ProcessBuilder(command).redirectOutput(ProcessBuilder.Redirect.DISCARD).redirectError(stderr.toFile()).start();
-      assertThat(p.waitFor(60, TimeUnit.SECONDS)).as("the probe exits").isTrue();
-      String err = Files.readString(stderr);
-      assertThat(p.exitValue()).as("the probe's exit code; stderr:%n%s", err).isZero();
-      return err;
-    } finally {
-      Files.deleteIfExists(stderr);
-    }
+    return ForkedJvm.runToExit(
+        List.of("-Djava.io.tmpdir=" + tmpdir, "-Xlog:class+load=info:file=" + classLog, ForkedJvm.javaagent(agentOptions)),
+        ForkedJvm.testClasspath(ForkedJvm.TEST_CLASSES), StartupProbe.class, server.baseUrl() + "/ok");
   }
+
 }

@@ -3,15 +3,10 @@ package dev.hfr.agent.it;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.hfr.agent.bench.StartupProbe;
-import java.io.File;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.List;
-import java.util.concurrent.TimeUnit;
-import java.util.stream.Collectors;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
 
@@ -88,23 +83,9 @@ class StartupFootprintIT {
 
   private static Run probe(String agentOptions, String... probeArgs) throws IOException, InterruptedException {
     Path classLog = Files.createTempFile("hfr-agent-classes", ".log");
-    Path stderr = Files.createTempFile("hfr-agent-footprint", ".stderr");
     try {
-      String classpath = Arrays.stream(System.getProperty("java.class.path").split(File.pathSeparator))
-          .filter(e -> e.contains("test-classes"))
-          .collect(Collectors.joining(File.pathSeparator));
-      List<String> command = new ArrayList<>(List.of(
-          Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-          "-Xshare:auto",
-          "-Xlog:class+load=info:file=" + classLog,
-          ForkedJvm.javaagent(agentOptions),
-          "-cp", classpath,
-          StartupProbe.class.getName()));
-      command.addAll(List.of(probeArgs));
-      Process p = new ProcessBuilder(command).redirectOutput(ProcessBuilder.Redirect.DISCARD).redirectError(stderr.toFile()).start();
-      assertThat(p.waitFor(60, TimeUnit.SECONDS)).as("the probe exits").isTrue();
-      String err = Files.readString(stderr);
-      assertThat(p.exitValue()).as("the probe's exit code; stderr:%n%s", err).isZero();
+      String err = ForkedJvm.runToExit(List.of("-Xlog:class+load=info:file=" + classLog, ForkedJvm.javaagent(agentOptions)),
+          ForkedJvm.testClasspath(ForkedJvm.TEST_CLASSES), StartupProbe.class, probeArgs);
       // lines read "[0.123s][info][class,load] a.b.C source: ..."
       List<String> log = Files.readAllLines(classLog).stream()
           .map(line -> line.substring(line.indexOf("] ", line.indexOf("[class,load]")) + 2))
@@ -112,7 +93,6 @@ class StartupFootprintIT {
       return new Run(log.stream().map(rest -> rest.split(" ", 2)[0]).toList(), log, err);
     } finally {
       Files.deleteIfExists(classLog);
-      Files.deleteIfExists(stderr);
     }
   }
 }
