@@ -51,6 +51,7 @@ final class AsmClasses {
       if (BootstrapInjector.inBootstrap(IN_DEFINITION_ORDER[0])) {
         return;
       }
+      AgentLog.debug("ASM is loaded by the system class loader: the bridge was not defined directly (the fallback jar)");
     } catch (ReflectiveOperationException | IOException | RuntimeException | LinkageError e) {
       AgentLog.debug("ASM is loaded by the system class loader instead of the bootstrap class loader: " + e);
     }

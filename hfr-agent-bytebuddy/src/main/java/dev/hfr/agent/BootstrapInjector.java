@@ -1,14 +1,16 @@
 package dev.hfr.agent;
 
 import dev.hfr.agent.internal.BootstrapDefiner;
+import java.io.ByteArrayInputStream;
+import java.io.ByteArrayOutputStream;
 import java.io.File;
-import java.io.FileOutputStream;
 import java.io.IOException;
 import java.io.InputStream;
 import java.lang.instrument.Instrumentation;
 import java.lang.reflect.Method;
 import java.net.URISyntaxException;
 import java.net.URL;
+import java.nio.file.Path;
 import java.security.CodeSource;
 import java.util.Arrays;
 import java.util.Map;
@@ -23,10 +25,10 @@ import java.util.zip.ZipEntry;
  * asks its parents first, so from then on the agent's own code gets the same bootstrap copies.
  *
  * <p>They are defined directly ({@link BootstrapDefiner}), with no file. Only if that is refused (a JDK
- * without {@code jdk.internal.misc.Unsafe.defineClass}) are they copied into a small jar in the temporary
- * folder that is appended to the bootstrap search path: that works everywhere, but it costs a file and a
- * zip writer at start-up, and the JVM then stops using its class data sharing archive for every class
- * not loaded by the bootstrap loader ("Sharing is only supported for boot loader classes because
+ * without {@code jdk.internal.misc.Unsafe.defineClass}, or {@code -Dhfr.agent.bootstrap=jar}) are they copied into a
+ * small jar in the temporary folder that is appended to the bootstrap search path: that works everywhere, but it
+ * costs a file and a zip writer at start-up, and the JVM then stops using its class data sharing archive for every
+ * class not loaded by the bootstrap loader ("Sharing is only supported for boot loader classes because
  * bootstrap classpath has been appended"), which slows down the application's own class loading.
  *
  * <p>Plain JDK API on purpose: this runs before anything else, and must not load Byte Buddy.
@@ -38,6 +40,8 @@ final class BootstrapInjector {
   private static final String[] CLASSES = {"dev.hfr.agent.internal.bootstrap.HttpCallHooks", BRIDGE,
       "dev.hfr.agent.internal.bootstrap.CallDepth", "dev.hfr.agent.internal.bootstrap.CallDepth$Depths"};
   private static final String DEFINER = "dev.hfr.agent.internal.BootstrapDefiner";
+  /** The diagnostic system property that can turn the direct definition off ({@link #directDefinition}). */
+  static final String MODE = "hfr.agent.bootstrap";
 
   /** The definer's {@code define}, kept for {@link #defineInBootstrap}; {@code null} until the bridge is defined directly. */
   private static Method define;
@@ -56,17 +60,38 @@ final class BootstrapInjector {
       }
       classes[CLASSES.length] = jar.classFile(DEFINER);
     }
-    try {
-      defineDirectly(inst, classes);
-    } catch (ReflectiveOperationException | RuntimeException | LinkageError refused) {
-      AgentLog.debug("cannot define the bridge directly (" + refused + "); appending a jar to the bootstrap search path");
-      if (!inBootstrap()) {
-        appendJar(inst, classes);
+    if (directDefinition()) {
+      try {
+        defineDirectly(inst, classes);
+      } catch (ReflectiveOperationException | RuntimeException | LinkageError refused) {
+        AgentLog.debug("cannot define the bridge directly (" + refused + "); appending a jar to the bootstrap search path");
       }
+    } else {
+      AgentLog.debug("-D" + MODE + "=jar: appending a jar to the bootstrap search path");
+    }
+    if (!inBootstrap()) {
+      appendJar(inst, classes);
     }
     if (!inBootstrap()) {
       throw new ClassNotFoundException(BRIDGE + " is not visible from the bootstrap class loader after injection");
     }
+    return true;
+  }
+
+  /**
+   * Whether to try the direct definition: unless {@code -Dhfr.agent.bootstrap=jar}, a diagnostic setting that takes the
+   * fallback on any JDK (docs/AGENT.md, "Temporary files"); a value other than {@code define} or {@code jar} is
+   * reported and the default kept.
+   */
+  private static boolean directDefinition() {
+    String mode = System.getProperty(MODE);
+    if (mode == null || mode.equals("define")) {
+      return true;
+    }
+    if (mode.equals("jar")) {
+      return false;
+    }
+    AgentLog.warn("-D" + MODE + "=" + mode + " is neither define nor jar; the bridge is defined directly (define)");
     return true;
   }
 
@@ -103,22 +128,21 @@ final class BootstrapInjector {
     }
   }
 
-  /** The fallback: a jar in the temporary folder (deleted when the JVM exits) on the bootstrap search path. */
+  /**
+   * The fallback: a jar in the temporary folder ({@link TempJars}: deleted when the JVM exits, or by the next JVM that
+   * writes one when this one was killed) on the bootstrap search path.
+   */
   private static void appendJar(Instrumentation inst, byte[][] classes) throws IOException {
-    // a unique name without Files.createTempFile, whose SecureRandom costs start-up time
-    File jar = new File(System.getProperty("java.io.tmpdir"), "hfr-agent-bootstrap-" + System.nanoTime() + ".jar");
-    if (!jar.createNewFile()) {
-      throw new IOException(jar + " exists already");
-    }
-    jar.deleteOnExit();
-    try (JarOutputStream out = new JarOutputStream(new FileOutputStream(jar))) {
+    ByteArrayOutputStream bytes = new ByteArrayOutputStream(16 * 1024);
+    try (JarOutputStream out = new JarOutputStream(bytes)) {
       for (int i = 0; i < CLASSES.length; i++) {
         out.putNextEntry(new ZipEntry(CLASSES[i].replace('.', '/') + ".class"));
         out.write(classes[i]);
         out.closeEntry();
       }
     }
-    inst.appendToBootstrapClassLoaderSearch(new JarFile(jar));
+    Path jar = TempJars.write("bootstrap", new ByteArrayInputStream(bytes.toByteArray()));
+    inst.appendToBootstrapClassLoaderSearch(new JarFile(jar.toFile()));
   }
 
   /**

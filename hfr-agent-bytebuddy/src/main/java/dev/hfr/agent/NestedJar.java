@@ -5,9 +5,7 @@ import java.io.InputStream;
 import java.io.UncheckedIOException;
 import java.lang.instrument.Instrumentation;
 import java.net.URL;
-import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.StandardCopyOption;
 import java.util.jar.JarFile;
 
 /**
@@ -23,7 +21,8 @@ import java.util.jar.JarFile;
  * </ul>
  *
  * <p>{@link #open()} makes a nested jar's classes loadable by the system class loader, where the agent's classes are:
- * it copies it to a temporary file (deleted at exit) and appends that to the loader's search path, so that the
+ * it copies it to a temporary file ({@link TempJars}: deleted at exit, or by the next JVM that writes one when this one
+ * was killed) and appends that to the loader's search path, so that the
  * agent's classes that refer to them resolve them from there. It must run before the first class that refers to
  * them is loaded (the JVM may load a class's referents when it verifies it); {@code AgentJarIT} checks which of the
  * agent's classes refer to the libraries.
@@ -54,6 +53,11 @@ final class NestedJar {
     return entry;
   }
 
+  /** What the copy's name says it holds: the entry's file name without {@code .jar} ({@code libraries}, {@code asm}). */
+  private String kind() {
+    return entry.substring(entry.lastIndexOf('/') + 1, entry.length() - ".jar".length());
+  }
+
   /**
    * Makes the nested jar's classes loadable by the system class loader, once. Nothing happens when the agent jar has
    * no such entry, or when the agent was not started by the JVM (its classes are then on the class path whole, as in
@@ -75,10 +79,9 @@ final class NestedJar {
       }
       long began = System.nanoTime();
       try {
-        Path file = Files.createTempFile("hfr-agent-", ".jar");
-        file.toFile().deleteOnExit();
+        Path file;
         try (InputStream in = nested.openStream()) {
-          Files.copy(in, file, StandardCopyOption.REPLACE_EXISTING);
+          file = TempJars.write(kind(), in);
         }
         instrumentation.appendToSystemClassLoaderSearch(new JarFile(file.toFile()));
         open = true;

@@ -160,6 +160,11 @@ final class ForkedJvm implements AutoCloseable {
     stdin.flush();
   }
 
+  /** Kills the JVM with {@code SIGKILL} (no shutdown hook, no exit code runs) and waits until it is gone. */
+  void kill() throws InterruptedException {
+    assertThat(process.destroyForcibly().waitFor(30, TimeUnit.SECONDS)).as("the killed JVM is gone").isTrue();
+  }
+
   /** Waits for the exit and returns the exit code. */
   int waitFor(Duration timeout) throws InterruptedException {
     assertThat(process.waitFor(timeout.toMillis(), TimeUnit.MILLISECONDS)).as("the driver exits; stderr:%n%s", stderr()).isTrue();

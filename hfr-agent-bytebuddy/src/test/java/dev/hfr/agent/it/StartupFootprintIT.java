@@ -45,6 +45,8 @@ class StartupFootprintIT {
         .doesNotContain("sun.net.www.protocol.jar.JarURLConnection");
     assertThat(run.stderr).as("the bridge is defined without appending to the bootstrap path, which switches class data sharing off")
         .doesNotContain("Sharing is only supported for boot loader classes");
+    assertThat(run.classes).as("no temporary file is written, nor are the left-overs of gone JVMs looked for")
+        .doesNotContain("dev.hfr.agent.TempJars");
     assertThat(run.classes).as("HttpURLConnection's 66 KB implementation is woven before its first connection, not at start-up")
         .doesNotContain("sun.net.www.protocol.http.HttpURLConnection");
   }
