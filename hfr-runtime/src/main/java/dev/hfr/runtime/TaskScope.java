@@ -27,7 +27,8 @@ import java.util.concurrent.ScheduledExecutorService;
  *
  * <p>Closing restores the scope that was open before on this thread. Closed on another thread, it does the
  * same for the thread that opened it, at that thread's next call (or {@link Hfr#currentTask()}): the opening
- * thread never joins its closed task again. Work handed over to other threads ({@link #wrap}, {@link
+ * thread never joins its closed task again, even if it ran work of the task itself in between (wrapped work run
+ * inline, a binding by hand it ended). Work handed over to other threads ({@link #wrap}, {@link
  * #bindCurrentThread()}, context-propagation) still finishes in the task after the close.
  *
  * <p><b>Work on other threads.</b> The task follows work handed to other threads: wrap the executor
@@ -201,8 +202,12 @@ public final class TaskScope implements AutoCloseable {
    * threads); returns a handle that unbinds again when closed.
    */
   public AutoCloseable bindCurrentThread() {
-    TaskState before = TaskContext.swap(state);
-    return () -> TaskContext.set(before);
+    TaskContext.Slot slot = TaskContext.slot();
+    // Unbinding puts back the task bound before as it was bound: one bound here by its own open is still let go
+    // when its scope is closed on another thread.
+    boolean beforeByOpen = slot.boundByOpen();
+    TaskState before = slot.swap(state);
+    return () -> TaskContext.restore(before, beforeByOpen);
   }
 
   /**
