@@ -1,6 +1,7 @@
 package dev.hfr.runtime;
 
 import dev.hfr.runtime.budget.TaskLimit;
+import dev.hfr.runtime.internal.context.ClosedElsewhere;
 import dev.hfr.runtime.internal.context.TaskContext;
 import dev.hfr.runtime.internal.context.TaskPropagation;
 import dev.hfr.runtime.internal.engine.TaskState;
@@ -42,6 +43,11 @@ import java.util.concurrent.ScheduledExecutorService;
  * #bindCurrentThread()} joins a thread to the task by hand.
  */
 public final class TaskScope implements AutoCloseable {
+
+  static {
+    // The rule for a thread whose task was closed elsewhere, for the context code that hands work over from it.
+    ClosedElsewhere.install(TaskScope::openTaskInstead);
+  }
 
   /** The engine that opened the task: only its calls join it. */
   final Hfr engine;

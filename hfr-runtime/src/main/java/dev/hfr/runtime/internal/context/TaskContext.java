@@ -130,12 +130,20 @@ public final class TaskContext {
 
   /**
    * The current thread's binding, to be put back with {@link #restore(Object)}, or handed over with {@link
-   * #handOver(Object)}: {@code null} (no task), the task, or the task marked as bound here by its open.
+   * #handOver(Object)}: {@code null} (no task), the task, or the task marked as bound here by its open. A task its open
+   * bound here and that was closed on another thread is first let go of ({@link ClosedElsewhere}).
    */
   public static Object saved() {
     Slot slot = CURRENT.get();
     if (slot == null || slot.task == null) {
       return null;
+    }
+    if (slot.byOpen && slot.task.closed()) {
+      // Closed on another thread since: work handed over now follows the task this thread's next call would join.
+      ClosedElsewhere.openTaskInstead(slot, slot.task);
+      if (slot.task == null) {
+        return null;
+      }
     }
     return slot.byOpen ? new BoundByOpen(slot.task) : slot.task;
   }

@@ -8,6 +8,7 @@ import dev.hfr.runtime.TaskScope;
 import dev.hfr.runtime.TaskSpec;
 import dev.hfr.runtime.budget.TaskLimits;
 import dev.hfr.runtime.internal.context.TaskContext;
+import io.micrometer.context.ContextExecutorService;
 import io.micrometer.context.ContextSnapshotFactory;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
@@ -265,6 +266,44 @@ class ClosedElsewhereTest {
         return "sku-1";
       }
     };
+  }
+
+  static Stream<Arguments> handovers() {
+    return Stream.of(
+        Arguments.of("TaskScope.wrap(ExecutorService)", (Handover) (pool, work) -> TaskScope.wrap(pool).submit(work)),
+        Arguments.of("TaskScope.wrap(Runnable) given to a plain pool", (Handover) (pool, work) -> pool.submit(TaskScope.wrap(work))),
+        Arguments.of("context-propagation's global registry", (Handover) (pool, work) -> ContextExecutorService.wrap(pool,
+            () -> ContextSnapshotFactory.builder().build().captureAll()).submit(work)));
+  }
+
+  /** A way a user's code hands work over to a pool in the current task. */
+  @FunctionalInterface
+  interface Handover {
+    Future<?> handOver(ExecutorService pool, Runnable work);
+  }
+
+  @ParameterizedTest(name = "{0}")
+  @MethodSource("handovers")
+  @DisplayName("work the opening thread hands over after a close elsewhere, before any call of its own, runs in the task open before there")
+  void handedOverAfterTheClose(String how, Handover handover) throws Exception {
+    TaskScope outer = hfr.openTask(spec("outer"));
+    TaskScope inner = hfr.openTask(spec("inner"));
+    closeOnAnotherThread(inner);
+    handover.handOver(pool, () -> {
+      assertThat(hfr.currentTask()).as("%s: the outer task, as this thread's next call would join", how).containsSame(outer);
+      read();
+    }).get(10, TimeUnit.SECONDS);
+    assertThat(hfr.currentTask()).containsSame(outer);
+    assertThat(inner.report().calls()).isZero();
+    assertThat(outer.report().calls()).isEqualTo(1);
+
+    closeOnAnotherThread(outer);
+    handover.handOver(pool, () -> {
+      assertThat(hfr.currentTask()).as("%s: no task", how).isEmpty();
+      read();
+    }).get(10, TimeUnit.SECONDS);
+    assertThat(outer.report().calls()).isEqualTo(1);
+    assertThat(hfr.currentTask()).isEmpty();
   }
 
   @Test
