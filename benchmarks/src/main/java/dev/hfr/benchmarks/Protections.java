@@ -15,6 +15,7 @@ import io.github.resilience4j.circuitbreaker.CircuitBreakerConfig.SlidingWindowT
 import io.github.resilience4j.retry.RetryConfig;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.net.ConnectException;
+import java.nio.file.Path;
 import java.time.Duration;
 
 /**
@@ -58,6 +59,14 @@ final class Protections {
   /** The same with decision events to {@code log} (on an in-memory ledger: one engine per ledger directory). */
   static Hfr hfrDefaults(DecisionSink log) {
     return defaults().decisionSink(log).ledger(new InMemoryLedger()).build();
+  }
+
+  /**
+   * The same on {@code clock}, with its embedded file ledger in {@code ledgerDirectory} (one engine per ledger
+   * directory: the default one is the other engine's).
+   */
+  static Hfr hfrDefaults(Clock clock, Path ledgerDirectory) {
+    return defaults().clock(clock).ledgerPath(ledgerDirectory).build();
   }
 
   private static Hfr.Builder defaults() {

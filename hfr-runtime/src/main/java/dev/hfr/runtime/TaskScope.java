@@ -1,6 +1,7 @@
 package dev.hfr.runtime;
 
 import dev.hfr.runtime.budget.TaskLimit;
+import dev.hfr.runtime.internal.context.ClosedElsewhere;
 import dev.hfr.runtime.internal.context.TaskContext;
 import dev.hfr.runtime.internal.context.TaskPropagation;
 import dev.hfr.runtime.internal.engine.TaskState;
@@ -27,7 +28,8 @@ import java.util.concurrent.ScheduledExecutorService;
  *
  * <p>Closing restores the scope that was open before on this thread. Closed on another thread, it does the
  * same for the thread that opened it, at that thread's next call (or {@link Hfr#currentTask()}): the opening
- * thread never joins its closed task again. Work handed over to other threads ({@link #wrap}, {@link
+ * thread never joins its closed task again, even if it ran work of the task itself in between (wrapped work run
+ * inline, a binding by hand it ended). Work handed over to other threads ({@link #wrap}, {@link
  * #bindCurrentThread()}, context-propagation) still finishes in the task after the close.
  *
  * <p><b>Work on other threads.</b> The task follows work handed to other threads: wrap the executor
@@ -41,6 +43,11 @@ import java.util.concurrent.ScheduledExecutorService;
  * #bindCurrentThread()} joins a thread to the task by hand.
  */
 public final class TaskScope implements AutoCloseable {
+
+  static {
+    // The rule for a thread whose task was closed elsewhere, for the context code that hands work over from it.
+    ClosedElsewhere.install(TaskScope::openTaskInstead);
+  }
 
   /** The engine that opened the task: only its calls join it. */
   final Hfr engine;
@@ -201,8 +208,12 @@ public final class TaskScope implements AutoCloseable {
    * threads); returns a handle that unbinds again when closed.
    */
   public AutoCloseable bindCurrentThread() {
-    TaskState before = TaskContext.swap(state);
-    return () -> TaskContext.set(before);
+    TaskContext.Slot slot = TaskContext.slot();
+    // Unbinding puts back the task bound before as it was bound: one bound here by its own open is still let go
+    // when its scope is closed on another thread.
+    boolean beforeByOpen = slot.boundByOpen();
+    TaskState before = slot.swap(state);
+    return () -> TaskContext.restore(before, beforeByOpen);
   }
 
   /**

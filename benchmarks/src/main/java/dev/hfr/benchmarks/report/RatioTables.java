@@ -51,11 +51,7 @@ public final class RatioTables {
           }
         }
       }
-      Score task = scores.get(PROTECTED + "taskWithOneCallHfr");
-      if (task != null) {
-        System.out.printf(Locale.ROOT, "| open a task, one clean read, close (default builder), %d thread(s) | %s ± %s %s | %s |%n%n",
-            threads, number(task.value()), number(task.error()), task.unit().replace("/op", ""), number(task.bytesPerOp()));
-      }
+      System.out.print(taskTable(scores, threads));
       if (scores.keySet().stream().anyMatch(k -> k.startsWith(CLASSIFIER))) {
         System.out.println(simpleTable(scores, CLASSIFIER, "classifier, " + threads + " thread(s)"));
       }
@@ -63,6 +59,25 @@ public final class RatioTables {
         System.out.println(simpleTable(scores, BREAKDOWN, "parts of a call, happy path and failure, " + threads + " thread(s)"));
       }
     }
+  }
+
+  /** The task rows: the default builder's, and the same on a clock read from memory if it ran (labelled). */
+  static String taskTable(Map<String, Score> scores, int threads) {
+    String[][] rows = {
+        {"taskWithOneCallHfr", "open a task, one clean read, close (default builder)"},
+        {"taskWithOneCallHfrTickerClock", "the same on a clock read from memory (`TickerClock`: no clock reading; shows what the host's clock costs the row, not a configuration)"}};
+    StringBuilder out = new StringBuilder();
+    for (String[] row : rows) {
+      Score s = scores.get(PROTECTED + row[0]);
+      if (s != null) {
+        if (out.length() == 0) {
+          out.append("| task | time/op | B/op |\n|---|---:|---:|\n");
+        }
+        out.append(String.format(Locale.ROOT, "| %s, %d thread(s) | %s ± %s %s | %s |%n", row[1], threads, number(s.value()),
+            number(s.error()), s.unit().replace("/op", ""), number(s.bytesPerOp())));
+      }
+    }
+    return out.length() == 0 ? "" : out.append(System.lineSeparator()).toString();
   }
 
   static Map<String, Score> read(JsonNode results) {

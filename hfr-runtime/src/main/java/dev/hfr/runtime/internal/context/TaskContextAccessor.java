@@ -1,6 +1,5 @@
 package dev.hfr.runtime.internal.context;
 
-import dev.hfr.runtime.internal.engine.TaskState;
 import io.micrometer.context.ThreadLocalAccessor;
 
 /**
@@ -9,8 +8,12 @@ import io.micrometer.context.ThreadLocalAccessor;
  * context with {@code ContextRegistry.getInstance()} — Reactor's automatic context propagation, Spring's
  * {@code ContextPropagatingTaskDecorator}, {@code ContextExecutorService} — carries the task to the
  * thread that does the work, without code of ours in between.
+ *
+ * <p>Its values are {@link TaskContext#saved()}'s: the task, marked when the thread's own open bound it, so that
+ * the binding put back after work run on the opening thread itself is the one that was there, and the opening
+ * thread still lets go of the task when its scope is closed on another thread.
  */
-public final class TaskContextAccessor implements ThreadLocalAccessor<TaskState> {
+public final class TaskContextAccessor implements ThreadLocalAccessor<Object> {
 
   /** The key under which the task is captured. */
   public static final String KEY = "dev.hfr.task";
@@ -24,13 +27,13 @@ public final class TaskContextAccessor implements ThreadLocalAccessor<TaskState>
   }
 
   @Override
-  public TaskState getValue() {
-    return TaskContext.current();
+  public Object getValue() {
+    return TaskContext.saved();
   }
 
   @Override
-  public void setValue(TaskState value) {
-    TaskContext.set(value);
+  public void setValue(Object value) {
+    TaskContext.handOver(value);
   }
 
   @Override
@@ -39,8 +42,8 @@ public final class TaskContextAccessor implements ThreadLocalAccessor<TaskState>
   }
 
   @Override
-  public void restore(TaskState previousValue) {
-    TaskContext.set(previousValue);
+  public void restore(Object previousValue) {
+    TaskContext.restore(previousValue);
   }
 
   @Override

@@ -45,11 +45,19 @@ final class AsyncDriver {
 
   /** Runs steps from {@code next} until the call ends, waits or starts an attempt. */
   private <R> void resume(Call<R> c, AsyncToolInvocation<R> invocation, Next next, CompletableFuture<R> out) {
-    TaskState previous = TaskContext.current();
+    // The call's task is bound while its steps run here; the task bound before is put back as it was bound (by its
+    // open or handed over), so that a close of its scope on another thread still lets go of this thread.
     TaskState explicit = c.task instanceof TaskState t ? t : null;
-    boolean bind = explicit != null && previous != explicit;
-    if (bind) {
-      TaskContext.set(explicit);
+    TaskContext.Slot bound = null; // the slot bound to the call's task here, if it was not this thread's task
+    TaskState previous = null;
+    boolean previousByOpen = false;
+    if (explicit != null) {
+      TaskContext.Slot slot = TaskContext.slot();
+      if (slot.task() != explicit) {
+        bound = slot;
+        previousByOpen = slot.boundByOpen();
+        previous = slot.swap(explicit);
+      }
     }
     CallScope.Handle scope = c.scope.open();
     try {
@@ -91,8 +99,8 @@ final class AsyncDriver {
       failed(c, invocation, e, out);
     } finally {
       scope.close();
-      if (bind) {
-        TaskContext.set(previous);
+      if (bound != null) {
+        bound.restore(previous, previousByOpen);
       }
     }
   }
