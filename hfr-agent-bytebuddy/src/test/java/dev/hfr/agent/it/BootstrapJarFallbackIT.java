@@ -48,7 +48,7 @@ class BootstrapJarFallbackIT {
     List<String> seen;
     String stderr;
     try (ForkedJvm app = ForkedJvm.start(List.of("-Djava.io.tmpdir=" + jvmTmp, "-Dhfr.agent.bootstrap=jar", "-Dhfr.agent.debug=true",
-        "-Xlog:class+load=info:file=" + classLog, ForkedJvm.javaagent("events=" + events + ",summary.interval=0s")),
+        ForkedJvm.classLoadLog(classLog), ForkedJvm.javaagent("events=" + events + ",summary.interval=0s")),
         "requests", server.baseUrl(), "GET:/unavailable")) {
       seen = app.linesUntil(null, Duration.ofSeconds(120));
       assertThat(app.waitFor(Duration.ofSeconds(30))).isZero();

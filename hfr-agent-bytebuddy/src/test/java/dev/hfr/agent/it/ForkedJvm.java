@@ -88,6 +88,15 @@ final class ForkedJvm implements AutoCloseable {
     return new ForkedJvm(p, err);
   }
 
+  /**
+   * {@code -Xlog} writing the classes the JVM loads into {@code file} ({@code [0.123s][info][class,load] a.b.C source: ...}),
+   * without rotation: the JVM would move an existing {@code file} (one from {@code Files.createTempFile}) aside to
+   * {@code file.0} first, which nothing deletes (hundreds of them piled up in {@code /tmp}).
+   */
+  static String classLoadLog(Path file) {
+    return "-Xlog:class+load=info:file=" + file + ":uptime,level,tags:filecount=0";
+  }
+
   /** This module's test classes alone: {@code StartupProbe}'s class path. */
   static final Pattern TEST_CLASSES = Pattern.compile(".*test-classes.*");
 

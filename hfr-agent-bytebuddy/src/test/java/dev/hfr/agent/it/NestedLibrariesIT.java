@@ -81,7 +81,7 @@ class NestedLibrariesIT {
   /** Runs {@link StartupProbe} with one request, the agent and {@code tmpdir}; its stderr. */
   private static String probe(Path tmpdir, Path classLog, String agentOptions) throws IOException, InterruptedException {
     return ForkedJvm.runToExit(
-        List.of("-Djava.io.tmpdir=" + tmpdir, "-Xlog:class+load=info:file=" + classLog, ForkedJvm.javaagent(agentOptions)),
+        List.of("-Djava.io.tmpdir=" + tmpdir, ForkedJvm.classLoadLog(classLog), ForkedJvm.javaagent(agentOptions)),
         ForkedJvm.testClasspath(ForkedJvm.TEST_CLASSES), StartupProbe.class, server.baseUrl() + "/ok");
   }
 

@@ -86,7 +86,7 @@ class StartupFootprintIT {
   private static Run probe(String agentOptions, String... probeArgs) throws IOException, InterruptedException {
     Path classLog = Files.createTempFile("hfr-agent-classes", ".log");
     try {
-      String err = ForkedJvm.runToExit(List.of("-Xlog:class+load=info:file=" + classLog, ForkedJvm.javaagent(agentOptions)),
+      String err = ForkedJvm.runToExit(List.of(ForkedJvm.classLoadLog(classLog), ForkedJvm.javaagent(agentOptions)),
           ForkedJvm.testClasspath(ForkedJvm.TEST_CLASSES), StartupProbe.class, probeArgs);
       // lines read "[0.123s][info][class,load] a.b.C source: ..."
       List<String> log = Files.readAllLines(classLog).stream()
