@@ -48,8 +48,12 @@ final class TempJars {
    * @param kind lower-case letters, what the jar holds ({@code libraries}, {@code asm}, {@code bootstrap})
    * @throws IOException when the folder is missing or not writable
    */
-  static synchronized Path write(String kind, InputStream content) throws IOException {
-    Path folder = Path.of(System.getProperty("java.io.tmpdir"));
+  static Path write(String kind, InputStream content) throws IOException {
+    return write(Path.of(System.getProperty("java.io.tmpdir")), kind, content);
+  }
+
+  /** {@link #write(String, InputStream)} into {@code folder}. */
+  static synchronized Path write(Path folder, String kind, InputStream content) throws IOException {
     long pid = ProcessHandle.current().pid();
     Path jar = create(folder, kind, pid, content);
     if (!swept) {
