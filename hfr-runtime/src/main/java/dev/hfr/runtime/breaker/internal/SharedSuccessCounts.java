@@ -1,6 +1,7 @@
 package dev.hfr.runtime.breaker.internal;
 
 import dev.hfr.runtime.breaker.CircuitBreaker;
+import dev.hfr.runtime.internal.access.InstalledOnce;
 import java.util.concurrent.atomic.LongAdder;
 
 /**
@@ -18,22 +19,14 @@ public final class SharedSuccessCounts {
     boolean onSuccessCountedIn(CircuitBreaker breaker, long latencyNanos, long endNanos, LongAdder shared);
   }
 
-  /** Set once, by {@code CircuitBreaker}'s class initialiser, which has run by the time a breaker exists. */
-  private static Access installed;
+  private static final InstalledOnce<Access> INSTALLED = new InstalledOnce<>("CircuitBreaker");
 
   /**
    * The access as a constant, which the JIT folds into the calls below. Read first by a call with a breaker, so
    * after the breaker's class installed it.
    */
   private static final class Installed {
-    static final Access ACCESS = installedAccess();
-  }
-
-  private static synchronized Access installedAccess() {
-    if (installed == null) {
-      throw new IllegalStateException("CircuitBreaker's class initialiser did not install its access");
-    }
-    return installed;
+    static final Access ACCESS = INSTALLED.get();
   }
 
   private SharedSuccessCounts() {}
@@ -43,11 +36,8 @@ public final class SharedSuccessCounts {
    *
    * @throws IllegalStateException if an access was installed already
    */
-  public static synchronized void install(Access breakerAccess) {
-    if (installed != null) {
-      throw new IllegalStateException("the circuit breaker's access is installed already");
-    }
-    installed = breakerAccess;
+  public static void install(Access breakerAccess) {
+    INSTALLED.install(breakerAccess);
   }
 
   /**

@@ -2,6 +2,7 @@ package dev.hfr.runtime.internal.budget;
 
 import dev.hfr.runtime.budget.TaskLimit;
 import dev.hfr.runtime.budget.TaskLimitTracker;
+import dev.hfr.runtime.internal.access.InstalledOnce;
 
 /**
  * The engine's way in to a {@link TaskLimitTracker}'s lock, which is no part of the tracker's API: the engine numbers,
@@ -20,22 +21,14 @@ public final class TrackerLocking {
         boolean exactReading);
   }
 
-  /** Set once, by {@code TaskLimitTracker}'s class initialiser, which has run by the time a tracker exists. */
-  private static Access installed;
+  private static final InstalledOnce<Access> INSTALLED = new InstalledOnce<>("TaskLimitTracker");
 
   /**
    * The access as a constant, which the JIT folds into the calls below. Read first by a call with a tracker, so
    * after the tracker's class installed it.
    */
   private static final class Installed {
-    static final Access ACCESS = installedAccess();
-  }
-
-  private static synchronized Access installedAccess() {
-    if (installed == null) {
-      throw new IllegalStateException("TaskLimitTracker's class initialiser did not install its access");
-    }
-    return installed;
+    static final Access ACCESS = INSTALLED.get();
   }
 
   private TrackerLocking() {}
@@ -45,11 +38,8 @@ public final class TrackerLocking {
    *
    * @throws IllegalStateException if an access was installed already
    */
-  public static synchronized void install(Access trackerAccess) {
-    if (installed != null) {
-      throw new IllegalStateException("the task limit tracker's access is installed already");
-    }
-    installed = trackerAccess;
+  public static void install(Access trackerAccess) {
+    INSTALLED.install(trackerAccess);
   }
 
   /**

@@ -1,5 +1,6 @@
 package dev.hfr.runtime.internal.context;
 
+import dev.hfr.runtime.internal.access.InstalledOnce;
 import dev.hfr.runtime.internal.engine.TaskState;
 
 /**
@@ -20,19 +21,11 @@ public final class ClosedElsewhere {
     TaskState openTaskInstead(TaskContext.Slot here, TaskState closed);
   }
 
-  /** Set once, by {@code TaskScope}'s class initialiser. */
-  private static Rule installed;
+  private static final InstalledOnce<Rule> INSTALLED = new InstalledOnce<>("TaskScope");
 
   /** The rule as a constant; read first for a task a scope's open bound, so after the scope's class installed it. */
   private static final class Installed {
-    static final Rule RULE = installedRule();
-  }
-
-  private static synchronized Rule installedRule() {
-    if (installed == null) {
-      throw new IllegalStateException("TaskScope's class initialiser did not install its rule");
-    }
-    return installed;
+    static final Rule RULE = INSTALLED.get();
   }
 
   private ClosedElsewhere() {}
@@ -42,11 +35,8 @@ public final class ClosedElsewhere {
    *
    * @throws IllegalStateException if a rule was installed already
    */
-  public static synchronized void install(Rule rule) {
-    if (installed != null) {
-      throw new IllegalStateException("the task scope's rule is installed already");
-    }
-    installed = rule;
+  public static void install(Rule rule) {
+    INSTALLED.install(rule);
   }
 
   /** {@link Rule#openTaskInstead}, on the current thread's slot {@code here}. */

@@ -1,5 +1,6 @@
 package dev.hfr.runtime.internal.telemetry;
 
+import dev.hfr.runtime.internal.access.InstalledOnce;
 import dev.hfr.runtime.telemetry.ToolMeters;
 import java.util.concurrent.atomic.LongAdder;
 
@@ -18,22 +19,14 @@ public final class SharedCleanCallCounts {
     void countedCallTook(ToolMeters meters, long nanos);
   }
 
-  /** Set once, by {@code ToolMeters}' class initialiser, which has run by the time a tool's meters exist. */
-  private static Access installed;
+  private static final InstalledOnce<Access> INSTALLED = new InstalledOnce<>("ToolMeters");
 
   /**
    * The access as a constant, which the JIT folds into the calls below. Read first with a tool's meters at hand, so
    * after their class installed it.
    */
   private static final class Installed {
-    static final Access ACCESS = installedAccess();
-  }
-
-  private static synchronized Access installedAccess() {
-    if (installed == null) {
-      throw new IllegalStateException("ToolMeters' class initialiser did not install its access");
-    }
-    return installed;
+    static final Access ACCESS = INSTALLED.get();
   }
 
   private SharedCleanCallCounts() {}
@@ -43,11 +36,8 @@ public final class SharedCleanCallCounts {
    *
    * @throws IllegalStateException if an access was installed already
    */
-  public static synchronized void install(Access metersAccess) {
-    if (installed != null) {
-      throw new IllegalStateException("the tool meters' access is installed already");
-    }
-    installed = metersAccess;
+  public static void install(Access metersAccess) {
+    INSTALLED.install(metersAccess);
   }
 
   /**
