@@ -75,6 +75,14 @@ final class ForkedJvm implements AutoCloseable {
 
   /** Starts {@code main} with {@code jvmOptions}, {@code classpath} and {@code args}. */
   static ForkedJvm start(List<String> jvmOptions, String classpath, Class<?> main, String... args) throws IOException {
+    List<String> command = command(jvmOptions, classpath, main, args);
+    Path err = Files.createTempFile("hfr-agent-it", ".stderr");
+    Process p = new ProcessBuilder(command).redirectError(err.toFile()).start();
+    return new ForkedJvm(p, err);
+  }
+
+  /** The command line that runs {@code main} on this JVM's {@code java} with {@code jvmOptions}, {@code classpath}, {@code args}. */
+  private static List<String> command(List<String> jvmOptions, String classpath, Class<?> main, String... args) {
     List<String> command = new ArrayList<>();
     command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
     command.add("-Xshare:auto");
@@ -83,9 +91,7 @@ final class ForkedJvm implements AutoCloseable {
     command.add(classpath);
     command.add(main.getName());
     command.addAll(List.of(args));
-    Path err = Files.createTempFile("hfr-agent-it", ".stderr");
-    Process p = new ProcessBuilder(command).redirectError(err.toFile()).start();
-    return new ForkedJvm(p, err);
+    return command;
   }
 
   /**
@@ -106,14 +112,7 @@ final class ForkedJvm implements AutoCloseable {
    */
   static String runToExit(List<String> jvmOptions, String classpath, Class<?> main, String... args)
       throws IOException, InterruptedException {
-    List<String> command = new ArrayList<>();
-    command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
-    command.add("-Xshare:auto");
-    command.addAll(jvmOptions);
-    command.add("-cp");
-    command.add(classpath);
-    command.add(main.getName());
-    command.addAll(List.of(args));
+    List<String> command = command(jvmOptions, classpath, main, args);
     Path err = Files.createTempFile("hfr-agent-it", ".stderr");
     try {
       Process p = new ProcessBuilder(command).redirectOutput(ProcessBuilder.Redirect.DISCARD).redirectError(err.toFile()).start();
