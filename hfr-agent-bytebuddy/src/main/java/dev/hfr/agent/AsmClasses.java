@@ -1,6 +1,5 @@
 package dev.hfr.agent;
 
-import java.io.ByteArrayInputStream;
 import java.io.IOException;
 import java.util.HashMap;
 import java.util.Map;
@@ -58,23 +57,45 @@ final class AsmClasses {
     NestedJar.ASM.open();
   }
 
-  /** ASM's class files in {@link #IN_DEFINITION_ORDER}, from the nested jar. */
+  /**
+   * ASM's class files in {@link #IN_DEFINITION_ORDER}, from the nested jar, streamed from the agent jar into one array
+   * per class of its exact size. Reading the nested jar into an array first, then each class with
+   * {@code readAllBytes} (which fills 8 KB buffers and copies them), allocated 1.3 MB for 263 KB of classes, enough
+   * to tip a one-request JVM into a young collection (docs/AGENT.md, "Seventh round").
+   */
   private static byte[][] classFiles() throws IOException {
-    Map<String, byte[]> byEntry = new HashMap<>(64);
-    try (ZipInputStream in = new ZipInputStream(new ByteArrayInputStream(BootstrapInjector.agentJarEntry(NestedJar.ASM.entry())))) {
-      for (ZipEntry e; (e = in.getNextEntry()) != null; ) {
-        byEntry.put(e.getName(), in.readAllBytes());
-      }
+    Map<String, Integer> order = new HashMap<>(64);
+    for (int i = 0; i < IN_DEFINITION_ORDER.length; i++) {
+      order.put(IN_DEFINITION_ORDER[i].replace('.', '/') + ".class", i);
     }
     byte[][] classFiles = new byte[IN_DEFINITION_ORDER.length][];
+    try (BootstrapInjector.AgentJar jar = BootstrapInjector.AgentJar.open();
+        ZipInputStream in = new ZipInputStream(jar.entry(NestedJar.ASM.entry()))) {
+      for (ZipEntry e; (e = in.getNextEntry()) != null; ) {
+        Integer i = order.get(e.getName());
+        if (i != null) {
+          classFiles[i] = read(in, e);
+        }
+      }
+    }
     for (int i = 0; i < classFiles.length; i++) {
-      String entry = IN_DEFINITION_ORDER[i].replace('.', '/') + ".class";
-      classFiles[i] = byEntry.get(entry);
       if (classFiles[i] == null) {
-        throw new IOException(entry + " is missing from " + NestedJar.ASM.entry());
+        throw new IOException(IN_DEFINITION_ORDER[i] + " is missing from " + NestedJar.ASM.entry());
       }
     }
     return classFiles;
+  }
+
+  /** The current entry's content; a stored entry's local header gives its size, so the array is read in place. */
+  private static byte[] read(ZipInputStream in, ZipEntry e) throws IOException {
+    if (e.getSize() < 0 || e.getSize() > Integer.MAX_VALUE) {
+      return in.readAllBytes();
+    }
+    byte[] classFile = new byte[(int) e.getSize()];
+    if (in.readNBytes(classFile, 0, classFile.length) != classFile.length || in.read() != -1) {
+      throw new IOException(e.getName() + " in " + NestedJar.ASM.entry() + " is not " + classFile.length + " bytes long");
+    }
+    return classFile;
   }
 
   private static String[] names(String... simpleNames) {

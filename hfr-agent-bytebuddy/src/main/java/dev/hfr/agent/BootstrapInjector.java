@@ -121,13 +121,6 @@ final class BootstrapInjector {
     define.invoke(null, classNames, classFiles);
   }
 
-  /** An entry of the agent jar, read the way the bridge's class files are. */
-  static byte[] agentJarEntry(String name) throws IOException {
-    try (AgentJar jar = AgentJar.open(); InputStream in = jar.entry(name)) {
-      return in.readAllBytes();
-    }
-  }
-
   /**
    * The fallback: a jar in the temporary folder ({@link TempJars}: deleted when the JVM exits, or by the next JVM that
    * writes one when this one was killed) on the bootstrap search path.
@@ -148,9 +141,10 @@ final class BootstrapInjector {
   /**
    * Reads class files from the agent jar itself (the code source of this class), which the system class
    * loader has open already. {@code getResourceAsStream} would do the same through the module system and a
-   * {@code jar:} URL connection, loading some thirty JDK classes at start-up for four reads.
+   * {@code jar:} URL connection, loading some thirty JDK classes at start-up for four reads. {@link AsmClasses} reads
+   * its nested jar through it too.
    */
-  private static final class AgentJar implements AutoCloseable {
+  static final class AgentJar implements AutoCloseable {
     private final JarFile jar;
 
     private AgentJar(JarFile jar) {
