@@ -38,6 +38,7 @@ final class AgentInstaller {
     List<String> jdkClasses = new ArrayList<>();
     Set<String> libraryClasses = new HashSet<>();
     List<Integer> libraryClients = new ArrayList<>();
+    List<Integer> jdkClientSlots = new ArrayList<>();
     StringBuilder jdkClients = new StringBuilder();
     StringBuilder libraryClientNames = new StringBuilder();
     for (int client = 0; client < HfrBridge.CLIENTS; client++) {
@@ -49,9 +50,7 @@ final class AgentInstaller {
         (inJdk ? jdkClasses : libraryClasses).add(name);
         clientByInternalName.put(name.replace('.', '/'), client);
       }
-      if (!inJdk) {
-        libraryClients.add(client);
-      }
+      (inJdk ? jdkClientSlots : libraryClients).add(client);
       StringBuilder names = inJdk ? jdkClients : libraryClientNames;
       names.append(names.length() == 0 ? "" : ", ").append(HfrBridge.clientName(client));
     }
@@ -63,8 +62,8 @@ final class AgentInstaller {
         LibraryWatch.classPath(System.getProperty("java.class.path", "")));
     LazyTransformer transformer =
         new LazyTransformer(Set.copyOf(clientByInternalName.keySet()), firstUse, inst, HfrBridge.class.getModule());
-    inst.addTransformer(transformer, true);
     if (watch.watching()) {
+      inst.addTransformer(transformer, true);
       // the transformer stays: every instrumented class is woven when it loads, or now if it is loaded already
       Set<String> all = new HashSet<>(jdkClasses);
       all.addAll(libraryClasses);
@@ -75,6 +74,12 @@ final class AgentInstaller {
       for (String name : jdkClasses) {
         (HttpClientInstrumentations.wovenOnFirstConnection(name) ? onFirstConnection : now).add(name);
       }
+      if (!jdkClientSlots.isEmpty()) {
+        // the recording, ASM, the hooks and the weaver's classes before the transformer is registered: the JVM hands a
+        // registered transformer a copy of every class it loads, and those were some 125 classes (docs/AGENT.md, "Seventh round")
+        transformer.prepare(jdkClientSlots);
+      }
+      inst.addTransformer(transformer, true);
       try {
         weaveJdkClasses(now, inst, transformer);
         if (attach) {
@@ -105,7 +110,8 @@ final class AgentInstaller {
   private static void removeTransformer(Instrumentation inst, LazyTransformer transformer) {
     // no transformer left: the JVM stops calling one for every class it loads
     inst.removeTransformer(transformer);
-    AgentLog.debug("removed the transformer: the JVM calls none for the classes it loads from now on");
+    AgentLog.debug("removed the transformer: the JVM calls none for the classes it loads from now on (it was handed "
+        + transformer.handed() + " classes)");
   }
 
   /**

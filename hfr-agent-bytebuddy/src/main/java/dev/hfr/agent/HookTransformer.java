@@ -30,6 +30,25 @@ final class HookTransformer {
     return client == null ? null : HookWeaver.weave(classFile, hooks(client));
   }
 
+  /**
+   * Builds the hooks of {@code clients}, loads the weaver's classes and the JDK classes their instrumented classes are
+   * defined after ({@link HttpClientInstrumentations#loadedFirst}), without weaving anything: every class loaded while
+   * a transformer is registered costs the JVM a copy of its class file and a call of the transformer.
+   */
+  void prepare(List<Integer> clients) {
+    for (int client : clients) {
+      hooks(client);
+      for (String name : HttpClientInstrumentations.loadedFirst(client)) {
+        try {
+          Class.forName(name, false, ClassLoader.getPlatformClassLoader());
+        } catch (ClassNotFoundException | LinkageError notInThisRuntime) {
+          AgentLog.debug(name + " is not in this runtime: " + notInThisRuntime);
+        }
+      }
+    }
+    HookWeaver.classes();
+  }
+
   private synchronized List<MethodHook> hooks(int client) {
     if (hooksByClient[client] == null) {
       hooksByClient[client] = HttpClientInstrumentations.hooks(client);

@@ -4,8 +4,10 @@ import java.lang.instrument.ClassFileTransformer;
 import java.lang.instrument.Instrumentation;
 import java.security.ProtectionDomain;
 import java.util.HashSet;
+import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Supplier;
 
 /**
@@ -26,6 +28,8 @@ final class LazyTransformer implements ClassFileTransformer {
   private final ThreadLocal<Boolean> building = new ThreadLocal<>();
   private volatile HookTransformer delegate;
   private volatile boolean failed;
+  /** How many classes the JVM has handed this transformer, instrumented or not (for the debug line). */
+  private final AtomicInteger handed = new AtomicInteger();
   /** The classes this transformer wove as they were defined (not retransformed), by internal name. */
   private final Set<String> wovenWhenDefined = new HashSet<>();
 
@@ -43,6 +47,7 @@ final class LazyTransformer implements ClassFileTransformer {
   @Override
   public byte[] transform(Module module, ClassLoader loader, String className, Class<?> classBeingRedefined,
       ProtectionDomain protectionDomain, byte[] classfileBuffer) {
+    handed.incrementAndGet();
     if (className == null || !internalNames.contains(className) || failed) {
       return null;
     }
@@ -70,6 +75,23 @@ final class LazyTransformer implements ClassFileTransformer {
       AgentLog.warn("could not instrument " + className.replace('/', '.') + "; its client is not recorded: " + t);
       return null;
     }
+  }
+
+  /**
+   * Sets up now what the first weaving would: the recording, ASM, the hooks of {@code clients} and the weaver's classes,
+   * and the JDK classes the instrumented ones need first ({@link HookTransformer#prepare}). The agent calls it before it
+   * registers this transformer, so that none of those classes is handed to it.
+   */
+  void prepare(List<Integer> clients) {
+    HookTransformer transformer = delegate();
+    if (transformer != null) {
+      transformer.prepare(clients);
+    }
+  }
+
+  /** How many classes the JVM has handed this transformer so far, each a call with a copy of its class file. */
+  int handed() {
+    return handed.get();
   }
 
   /** Whether this transformer wove the class as it was defined, so that it needs no retransformation. */

@@ -7,6 +7,8 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
 
@@ -78,6 +80,20 @@ class StartupFootprintIT {
       server.close();
       Files.deleteIfExists(events);
     }
+  }
+
+  @Test
+  @DisplayName("the recording, ASM, the hooks and the weaver are set up before the transformer is registered: the JVM hands it"
+      + " only the few classes loaded while the JDK's clients are woven (it handed it some 130 before)")
+  void transformerRegisteredOnlyForTheWeaving() throws Exception {
+    String stderr = ForkedJvm.runToExit(List.of("-Dhfr.agent.debug=true", ForkedJvm.javaagent("summary.interval=0s")),
+        ForkedJvm.testClasspath(ForkedJvm.TEST_CLASSES), StartupProbe.class);
+
+    Matcher removed = Pattern.compile("debug: removed the transformer: .*\\(it was handed (\\d+) classes\\)").matcher(stderr);
+    assertThat(removed.find()).as("the debug line of the transformer's removal; stderr:%n%s", stderr).isTrue();
+    // JDK 17: the facade and its interface OperationTrackers$Trackable, the two URL handlers, the hooks' Descriptors
+    assertThat(Integer.parseInt(removed.group(1))).as("classes handed to the transformer").isBetween(3, 10);
+    assertThat(stderr).contains("instrumented jdk.internal.net.http.HttpClientFacade", "instrumented sun.net.www.protocol.http.Handler");
   }
 
   /** What one {@link StartupProbe} JVM with the agent loaded, and said on stderr. */

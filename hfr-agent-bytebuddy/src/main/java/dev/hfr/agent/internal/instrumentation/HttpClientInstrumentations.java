@@ -47,6 +47,15 @@ public final class HttpClientInstrumentations {
     return className.equals(HttpUrlConnectionInstrumentation.API) || className.equals(HttpUrlConnectionInstrumentation.JDK_IMPLEMENTATION);
   }
 
+  /**
+   * The JDK classes the client's instrumented classes are defined after (their superclasses), by binary name: loading them
+   * first loads the platform class loader's reader of the runtime image too, which the agent does before it registers its
+   * transformer.
+   */
+  public static List<String> loadedFirst(int client) {
+    return client == HfrBridge.JDK_HTTP_CLIENT ? List.of(JdkHttpClientInstrumentation.CLIENT_API) : List.of();
+  }
+
   /** The hooks of the client in bridge slot {@code client}: {@link TypeInstrumentation#hooks()}. */
   public static List<MethodHook> hooks(int client) {
     return switch (client) {

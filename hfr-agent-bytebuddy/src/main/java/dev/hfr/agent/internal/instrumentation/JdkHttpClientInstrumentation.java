@@ -18,6 +18,8 @@ public final class JdkHttpClientInstrumentation implements TypeInstrumentation {
 
   /** The instrumented class (a constant: {@link HttpClientInstrumentations} lists it without loading this class). */
   static final String CLIENT_FACADE = "jdk.internal.net.http.HttpClientFacade";
+  /** The facade's superclass. */
+  static final String CLIENT_API = "java.net.http.HttpClient";
   private static final String HTTP_REQUEST = "Ljava/net/http/HttpRequest;";
 
   @Override

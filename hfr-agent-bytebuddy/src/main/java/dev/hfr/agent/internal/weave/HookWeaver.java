@@ -35,6 +35,14 @@ public final class HookWeaver {
     return hooking.woven ? writer.toByteArray() : null;
   }
 
+  /**
+   * The classes a weaving runs besides ASM's. Naming them loads them, without initialising them: a caller can have them
+   * loaded before it registers a transformer.
+   */
+  public static List<Class<?>> classes() {
+    return List.of(HookWeaver.class, HookingClass.class, HookedMethod.class, HookCode.class);
+  }
+
   private static final class HookingClass extends ClassVisitor {
     private final List<MethodHook> hooks;
     private String owner;
