@@ -84,8 +84,14 @@ final class LazyTransformer implements ClassFileTransformer {
    */
   void prepare(List<Integer> clients) {
     HookTransformer transformer = delegate();
-    if (transformer != null) {
+    if (transformer == null) {
+      return;
+    }
+    try {
       transformer.prepare(clients);
+    } catch (RuntimeException | LinkageError e) {
+      // the weaving that follows meets the same problem and reports it for its class, as it did before
+      AgentLog.debug("could not set up the weaving beforehand: " + e);
     }
   }
 
