@@ -35,7 +35,7 @@ final class Accept {
     if (c.task.implicit() && c.key == null && !degraded && !verificationOwed) {
       // The clean read of a call outside any scope: nobody can ask for its outcome, so none is built.
       c.task.count(c.tool.name(), ToolOutcome.Status.SUCCESS, false, c.attempts, false);
-      c.rt.meters.call(ToolOutcome.Status.SUCCESS, false, clock.nanoTime() - c.startNanos);
+      c.rt.meters.call(ToolOutcome.Status.SUCCESS, false, endNanos(c) - c.startNanos);
       if (c.policy.humanSpotCheckRate() > 0) {
         oversight.maybeSpotCheck(c, c.rt.meters);
       }
@@ -49,6 +49,14 @@ final class Accept {
       oversight.maybeSpotCheck(c, c.rt.meters);
     }
     return c.result;
+  }
+
+  /**
+   * When a read accepted here ended: its last attempt's end plus its verification's time, as on the inline path
+   * (both were read at once); the clock only for a call with no attempt reading.
+   */
+  private long endNanos(Call<?> c) {
+    return c.lastAttemptEndNanos != 0 ? c.lastAttemptEndNanos + c.verifyNanos : clock.nanoTime();
   }
 
   private static String recoveredReason(Call<?> c) {
