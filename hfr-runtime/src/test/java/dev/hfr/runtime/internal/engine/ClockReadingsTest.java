@@ -6,7 +6,6 @@ import dev.hfr.runtime.Hfr;
 import dev.hfr.runtime.TaskScope;
 import dev.hfr.runtime.TaskSpec;
 import dev.hfr.runtime.ToolDescriptor;
-import dev.hfr.runtime.ToolInvocation;
 import dev.hfr.runtime.action.Action;
 import dev.hfr.runtime.telemetry.DecisionEvent;
 import dev.hfr.runtime.time.Clock;
@@ -57,32 +56,17 @@ class ClockReadingsTest {
   }
 
   /** A read whose first attempt is refused after 3 ms and whose second answers after 5 ms. */
-  private final class RefusedOnceThenAnswers extends ToolInvocation<String> {
-    private int attempts;
-
-    @Override
-    public String proceed(String key) throws ConnectException {
-      if (attempts++ == 0) {
-        f.time.advance(TimeUnit.MILLISECONDS.toNanos(3));
-        throw new ConnectException("connection refused");
-      }
-      f.time.advance(TimeUnit.MILLISECONDS.toNanos(5));
-      return "hit";
-    }
-
-    @Override
-    public int argumentCount() {
-      return 1;
-    }
-
-    @Override
-    public Object argument(int index) {
-      return "q";
-    }
-  }
-
   private String call(Hfr hfr) {
-    return hfr.execute(search, new RefusedOnceThenAnswers());
+    ScriptedTool<String> tool = new ScriptedTool<String>("q")
+        .then(() -> {
+          f.time.advance(TimeUnit.MILLISECONDS.toNanos(3));
+          throw new ConnectException("connection refused");
+        })
+        .then(() -> {
+          f.time.advance(TimeUnit.MILLISECONDS.toNanos(5));
+          return "hit";
+        });
+    return hfr.execute(search, tool);
   }
 
   @Test

@@ -34,6 +34,12 @@ class ScriptedTool<R> extends ToolInvocation<R> {
     return this;
   }
 
+  /** The next attempt runs {@code step}: for a script whose steps do more than answer (advance virtual time). */
+  ScriptedTool<R> then(Callable<R> step) {
+    method.add(step);
+    return this;
+  }
+
   ScriptedTool<R> fails(Exception e) {
     method.add(() -> {
       throw e;
