@@ -8,8 +8,7 @@ import dev.hfr.runtime.TaskSpec;
 import dev.hfr.runtime.ToolDescriptor;
 import dev.hfr.runtime.action.Action;
 import dev.hfr.runtime.telemetry.DecisionEvent;
-import dev.hfr.runtime.time.Clock;
-import dev.hfr.runtime.time.VirtualTime;
+import dev.hfr.runtime.time.CountingClock;
 import java.net.ConnectException;
 import java.time.Duration;
 import java.util.concurrent.TimeUnit;
@@ -24,28 +23,6 @@ import org.junit.jupiter.api.Test;
  */
 @DisplayName("Clock readings of a retried call")
 class ClockReadingsTest {
-
-  /** Virtual time that counts its readings. */
-  static final class CountingClock implements Clock {
-    final VirtualTime time;
-    int readings;
-
-    CountingClock(VirtualTime time) {
-      this.time = time;
-    }
-
-    @Override
-    public long nanoTime() {
-      readings++;
-      return time.nanoTime();
-    }
-
-    @Override
-    public long epochMillis() {
-      readings++;
-      return time.epochMillis();
-    }
-  }
 
   private final Fixtures f = new Fixtures();
   private final CountingClock clock = new CountingClock(f.time);
@@ -75,9 +52,9 @@ class ClockReadingsTest {
   void retriedReadOutsideTask() {
     try (Hfr hfr = engine()) {
       assertThat(call(hfr)).isEqualTo("hit"); // the first call creates the tenant's bucket, which reads the clock once
-      clock.readings = 0;
+      clock.reset();
       assertThat(call(hfr)).isEqualTo("hit");
-      assertThat(clock.readings).isEqualTo(6);
+      assertThat(clock.readings()).isEqualTo(6);
     }
   }
 
@@ -89,15 +66,15 @@ class ClockReadingsTest {
       int without;
       try (TaskScope task = hfr.openTask(TaskSpec.builder("acme", "no-deadline").build())) {
         call(hfr);
-        clock.readings = 0;
+        clock.reset();
         call(hfr);
-        without = clock.readings;
+        without = clock.readings();
       }
       try (TaskScope task = hfr.openTask(TaskSpec.builder("acme", "deadline").deadline(Duration.ofMinutes(1)).build())) {
         call(hfr);
-        clock.readings = 0;
+        clock.reset();
         call(hfr);
-        assertThat(clock.readings).isEqualTo(without + 1);
+        assertThat(clock.readings()).isEqualTo(without + 1);
       }
     }
   }
