@@ -15,6 +15,7 @@ import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -57,7 +58,9 @@ class FleetStormTest {
     final List<long[]> stormyRequests = new CopyOnWriteArrayList<>(); // {epochMillis, worker index, call number}
     final Set<String> calls = ConcurrentHashMap.newKeySet();
     final Map<String, Integer> calmOk = new ConcurrentHashMap<>();
+    final CountDownLatch stormStarted = new CountDownLatch(1);
     volatile int retries;
+    volatile long stormStartsAt;
     volatile long stormEndsAt = Long.MAX_VALUE;
 
     Provider() throws Exception {
@@ -67,6 +70,13 @@ class FleetStormTest {
         String worker = exchange.getRequestHeaders().getFirst("X-Worker");
         String call = exchange.getRequestHeaders().getFirst("X-Call");
         synchronized (this) {
+          if (stormStartsAt == 0) {
+            // The storm starts with the first request, not with GO: on a loaded machine a worker's first request
+            // can come seconds after GO, and a storm timed from GO could end before anyone saw it.
+            stormStartsAt = now;
+            stormEndsAt = now + STORM_SECONDS * 1000L;
+            stormStarted.countDown();
+          }
           if (!calls.add(call) && now < stormEndsAt) {
             retries++;
           }
@@ -79,6 +89,10 @@ class FleetStormTest {
         }
         exchange.sendResponseHeaders(storm ? 429 : 200, body.length);
         exchange.getResponseBody().write(body);
+        exchange.close();
+      });
+      server.createContext("/warm", exchange -> {
+        exchange.sendResponseHeaders(204, -1);
         exchange.close();
       });
       server.createContext("/calm", exchange -> {
@@ -154,13 +168,13 @@ class FleetStormTest {
         }
         assertThat(lines).as("worker started").anyMatch(l -> l.startsWith("READY"));
       }
-      long start = System.currentTimeMillis();
-      long stormEnds = start + STORM_SECONDS * 1000L;
-      provider.stormEndsAt = stormEnds;
       for (Process p : workers) {
         p.getOutputStream().write("GO\n".getBytes(StandardCharsets.UTF_8));
         p.getOutputStream().flush();
       }
+      assertThat(provider.stormStarted.await(RUN_SECONDS, TimeUnit.SECONDS)).as("a worker's first request").isTrue();
+      long start = provider.stormStartsAt;
+      long stormEnds = provider.stormEndsAt;
       int killed = 0;
       if (killOne) {
         Thread.sleep(Math.max(0, start + STORM_SECONDS * 500L - System.currentTimeMillis()));

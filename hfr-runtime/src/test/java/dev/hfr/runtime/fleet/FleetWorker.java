@@ -89,6 +89,8 @@ public final class FleetWorker {
     AtomicInteger calmFailed = new AtomicInteger();
     try (Hfr hfr = Hfr.builder().ledger(new InMemoryLedger()).features(features).circuitBreakers(breakers)
         .tenantBudgets(budgets.build()).maxRetryAfter(Duration.ofSeconds(2)).build()) {
+      // One plain request first, so the HTTP client's start-up (seconds on a loaded machine) is not paid in the storm.
+      http.send(HttpRequest.newBuilder(URI.create(base + "/warm")).build(), HttpResponse.BodyHandlers.discarding());
       System.out.println("READY " + worker);
       // the test starts every worker's calls at once, after the slowest JVM is up
       if (!"GO".equals(new java.io.BufferedReader(new java.io.InputStreamReader(System.in)).readLine())) {
