@@ -67,9 +67,11 @@ public class ShopApi {
       if (notFoundIsEmpty && response.statusCode() == 404) {
         return Optional.empty();
       }
+      // tag::http-error[]
       if (response.statusCode() >= 300) {
-        throw HttpCallException.of(response);
+        throw HttpCallException.of(response);   // status, Retry-After and body: what HFR classifies
       }
+      // end::http-error[]
       return Optional.of(response.body());
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();

@@ -9,6 +9,7 @@ import jakarta.inject.Singleton;
  * The demo's Dagger component. {@code ShopTools_HfrModule} (generated) binds {@link ShopTools} to
  * {@code ShopTools_Recovering}, so {@link #shopTools()} hands out the recovering proxy.
  */
+// tag::component[]
 @Singleton
 @Component(modules = ShopTools_HfrModule.class)
 public interface ShopComponent {
@@ -22,3 +23,4 @@ public interface ShopComponent {
     ShopComponent create(@BindsInstance RecoveryEngine engine, @BindsInstance ShopApi api);
   }
 }
+// end::component[]

@@ -34,6 +34,7 @@ public class ShopTools {
     this.api = api;
   }
 
+  // tag::search[]
   /** Searches the catalogue: read-only; on failure the mirror (L2), then the last known answer (L4). */
   @SideEffect(Risk.R0)
   @Criticality(Criticality.Level.LOW)
@@ -45,6 +46,7 @@ public class ShopTools {
     lastKnown.put(query, found);
     return found;
   }
+  // end::search[]
 
   /** The same search on the mirror service: an equivalent tool (L2). */
   @SideEffect(Risk.R0)
@@ -58,6 +60,7 @@ public class ShopTools {
     return lastKnown.getOrDefault(query, BESTSELLERS);
   }
 
+  // tag::writes[]
   /** Charges an order: an idempotent write; every attempt carries the same key, so it is charged once. */
   @SideEffect(Risk.R1)
   @Idempotent
@@ -88,6 +91,7 @@ public class ShopTools {
   public String sendEmail(String to, String subject) throws IOException {
     return api.post("/emails", Map.of("to", to, "subject", subject), Map.of()).strip();
   }
+  // end::writes[]
 
   private static List<Product> parse(String body) {
     return body.lines().filter(l -> !l.isBlank()).map(Product::parse).toList();
