@@ -85,12 +85,24 @@ class HfrToolCallbacksTest {
   }
 
   @Test
-  void withoutAStepIdTheSecondEqualChargeOfATaskIsANewWrite() {
+  @DisplayName("the model calling the same charge again in its conversation is answered from the ledger, marked as a replay")
+  void theModelsReCallOfAChargeIsAnsweredFromTheLedger() throws Exception {
     String args = "{\"account\":\"ACC-1\",\"cents\":500}";
-    try (TaskScope task = hfr.openTask(TaskSpec.builder("acme", "conversation-4").build())) {
-      callback("charge").call(args);
-      callback("charge").call(args);
-    }
+    ToolContext conversation = new ToolContext(Map.of(ChatMemory.CONVERSATION_ID, "c-44"));
+    callback("charge").call(args, conversation);
+    JsonNode again = JSON.readTree(callback("charge").call(args, conversation));
+    assertThat(tools.chargeKeys).as("the re-call is not sent").hasSize(1);
+    assertThat(again.get("replayed").asBoolean()).isTrue();
+    assertThat(again.get("result").asText()).contains("charged 500 to ACC-1");
+    assertThat(again.get("call_again").asBoolean(true)).isFalse();
+  }
+
+  @Test
+  @DisplayName("two equal charges the user really wants are two writes when the second has a step of its own")
+  void aDistinctStepMakesAnEqualChargeANewWrite() {
+    String args = "{\"account\":\"ACC-1\",\"cents\":500}";
+    callback("charge").call(args, new ToolContext(Map.of(ChatMemory.CONVERSATION_ID, "c-45", HfrToolCallback.STEP_ID, "turn-1")));
+    callback("charge").call(args, new ToolContext(Map.of(ChatMemory.CONVERSATION_ID, "c-45", HfrToolCallback.STEP_ID, "turn-2")));
     assertThat(tools.chargeKeys).hasSize(2).doesNotHaveDuplicates();
   }
 

@@ -18,6 +18,7 @@ import dev.hfr.runtime.ledger.InMemoryLedger;
 import dev.hfr.runtime.model.ModelCallFailedException;
 import dev.hfr.runtime.model.ModelDecision;
 import dev.hfr.runtime.telemetry.DecisionEvent;
+import dev.hfr.samples.langchain4j.loop.RecallLoop;
 import dev.langchain4j.memory.chat.MessageWindowChatMemory;
 import dev.langchain4j.model.chat.ChatModel;
 import dev.langchain4j.model.openai.OpenAiChatModel;
@@ -94,6 +95,8 @@ public final class ShopAgentSample {
         System.out.printf("  %-14s %2d messages -> %s%n", r.model(), r.messageCount(), r.reply());
       }
     }
+    // The agent loop: a model that calls failing tools again, with and without HFR.
+    RecallLoop.main(new String[0]);
   }
 
   /** The script the "LLM" plays, per model, in order. */
