@@ -13,7 +13,9 @@ import dev.langchain4j.service.AiServices;
 import dev.langchain4j.service.MemoryId;
 import dev.langchain4j.service.UserMessage;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.EnumMap;
+import java.util.List;
 import java.util.Map;
 
 /**
@@ -37,8 +39,9 @@ public final class RecallLoop {
    * @param completed conversations that ended with every step done
    * @param faults faults the services injected
    * @param breakersOpened how often a circuit breaker of the engine opened (with HFR; 0 without)
+   * @param unfinished the model's last answer in each conversation it could not complete: what it told the user
    */
-  public record Run(Map<Effect, Integer> duplicates, int completed, int faults, long breakersOpened) {}
+  public record Run(Map<Effect, Integer> duplicates, int completed, int faults, long breakersOpened, List<String> unfinished) {}
 
   private RecallLoop() {}
 
@@ -55,9 +58,14 @@ public final class RecallLoop {
           ? HfrTools.wrap(agent, LoopTools_Recovering.create(hfr, shop.uri())).build()
           : agent.tools(new LoopTools(shop.uri())).build();
       int completed = 0;
+      List<String> unfinished = new ArrayList<>();
       for (int i = 1; i <= conversations; i++) {
         String answer = assistant.chat("conversation-" + i, RecallingModel.order("r-", i));
-        completed += answer.startsWith("Done") ? 1 : 0;
+        if (answer.startsWith("Done")) {
+          completed++;
+        } else {
+          unfinished.add(answer);
+        }
       }
       Map<Effect, Integer> duplicates = new EnumMap<>(Effect.class);
       for (Effect e : Effect.values()) {
@@ -65,7 +73,7 @@ public final class RecallLoop {
       }
       long opened = withHfr
           ? hfr.circuitBreakers().map(b -> b.all().stream().mapToLong(CircuitBreaker::openedCount).sum()).orElse(0L) : 0;
-      return new Run(duplicates, completed, shop.faults(), opened);
+      return new Run(duplicates, completed, shop.faults(), opened, unfinished);
     }
   }
 
@@ -83,6 +91,7 @@ public final class RecallLoop {
     print("without HFR", plain, conversations);
     print("with HFR", hfr, conversations);
     System.out.println("  (duplicates counted by the services; breakers: how often one opened)");
+    hfr.unfinished().forEach(answer -> System.out.println("  with HFR, unfinished: " + answer));
   }
 
   private static void print(String label, Run r, int conversations) {

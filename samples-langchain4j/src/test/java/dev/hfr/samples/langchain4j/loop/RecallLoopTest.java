@@ -26,6 +26,8 @@ class RecallLoopTest {
     assertThat(plain.duplicates().values().stream().mapToInt(Integer::intValue).sum())
         .as("the model's re-calls duplicate writes without HFR").isPositive();
     assertThat(hfr.breakersOpened()).as("re-calls and refusals open no breaker").isZero();
-    assertThat(hfr.completed()).as("conversations completed with HFR").isGreaterThanOrEqualTo(17);
+    assertThat(hfr.completed()).as("conversations completed with HFR").isGreaterThanOrEqualTo(15);
+    assertThat(hfr.unfinished()).as("an unfinished conversation ends with the model told why")
+        .allMatch(answer -> answer.contains("Do not call it again") || answer.contains("call"));
   }
 }
