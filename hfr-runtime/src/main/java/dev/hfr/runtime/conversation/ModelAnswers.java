@@ -105,19 +105,20 @@ public final class ModelAnswers {
   private static final Advice RETRYABLE = new Advice(true,
       "The call failed and nothing was changed; calling it again later may succeed.");
 
-  /** The advice for {@code outcome}: escalations and unknown writes first, then the reason, then {@code retryable}. */
+  /** The advice for {@code outcome}: re-calls of unknown writes and escalations first, then the reason, then {@code retryable}. */
   public static Advice adviceFor(ToolOutcome outcome) {
+    String reason = outcome.reason() == null ? "" : outcome.reason();
+    if ("outcome_unknown_recall".equals(reason)) {
+      return UNKNOWN_RECALLED;
+    }
     if (outcome.status() == ToolOutcome.Status.ESCALATED) {
       return ESCALATED;
     }
-    String reason = outcome.reason() == null ? "" : outcome.reason();
     switch (reason) {
       case "already_committed":
         return ALREADY_DONE;
       case REPLAYED:
         return ALREADY_DONE_RESULT;
-      case "outcome_unknown_recall":
-        return UNKNOWN_RECALLED;
       case "approval_denied", "policy_refusal", "task_limit_reached", "repeated_action", "key_in_use":
         return REFUSED;
       default:

@@ -102,8 +102,11 @@ class ModelAnswersTest {
   @Test
   @DisplayName("a re-call of a write whose outcome is still unknown says a person was asked and nothing was sent")
   void unknownRecall() throws Exception {
-    JsonNode a = answer(outcome(ToolOutcome.Status.FAILED, Fault.T3, false, true, "outcome_unknown_recall"));
-    assertThat(a.path("call_again").asBoolean(true)).isFalse();
-    assertThat(a.path("message").asText()).contains("a person was asked").contains("nothing was sent again");
+    for (ToolOutcome.Status status : new ToolOutcome.Status[] {ToolOutcome.Status.FAILED, ToolOutcome.Status.ESCALATED}) {
+      JsonNode a = answer(outcome(status, Fault.T3, false, true, "outcome_unknown_recall"));
+      assertThat(a.path("call_again").asBoolean(true)).isFalse();
+      assertThat(a.path("message").asText()).contains("a person was asked").contains("nothing was sent again")
+          .contains("Do not call it again");
+    }
   }
 }

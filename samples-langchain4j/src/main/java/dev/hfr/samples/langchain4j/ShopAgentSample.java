@@ -42,7 +42,15 @@ public final class ShopAgentSample {
 
   private ShopAgentSample() {}
 
+  /** The decisions, then the agent loop with and without HFR. */
   public static void main(String[] args) throws Exception {
+    decisions();
+    // The agent loop: a model that calls failing tools again, with and without HFR.
+    RecallLoop.main(new String[0]);
+  }
+
+  /** One conversation per kind of failure, each decision printed. */
+  static void decisions() throws Exception {
     DECISION_LOG.clear();
     try (ScriptedOpenAiServer llm = ScriptedOpenAiServer.start();
         OrderService shop = OrderService.start();
@@ -95,8 +103,6 @@ public final class ShopAgentSample {
         System.out.printf("  %-14s %2d messages -> %s%n", r.model(), r.messageCount(), r.reply());
       }
     }
-    // The agent loop: a model that calls failing tools again, with and without HFR.
-    RecallLoop.main(new String[0]);
   }
 
   /** The script the "LLM" plays, per model, in order. */

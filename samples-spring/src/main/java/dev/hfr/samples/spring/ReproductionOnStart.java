@@ -38,6 +38,7 @@ class ReproductionOnStart implements ApplicationRunner {
         + " call again), %d of %d without; circuit breakers opened: %d%n", r.completedWithHfr(), r.conversations(),
         r.escalatedByHfr(), r.completedWithoutHfr(), r.conversations(), r.breakersOpened());
     System.out.printf("  HFR retried %d failed calls inside the tools, each write with its idempotency key.%n", r.retriesByHfr());
+    r.unfinishedWithHfr().forEach(answer -> System.out.println("  with HFR, unfinished: " + answer));
     System.out.println("Try: curl -s -XPOST localhost:8080/conversations -H 'content-type: application/json' -d"
         + " '{\"conversation\":\"c-1\",\"message\":\"Order 2 x SKU-42, reference c-1, e-mail ana@example.com\"}'");
     System.out.println("     curl -s localhost:8080/actuator/hfr");

@@ -6,7 +6,9 @@ import dev.hfr.runtime.TaskScope;
 import dev.hfr.runtime.breaker.CircuitBreaker;
 import dev.hfr.runtime.conversation.ConversationTasks;
 import dev.hfr.samples.spring.LoopbackShop.Service;
+import java.util.ArrayList;
 import java.util.EnumMap;
+import java.util.List;
 import java.util.Map;
 import org.springframework.ai.chat.client.ChatClient;
 import org.springframework.ai.chat.memory.ChatMemory;
@@ -62,10 +64,11 @@ public class ShopAssistant {
    * @param completedWithoutHfr conversations that ended with every step done, without HFR
    * @param retriesByHfr the retries HFR made inside the tools, each write with its idempotency key
    * @param breakersOpened how often a circuit breaker of the engine opened (the model's re-calls must open none)
+   * @param unfinishedWithHfr what the assistant told the user in each conversation with HFR it could not complete
    */
   public record Reproduction(int conversations, double faultRate, Map<Service, Integer> duplicatesWithHfr,
       Map<Service, Integer> duplicatesWithoutHfr, int completedWithHfr, int escalatedByHfr, int completedWithoutHfr,
-      int retriesByHfr, long breakersOpened) {}
+      int retriesByHfr, long breakersOpened, List<String> unfinishedWithHfr) {}
 
   public Conversation converse(String conversation, String message, boolean withHfr) {
     ChatClient.ChatClientRequestSpec prompt = chat.prompt().user(message);
@@ -95,15 +98,20 @@ public class ShopAssistant {
     int escalated = 0;
     int completedWith = 0;
     int completedWithout = 0;
+    List<String> unfinished = new ArrayList<>();
     for (int i = 1; i <= count; i++) {
       Conversation with = converse("hfr-c" + i, order(i, "hfr-c"), true);
       retries += with.retries();
       escalated += with.escalated();
-      completedWith += with.answer().startsWith("Done") ? 1 : 0;
+      if (with.answer().startsWith("Done")) {
+        completedWith++;
+      } else {
+        unfinished.add(with.answer());
+      }
       completedWithout += converse("plain-c" + i, order(i, "plain-c"), false).answer().startsWith("Done") ? 1 : 0;
     }
     return new Reproduction(count, faultRate, duplicates("hfr-c"), duplicates("plain-c"), completedWith, escalated,
-        completedWithout, retries, breakersOpened());
+        completedWithout, retries, breakersOpened(), unfinished);
   }
 
   private Map<Service, Integer> duplicates(String prefix) {

@@ -27,7 +27,8 @@ class RecallLoopTest {
         .as("the model's re-calls duplicate writes without HFR").isPositive();
     assertThat(hfr.breakersOpened()).as("re-calls and refusals open no breaker").isZero();
     assertThat(hfr.completed()).as("conversations completed with HFR").isGreaterThanOrEqualTo(15);
-    assertThat(hfr.unfinished()).as("an unfinished conversation ends with the model told why")
-        .allMatch(answer -> answer.contains("Do not call it again") || answer.contains("call"));
+    assertThat(hfr.unfinished()).as("a conversation that cannot complete stops at an irreversible write, the model told why")
+        .hasSize(20 - hfr.completed())
+        .allSatisfy(answer -> assertThat(answer).contains("at sendReceipt").contains("Do not call it again"));
   }
 }

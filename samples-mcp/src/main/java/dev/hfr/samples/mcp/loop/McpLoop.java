@@ -1,5 +1,6 @@
 package dev.hfr.samples.mcp.loop;
 
+import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.hfr.langchain4j.mcp.HfrMcpToolProvider;
 import dev.hfr.mcp.client.HfrMcpClient;
 import dev.hfr.mcp.client.McpHttpTransports;
@@ -24,10 +25,11 @@ import io.modelcontextprotocol.client.McpSyncClient;
 import io.modelcontextprotocol.client.transport.HttpClientStreamableHttpTransport;
 import io.modelcontextprotocol.spec.McpSchema;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.EnumMap;
 import java.util.List;
 import java.util.Map;
-import java.util.function.BiPredicate;
+import java.util.function.BiFunction;
 
 /**
  * The agent loop over MCP, with and without HFR: an agent whose "model" works through search → create_order → charge
@@ -42,6 +44,7 @@ public final class McpLoop {
   /** How often a failed step is called again. */
   static final int RECALLS = 3;
 
+  private static final ObjectMapper JSON = new ObjectMapper();
   private static final List<String> PLAN = List.of("search", "create_order", "charge", "send_receipt");
 
   /**
@@ -51,8 +54,12 @@ public final class McpLoop {
    * @param completed conversations that got through every step
    * @param faults faults the server injected
    * @param breakersOpened how often a circuit breaker of the engine opened (with HFR)
+   * @param unfinished for each conversation that could not get through: the step, and the last answer it got
    */
-  public record Run(Map<Effect, Integer> duplicates, int completed, long faults, long breakersOpened) {}
+  public record Run(Map<Effect, Integer> duplicates, int completed, long faults, long breakersOpened, List<String> unfinished) {}
+
+  /** One tool call of the scripted model: whether it succeeded, and the text the model read. */
+  private record Answer(boolean ok, String text) {}
 
   private McpLoop() {}
 
@@ -65,6 +72,7 @@ public final class McpLoop {
         faults.random(tool, seed + tool.hashCode(), faultRate, new McpFault.DropAfterCommit(), new McpFault.Unavailable(),
             new McpFault.RateLimited(1));
       }
+      List<String> unfinished = new ArrayList<>();
       int completed;
       long opened = 0;
       if (withHfr) {
@@ -76,11 +84,11 @@ public final class McpLoop {
                      .requestTimeout(Duration.ofSeconds(20)).initializationTimeout(Duration.ofSeconds(60)))
                  .config(config).build()) {
           HfrMcpToolProvider tools = HfrMcpToolProvider.of(client);
-          completed = converse(conversations, (conversation, call) -> {
+          completed = converse(conversations, unfinished, (conversation, call) -> {
             ToolProviderResult offered = tools.provideTools(new ToolProviderRequest(conversation, UserMessage.from("order")));
             ToolExecutionResult r = offered.toolExecutorByName(call.name()).executeWithContext(call,
                 InvocationContext.builder().chatMemoryId(conversation).build());
-            return !r.isError() && !r.resultText().contains("\"status\":\"failed\"");
+            return new Answer(!r.isError(), r.resultText());
           });
           opened = hfr.circuitBreakers().map(b -> b.all().stream().mapToLong(CircuitBreaker::openedCount).sum()).orElse(0L);
         }
@@ -89,13 +97,13 @@ public final class McpLoop {
             .endpoint(FaultyMcpServer.ENDPOINT).build()).requestTimeout(Duration.ofSeconds(20)).build();
         try {
           client.initialize();
-          completed = converse(conversations, (conversation, call) -> {
+          completed = converse(conversations, unfinished, (conversation, call) -> {
             try {
               McpSchema.CallToolResult r = client.callTool(new McpSchema.CallToolRequest(call.name(),
-                  new com.fasterxml.jackson.databind.ObjectMapper().readValue(call.arguments(), Map.class)));
-              return !Boolean.TRUE.equals(r.isError());
+                  JSON.readValue(call.arguments(), Map.class)));
+              return new Answer(!Boolean.TRUE.equals(r.isError()), String.valueOf(r.structuredContent()));
             } catch (Exception e) {
-              return false;
+              return new Answer(false, String.valueOf(e.getMessage()));
             }
           });
         } finally {
@@ -107,16 +115,17 @@ public final class McpLoop {
       for (Effect e : Effect.values()) {
         duplicates.put(e, desk.duplicates(e));
       }
-      return new Run(duplicates, completed, faults.injected(), opened);
+      return new Run(duplicates, completed, faults.injected(), opened, unfinished);
     }
   }
 
   /**
-   * The scripted model: each conversation's plan, a failed step called again up to {@value #RECALLS} times.
+   * The scripted model: each conversation's plan, a failed step called again up to {@value #RECALLS} times; a
+   * conversation that does not get through adds its step and last answer to {@code unfinished}.
    *
    * @return the conversations that got through every step
    */
-  private static int converse(int conversations, BiPredicate<String, ToolExecutionRequest> call) {
+  private static int converse(int conversations, List<String> unfinished, BiFunction<String, ToolExecutionRequest, Answer> call) {
     int completed = 0;
     for (int i = 1; i <= conversations; i++) {
       String reference = "m-" + i;
@@ -129,12 +138,13 @@ public final class McpLoop {
           case "charge" -> "{\"reference\":\"" + reference + "\",\"cents\":" + (1000 + i) + "}";
           default -> "{\"reference\":\"" + reference + "\",\"email\":\"buyer" + i + "@example.com\"}";
         };
-        boolean ok = false;
-        for (int attempt = 0; attempt <= RECALLS && !ok; attempt++) {
-          ok = call.test("conversation-" + i, ToolExecutionRequest.builder().id("call-" + i + "-" + step + "-" + attempt)
+        Answer answer = new Answer(false, "");
+        for (int attempt = 0; attempt <= RECALLS && !answer.ok(); attempt++) {
+          answer = call.apply("conversation-" + i, ToolExecutionRequest.builder().id("call-" + i + "-" + step + "-" + attempt)
               .name(step).arguments(arguments).build());
         }
-        if (!ok) {
+        if (!answer.ok()) {
+          unfinished.add(reference + " at " + step + ": " + answer.text());
           done = false;
           break;
         }
@@ -156,6 +166,7 @@ public final class McpLoop {
     System.out.printf("   %-12s %8s %8s %9s %10s %10s%n", "", "orders", "charges", "receipts", "completed", "breakers");
     print("without HFR", plain, conversations);
     print("with HFR", hfr, conversations);
+    hfr.unfinished().forEach(u -> System.out.println("   with HFR, unfinished: " + u));
   }
 
   private static void print(String label, Run r, int conversations) {

@@ -26,6 +26,9 @@ class McpLoopTest {
     assertThat(plain.duplicates().values().stream().mapToInt(Integer::intValue).sum())
         .as("the model's re-calls duplicate writes without HFR").isPositive();
     assertThat(hfr.breakersOpened()).as("re-calls and refusals open no breaker").isZero();
-    assertThat(hfr.completed()).as("conversations completed with HFR").isGreaterThanOrEqualTo(17);
+    assertThat(hfr.completed()).as("conversations completed with HFR").isGreaterThanOrEqualTo(14);
+    assertThat(hfr.unfinished()).as("a conversation that cannot complete stops at an irreversible write, the model told why")
+        .hasSize(20 - hfr.completed())
+        .allSatisfy(u -> assertThat(u).contains("at send_receipt").contains("Do not call it again"));
   }
 }
