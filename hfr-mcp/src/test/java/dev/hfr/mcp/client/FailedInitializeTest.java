@@ -14,6 +14,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.Set;
+import java.util.function.BiFunction;
 import java.util.function.BooleanSupplier;
 import java.util.stream.Collectors;
 import org.junit.jupiter.api.DisplayName;
@@ -39,30 +40,26 @@ class FailedInitializeTest {
   @Test
   @DisplayName("a sync client whose initialize times out stops the server process and its own threads")
   void syncClient() throws Exception {
-    String marker = "6017";
-    Set<Thread> before = liveNonDaemonThreads();
-    try (EmbeddedFileLedger ledger = EmbeddedFileLedger.open(dir.resolve("ledger"));
-         Hfr hfr = Hfr.builder().ledger(ledger).build()) {
-      assertThatThrownBy(() -> HfrMcpClient.builder(hfr, "silent", McpClient.sync(silentServer(marker))
-              .initializationTimeout(Duration.ofSeconds(2)))
-          .config(McpConfigs.parse("mcp: {servers: {silent: {default_risk: R3}}}")).build())
-          .isInstanceOf(RuntimeException.class);
-    }
-    assertEndsWithin(() -> serverProcesses(marker).isEmpty(), "the stdio server process " + marker);
-    assertEndsWithin(() -> newThreads(before).isEmpty(), "the client's threads");
+    assertStartFailsAndLeavesNothing("6017", (hfr, transport) -> HfrMcpClient.builder(hfr, "silent",
+        McpClient.sync(transport).initializationTimeout(Duration.ofSeconds(2))).config(SILENT).build());
   }
 
   @Test
   @DisplayName("an async client whose initialize times out stops the server process and its own threads")
   void asyncClient() throws Exception {
-    String marker = "6018";
+    assertStartFailsAndLeavesNothing("6018", (hfr, transport) -> HfrMcpAsyncClient.builder(hfr, "silent",
+        McpClient.async(transport).initializationTimeout(Duration.ofSeconds(2))).config(SILENT).build());
+  }
+
+  private static final McpClientConfig SILENT = McpConfigs.parse("mcp: {servers: {silent: {default_risk: R3}}}");
+
+  /** Builds a client of a silent stdio server (its process marked by {@code marker}); the build must fail cleanly. */
+  private void assertStartFailsAndLeavesNothing(String marker, BiFunction<Hfr, StdioClientTransport, ?> build)
+      throws Exception {
     Set<Thread> before = liveNonDaemonThreads();
     try (EmbeddedFileLedger ledger = EmbeddedFileLedger.open(dir.resolve("ledger"));
          Hfr hfr = Hfr.builder().ledger(ledger).build()) {
-      assertThatThrownBy(() -> HfrMcpAsyncClient.builder(hfr, "silent", McpClient.async(silentServer(marker))
-              .initializationTimeout(Duration.ofSeconds(2)))
-          .config(McpConfigs.parse("mcp: {servers: {silent: {default_risk: R3}}}")).build())
-          .isInstanceOf(RuntimeException.class);
+      assertThatThrownBy(() -> build.apply(hfr, silentServer(marker))).isInstanceOf(RuntimeException.class);
     }
     assertEndsWithin(() -> serverProcesses(marker).isEmpty(), "the stdio server process " + marker);
     assertEndsWithin(() -> newThreads(before).isEmpty(), "the client's threads");

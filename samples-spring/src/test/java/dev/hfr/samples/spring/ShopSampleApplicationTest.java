@@ -64,6 +64,7 @@ class ShopSampleApplicationTest {
   @Test
   void twentyConversationsWithHfrLeaveNoDuplicateWhereTheSameConversationsWithoutHfrDo() throws Exception {
     JsonNode r = post("/reproduction?conversations=20", "");
+    System.out.println("reproduction: " + r);
 
     assertThat(r.path("faultRate").asDouble()).isEqualTo(0.30);
     for (Service s : Service.values()) {
