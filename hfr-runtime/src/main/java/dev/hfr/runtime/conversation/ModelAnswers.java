@@ -58,7 +58,7 @@ public final class ModelAnswers {
 
   /** Whether {@code outcome} is a result answered from the ledger (reason {@value #REPLAYED}). */
   public static boolean isReplay(ToolOutcome outcome) {
-    return outcome != null && outcome.status() == ToolOutcome.Status.SUCCESS && REPLAYED.equals(outcome.reason());
+    return outcome != null && outcome.status() == ToolOutcome.Status.SUCCESS && outcome.replayed();
   }
 
   /** The reason of an outcome the engine answered from the ledger with the write's recorded result. */
