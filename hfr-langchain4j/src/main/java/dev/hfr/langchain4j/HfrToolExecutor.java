@@ -6,6 +6,7 @@ import dev.hfr.runtime.StepScope;
 import dev.hfr.runtime.TaskScope;
 import dev.hfr.runtime.ToolCallException;
 import dev.hfr.runtime.ToolOutcome;
+import dev.hfr.runtime.conversation.ModelAnswers;
 import dev.langchain4j.agent.tool.ToolExecutionRequest;
 import dev.langchain4j.exception.ToolArgumentsException;
 import dev.langchain4j.exception.ToolExecutionException;
@@ -20,8 +21,9 @@ import java.util.function.Supplier;
  * The {@link ToolExecutor} LangChain4j calls for one HFR-protected tool. The call itself goes to the
  * generated {@code Foo_Recovering} proxy through LangChain4j's own executor (argument binding stays
  * LangChain4j's), so it runs through HFR; what this decorator adds is the ending: a call HFR could not
- * complete reaches the model as the article's tool execution contract (see {@link ToolResultContract}),
- * with {@code isError = true} and the {@code ToolOutcome} in the result's attributes under
+ * complete reaches the model as the article's tool execution contract (see {@link ToolResultContract}) with
+ * the runtime's {@link ModelAnswers} advice — what happened and whether calling again helps ({@code call_again},
+ * {@code message}) —, with {@code isError = true} and the {@code ToolOutcome} in the result's attributes under
  * {@value #OUTCOME_ATTRIBUTE}, never as a stack trace.
  *
  * <p>A result that came from a {@code @Degrade} rung reaches the model as the contract too, with the
@@ -95,6 +97,18 @@ public final class HfrToolExecutor implements ToolExecutor {
 
   @Override
   public ToolExecutionResult executeWithContext(ToolExecutionRequest request, InvocationContext context) {
+    if (tasks instanceof ConversationTasks conversations) {
+      // The conversation is joined for the length of the call: its task is current and it is not idle meanwhile.
+      ConversationTasks.AutoCloseableTask joined = conversations.join(context);
+      if (joined == null) {
+        return executeIn(null, request, context);
+      }
+      try {
+        return executeIn(joined.task(), request, context);
+      } finally {
+        joined.leave().run();
+      }
+    }
     TaskScope task = tasks.taskOf(context);
     if (task == null) {
       return executeIn(null, request, context);
@@ -125,16 +139,17 @@ public final class HfrToolExecutor implements ToolExecutor {
       return task == null ? result : markIfDegraded(result, before, task.lastOutcome());
     } catch (ToolArgumentsException e) {
       // The model's arguments did not bind: nothing ran. A contract mismatch (T5) the model can fix.
-      return error(ToolResultContract.renderUnmanaged(toolName, risk, "invalid_arguments", Fault.T5, true, false), null);
+      return error(ModelAnswers.withAdvice(ToolResultContract.renderUnmanaged(toolName, risk, "invalid_arguments", Fault.T5,
+          true, false)), null);
     } catch (ToolExecutionException e) {
       ToolCallException hfr = findToolCallException(e);
       if (hfr != null) {
-        return error(ToolResultContract.render(hfr.outcome()), hfr.outcome());
+        return error(ModelAnswers.render(hfr.outcome()), hfr.outcome());
       }
       // HFR did not handle it (mode OFF, or a failure outside the engine): an unknown failure of a write
       // may have committed, so the model is told to verify rather than to repeat it.
-      return error(ToolResultContract.renderUnmanaged(toolName, risk, "unhandled_failure", Fault.UNCLASSIFIED,
-          risk == Risk.R0, true), null);
+      return error(ModelAnswers.withAdvice(ToolResultContract.renderUnmanaged(toolName, risk, "unhandled_failure",
+          Fault.UNCLASSIFIED, risk == Risk.R0, true)), null);
     } finally {
       if (step != null) {
         step.close();
@@ -148,21 +163,31 @@ public final class HfrToolExecutor implements ToolExecutor {
   }
 
   /**
-   * The result as the contract when the call it came from was degraded; otherwise unchanged. The call's
+   * The result as the contract when the call it came from was degraded or answered from the ledger (a replay);
+   * otherwise unchanged. The call's
    * outcome is the task's last one if it is new (not the one seen before the call) and of this tool.
    */
   private ToolExecutionResult markIfDegraded(ToolExecutionResult result, ToolOutcome before, ToolOutcome after) {
-    if (after == null || after == before || !after.degraded() || after.status() != ToolOutcome.Status.SUCCESS
-        || !toolName.equals(after.tool())) {
+    if (after == null || after == before || after.status() != ToolOutcome.Status.SUCCESS || !toolName.equals(after.tool())) {
+      return result;
+    }
+    String text;
+    if (ModelAnswers.isReplay(after)) {
+      // The model called a write its conversation already made: it reads the recorded result, marked as such.
+      text = ModelAnswers.renderReplay(after, result.resultText());
+    } else if (after.degraded()) {
+      text = ToolResultContract.renderSuccess(after, result.resultText());
+    } else {
       return result;
     }
     return ToolExecutionResult.builder()
         .isError(false)
-        .resultText(ToolResultContract.renderSuccess(after, result.resultText()))
+        .resultText(text)
         .result(result.result())
         .attributes(Map.of(OUTCOME_ATTRIBUTE, after))
         .build();
   }
+
 
   private static ToolExecutionResult error(String json, Object outcome) {
     ToolExecutionResult.Builder b = ToolExecutionResult.builder().isError(true).resultText(json);

@@ -2,14 +2,16 @@ package dev.hfr.langchain4j;
 
 import dev.hfr.annotations.Risk;
 import dev.hfr.annotations.SideEffect;
+import dev.hfr.runtime.Hfr;
 import dev.hfr.runtime.TaskScope;
+import dev.hfr.runtime.conversation.ProxyEngines;
 import dev.langchain4j.agent.tool.Tool;
 import dev.langchain4j.agent.tool.ToolSpecification;
 import dev.langchain4j.agent.tool.ToolSpecifications;
-import dev.langchain4j.service.tool.ToolExecutor;
 import dev.langchain4j.service.AiServices;
 import dev.langchain4j.service.tool.AiServiceTool;
 import dev.langchain4j.service.tool.DefaultToolExecutor;
+import dev.langchain4j.service.tool.ToolExecutor;
 import dev.langchain4j.service.tool.ToolProvider;
 import dev.langchain4j.service.tool.ToolProviderResult;
 import java.lang.reflect.Method;
@@ -17,6 +19,7 @@ import java.lang.reflect.Modifier;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
+import java.util.Optional;
 import java.util.Set;
 import java.util.function.Supplier;
 
@@ -32,9 +35,10 @@ import java.util.function.Supplier;
  *     .build();
  * }</pre>
  *
- * <p>To give each conversation its own task (its budgets, limits, report), and to let the model see when a
- * result came from a {@code @Degrade} rung, pass a {@link TaskResolver}: {@code HfrTools.wrap(builder,
- * ConversationTasks.of(hfr, "acme"), tools)} (see {@link ConversationTasks}, {@link HfrToolExecutor}).
+ * <p>Each conversation (chat memory id) is a task by default: its budgets, limits, report and ledger keys are its
+ * own, so the model calling a write again in it is the same write, answered from the ledger instead of sent twice
+ * (see {@link ConversationTasks} for what a task spans). Pass a {@link TaskResolver} to choose the tenant, the idle
+ * timeout or another task: {@code HfrTools.wrap(builder, ConversationTasks.of(hfr, "acme"), tools)}.
  *
  * <p>All reflection happens here, once, when the tools are registered: the {@code @Tool} methods are
  * found on the user's class (the proxy overrides them), the specification is LangChain4j's own
@@ -48,7 +52,10 @@ public final class HfrTools {
 
   private HfrTools() {}
 
-  /** Registers the tools of {@code recoveringTools} on {@code builder} and returns it. */
+  /**
+   * Registers the tools of {@code recoveringTools} on {@code builder} and returns it; each conversation (chat
+   * memory id) is a task of the proxies' engine ({@link #conversationTasks}).
+   */
   public static <T> AiServices<T> wrap(AiServices<T> builder, Object... recoveringTools) {
     return builder.tools(aiServiceTools(recoveringTools));
   }
@@ -69,9 +76,9 @@ public final class HfrTools {
     return builder.tools(aiServiceTools(tasks, recoveringTools));
   }
 
-  /** The tools of {@code recoveringTools} as a static {@link ToolProvider}. */
+  /** The tools of {@code recoveringTools} as a static {@link ToolProvider}, each conversation a task ({@link #conversationTasks}). */
   public static ToolProvider toolProvider(Object... recoveringTools) {
-    return toolProvider(() -> null, recoveringTools);
+    return toolProvider(conversationTasks(recoveringTools), recoveringTools);
   }
 
   /** The tools of {@code recoveringTools} as a static {@link ToolProvider}, marking degraded results. */
@@ -86,9 +93,25 @@ public final class HfrTools {
     return request -> result;
   }
 
-  /** The tools of {@code recoveringTools}, without marking degraded results (no task to read them from). */
+  /** The tools of {@code recoveringTools}, each conversation a task ({@link #conversationTasks}). */
   public static List<AiServiceTool> aiServiceTools(Object... recoveringTools) {
-    return aiServiceTools(() -> null, recoveringTools);
+    return aiServiceTools(conversationTasks(recoveringTools), recoveringTools);
+  }
+
+  /**
+   * The default task of a call: its conversation's ({@link ConversationTasks} of the proxies' engine, tenant {@code
+   * default}, idle timeout 30 minutes), or the task open on the calling thread when there is one. When the proxies'
+   * engine cannot be read (another {@code RecoveryEngine}, a module that does not open the proxies' package), the
+   * thread's task only: pass a {@link ConversationTasks} then.
+   */
+  static TaskResolver conversationTasks(Object... recoveringTools) {
+    for (Object proxy : recoveringTools) {
+      Optional<Hfr> engine = ProxyEngines.of(proxy);
+      if (engine.isPresent()) {
+        return ConversationTasks.of(dev.hfr.runtime.conversation.ConversationTasks.of(engine.get()));
+      }
+    }
+    return context -> null;
   }
 
   /**

@@ -10,6 +10,7 @@ import dev.hfr.runtime.TaskSpec;
 import dev.hfr.runtime.budget.TaskLimits;
 import dev.hfr.runtime.ledger.InMemoryLedger;
 import dev.hfr.runtime.telemetry.DecisionSink;
+import dev.hfr.runtime.time.VirtualTime;
 import dev.langchain4j.agent.tool.ToolExecutionRequest;
 import dev.langchain4j.invocation.InvocationContext;
 import dev.langchain4j.memory.chat.MessageWindowChatMemory;
@@ -17,6 +18,7 @@ import dev.langchain4j.service.AiServices;
 import dev.langchain4j.service.MemoryId;
 import dev.langchain4j.service.UserMessage;
 import dev.langchain4j.service.tool.ToolExecutor;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
@@ -71,7 +73,7 @@ class ConversationTasksTest {
       TaskScope aliceTask = conversations.task("alice").orElseThrow();
       TaskScope bobTask = conversations.task("bob").orElseThrow();
       assertThat(aliceTask).isNotSameAs(bobTask);
-      assertThat(aliceTask.report().taskId()).isEqualTo("conversation-alice");
+      assertThat(aliceTask.report().taskId()).startsWith("conversation-alice-");
       assertThat(aliceTask.report().calls()).isEqualTo(1);
       assertThat(bobTask.report().calls()).isEqualTo(1);
       assertThat(hfr.currentTask()).as("no task stays bound to the caller's thread").isEmpty();
@@ -82,8 +84,8 @@ class ConversationTasksTest {
   @DisplayName("400 tool calls of 8 conversations on 16 threads: each conversation's report counts exactly its own")
   void manyCallsManyThreads() throws Exception {
     // 50 calls of one tool in a row would hit the default limit of 5 same-tool calls: these tasks have none.
-    ConversationTasks conversations = ConversationTasks.of(hfr,
-        user -> TaskSpec.builder("shop", "conversation-" + user).limits(TaskLimits.unlimited()).build());
+    ConversationTasks conversations = ConversationTasks.of(dev.hfr.runtime.conversation.ConversationTasks.builder(hfr)
+        .specs((user, taskId) -> TaskSpec.builder("shop", taskId).limits(TaskLimits.unlimited()).build()).build());
     OrderDesk desk = OrderDesk_Recovering.create(hfr);
     ToolExecutor stock = HfrTools.aiServiceTools(conversations, desk).stream()
         .filter(t -> t.name().equals("checkStock")).findFirst().orElseThrow().toolExecutor();
@@ -114,6 +116,48 @@ class ConversationTasksTest {
       assertThat(hfr.currentTask()).containsSame(conversations.task("carol").orElseThrow());
     }
     assertThat(hfr.currentTask()).isEmpty();
+  }
+
+  @Test
+  @DisplayName("HfrTools.wrap with no resolver: each memory id is a task of the proxies' engine, no scope opened by hand")
+  void conversationsAreTasksByDefault() {
+    ToolExecutor stock = HfrTools.aiServiceTools(OrderDesk_Recovering.create(hfr)).stream()
+        .filter(t -> t.name().equals("checkStock")).findFirst().orElseThrow().toolExecutor();
+    ToolExecutionRequest request = ToolExecutionRequest.builder().id("c").name("checkStock").arguments("{\"sku\":\"SKU-1\"}").build();
+
+    stock.executeWithContext(request, InvocationContext.builder().chatMemoryId("dana").build());
+    stock.executeWithContext(request, InvocationContext.builder().chatMemoryId("erik").build());
+    stock.executeWithContext(request, InvocationContext.builder().chatMemoryId("dana").build());
+
+    dev.hfr.runtime.conversation.ConversationTasks defaults = dev.hfr.runtime.conversation.ConversationTasks.of(hfr);
+    TaskScope dana = defaults.task("dana").orElseThrow();
+    TaskScope erik = defaults.task("erik").orElseThrow();
+    assertThat(dana.spec().taskId()).startsWith("conversation-dana-");
+    assertThat(dana.report().calls()).isEqualTo(2);
+    assertThat(erik.report().calls()).isEqualTo(1);
+    assertThat(hfr.currentTask()).isEmpty();
+  }
+
+  @Test
+  @DisplayName("a memory id reused after the idle timeout (a user id) starts a new task, not last week's")
+  void aReusedMemoryIdStartsFreshAfterTheIdleTimeout() {
+    VirtualTime time = new VirtualTime(1_700_000_000_000L);
+    ConversationTasks conversations = ConversationTasks.of(dev.hfr.runtime.conversation.ConversationTasks.builder(hfr)
+        .tenant("shop").idleTimeout(Duration.ofMinutes(30)).clock(time).build());
+    OrderDesk desk = OrderDesk_Recovering.create(hfr);
+    ToolExecutor order = HfrTools.aiServiceTools(conversations, desk).stream()
+        .filter(t -> t.name().equals("placeOrder")).findFirst().orElseThrow().toolExecutor();
+    ToolExecutionRequest request = ToolExecutionRequest.builder().id("c").name("placeOrder")
+        .arguments("{\"sku\":\"SKU-1\",\"quantity\":1}").build();
+    InvocationContext frank = InvocationContext.builder().chatMemoryId("frank").build();
+
+    order.executeWithContext(request, frank);
+    String first = conversations.task("frank").orElseThrow().spec().taskId();
+    time.advance(Duration.ofDays(7).toNanos());
+    order.executeWithContext(request, frank);
+
+    assertThat(conversations.task("frank").orElseThrow().spec().taskId()).isNotEqualTo(first);
+    assertThat(desk.orders).as("next week's order is a new order").hasSize(2);
   }
 
   private static String await(CountDownLatch start, java.util.function.Supplier<String> chat) {

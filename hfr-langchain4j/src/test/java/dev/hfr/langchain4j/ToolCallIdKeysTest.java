@@ -44,11 +44,12 @@ class ToolCallIdKeysTest {
   }
 
   @Test
-  void withoutItTheIdIsNotPartOfTheKey() {
+  void withoutItTheModelsReCallIsTheSameWriteAnsweredFromTheLedger() {
     ToolExecutor charge = HfrTools.aiServiceTools(conversations, desk).get(0).toolExecutor();
     charge.executeWithContext(request("call_abc"), conversation("c-3"));
-    charge.executeWithContext(request("call_abc"), conversation("c-3"));
-    assertThat(desk.keysSeen).as("two equal charges of a task: occurrence 0 and 1").hasSize(2).doesNotHaveDuplicates();
+    String again = charge.executeWithContext(request("call_def"), conversation("c-3")).resultText();
+    assertThat(desk.keysSeen).as("the re-call is not sent").hasSize(1);
+    assertThat(again).contains("\"replayed\":true", "\"call_again\":false");
   }
 
   private static ToolExecutionRequest request(String id) {

@@ -29,8 +29,10 @@ import java.util.Objects;
  * never part of it: an R1 call carries the key in {@code _meta}). A call the model makes is recovered by the
  * tool's risk; its result reaches the model as text (structured content as JSON), and a failure as the
  * execution contract, marked as an error result — so the model learns that a create may have committed and
- * must not be repeated, not a stack trace. The tools are listed on every request, so a
- * {@code tools/list_changed} is seen by the next one.
+ * must not be repeated, not a stack trace. Each conversation (chat memory id) is a task of the clients' engine
+ * ({@code dev.hfr.runtime.conversation.ConversationTasks.of(hfr)}: idle timeout 30 minutes), so the model calling a
+ * write again in it is the same write; a call made while its thread has a task open runs in that task. The tools
+ * are listed on every request, so a {@code tools/list_changed} is seen by the next one.
  */
 public final class HfrMcpToolProvider implements ToolProvider {
 
@@ -93,13 +95,18 @@ public final class HfrMcpToolProvider implements ToolProvider {
 
     @Override
     public ToolExecutionResult executeWithContext(ToolExecutionRequest request, InvocationContext context) {
-      McpModelTool.Answer answer = tool.call(request.arguments());
+      McpModelTool.Answer answer = call(request, context == null ? null : context.chatMemoryId());
       return ToolExecutionResult.builder().isError(answer.error()).resultText(answer.text()).build();
     }
 
     @Override
     public String execute(ToolExecutionRequest request, Object memoryId) {
-      return tool.call(request.arguments()).text();
+      return call(request, memoryId).text();
+    }
+
+    /** The call in its conversation's task (the memory id's), unless the calling thread has a task open. */
+    private McpModelTool.Answer call(ToolExecutionRequest request, Object memoryId) {
+      return tool.call(request.arguments(), memoryId, tool.defaultConversations());
     }
   }
 }

@@ -8,14 +8,18 @@ import dev.hfr.junit.openai.Reply;
 import dev.hfr.junit.openai.ScriptedOpenAiServer;
 import dev.hfr.mcp.testing.LoopbackTracker;
 import dev.hfr.mcp.testing.McpFault;
+import dev.langchain4j.memory.chat.MessageWindowChatMemory;
 import dev.langchain4j.model.openai.OpenAiChatModel;
 import dev.langchain4j.service.AiServices;
+import dev.langchain4j.service.MemoryId;
+import dev.langchain4j.service.UserMessage;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -109,5 +113,30 @@ class HfrMcpToolProviderTest {
     assertThat(contract.get("fault").asText()).isEqualTo("T5");
     assertThat(contract.get("side_effect").asBoolean()).isFalse();
     assertThat(mcp.tracker().created("Disk full")).isZero();
+  }
+
+  interface Desk {
+    String chat(@MemoryId String conversation, @UserMessage String message);
+  }
+
+  @Test
+  @DisplayName("the model calling a destructive tool again in its conversation is answered from the ledger: it ran once")
+  void theModelsReCallInItsConversationIsNotSentAgain() throws Exception {
+    mcp.faults().next("close_all", new McpFault.DropAfterCommit());
+    model.script("gpt-4o", Reply.toolCall("c1", "close_all", "{}"), Reply.toolCall("c2", "close_all", "{}"),
+        Reply.from(r -> Reply.text(r.toolResults().get(1))));
+    Desk desk = AiServices.builder(Desk.class)
+        .chatModel(OpenAiChatModel.builder().baseUrl(model.baseUrl()).apiKey("test-key").modelName("gpt-4o")
+            .maxRetries(0).timeout(Duration.ofSeconds(30)).build())
+        .chatMemoryProvider(id -> MessageWindowChatMemory.withMaxMessages(20))
+        .toolProvider(HfrMcpToolProvider.of(mcp.client()))
+        .build();
+
+    JsonNode second = JSON.readTree(desk.chat("ops-7", "close everything"));
+
+    assertThat(mcp.tracker().closeCalls()).as("the re-call was not sent").isEqualTo(1);
+    assertThat(second.get("call_again").asBoolean(true)).isFalse();
+    assertThat(second.get("message").asText()).contains("person was asked");
+    assertThat(dev.hfr.runtime.conversation.ConversationTasks.of(mcp.hfr()).task("ops-7")).isPresent();
   }
 }

@@ -40,6 +40,9 @@ import reactor.util.context.Context;
  */
 public final class HfrMcpAsyncClient implements AutoCloseable {
 
+  /** How long a client that failed to start may take to close. */
+  private static final java.time.Duration CLOSE_TIMEOUT = java.time.Duration.ofSeconds(10);
+
   private final RecoveryEngine engine;
   private final String server;
   private final McpAsyncClient client;
@@ -214,7 +217,8 @@ public final class HfrMcpAsyncClient implements AutoCloseable {
 
     /**
      * Registers HFR's hook for tool list changes, builds the client, initializes it and lists the tools
-     * (waiting for both).
+     * (waiting for both). When initializing or listing fails, the client is closed (its transport's threads, a
+     * stdio server's process) before the failure is thrown.
      *
      * @throws IllegalStateException when a rung names a server that is neither this one nor a peer
      */
@@ -226,8 +230,12 @@ public final class HfrMcpAsyncClient implements AutoCloseable {
       });
       McpAsyncClient client = spec.build();
       HfrMcpAsyncClient c = new HfrMcpAsyncClient(engine, setup, settings, client);
-      client.initialize().block();
-      c.refreshToolsAsync().join();
+      try {
+        client.initialize().block();
+        c.refreshToolsAsync().join();
+      } catch (RuntimeException e) {
+        throw FailedStart.closeAfter(e, () -> client.closeGracefully().block(CLOSE_TIMEOUT), client::close);
+      }
       return c;
     }
   }

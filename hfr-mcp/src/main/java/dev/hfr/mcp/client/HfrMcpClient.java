@@ -228,7 +228,9 @@ public final class HfrMcpClient implements AutoCloseable {
     }
 
     /**
-     * Registers HFR's hooks on the spec, builds and initializes the client, lists the tools.
+     * Registers HFR's hooks on the spec, builds and initializes the client, lists the tools. When initializing or
+     * listing fails, the client is closed (its transport's threads, a stdio server's process) before the failure is
+     * thrown.
      *
      * @throws IllegalStateException when a rung names a server that is neither this one nor a peer
      */
@@ -242,8 +244,12 @@ public final class HfrMcpClient implements AutoCloseable {
       spec.toolsChangeConsumer(setup::onToolsChanged);
       McpSyncClient client = spec.build();
       HfrMcpClient c = new HfrMcpClient(engine, setup, settings, client, capture);
-      client.initialize();
-      c.refreshTools();
+      try {
+        client.initialize();
+        c.refreshTools();
+      } catch (RuntimeException e) {
+        throw FailedStart.closeAfter(e, client::closeGracefully, client::close);
+      }
       return c;
     }
   }

@@ -110,8 +110,11 @@ final class McpCallSpec {
 
   /**
    * Calls the reconcile tool with the mapped arguments and waits: present (the reconcile answer as the
-   * result) when the value at {@code found_at} is not empty, empty when it is; an error answer leaves the
-   * outcome unknown.
+   * result) when the value at {@code found_at} says the write is there, empty when it says it is not; an
+   * error answer, or a value that says neither, leaves the outcome unknown (thrown).
+   *
+   * @throws McpReconcileUnreadableException when the value at {@code found_at} is missing, null or of a type
+   *     that says neither present nor absent
    */
   Optional<McpSchema.CallToolResult> reconcile() {
     if (reconcile == null) {
@@ -119,17 +122,25 @@ final class McpCallSpec {
     }
     McpSchema.CallToolResult answer = judge(wire.server(), reconcile.tool(),
         wire.send(new McpSchema.CallToolRequest(reconcile.tool(), mapped(reconcile.arguments()), null)));
-    return found(answer) == null ? Optional.empty() : Optional.of(answer);
+    return found(answer) ? Optional.of(answer) : Optional.empty();
   }
 
-  private JsonNode found(McpSchema.CallToolResult answer) {
+  /**
+   * Whether the reconcile answer says the write is there. A boolean is its value; a list, an object or a
+   * text is there when not empty. Anything else (missing, null, a number) cannot be read as present or
+   * absent: counting it as either could lose or duplicate the write, so the outcome stays unknown.
+   */
+  private boolean found(McpSchema.CallToolResult answer) {
     JsonNode root = answer.structuredContent() != null ? JSON.valueToTree(answer.structuredContent()) : textTree(answer);
     JsonNode at = root == null ? null : root.at(JsonPointer.compile(reconcile.foundAt()));
-    if (at == null || at.isMissingNode() || at.isNull() || (at.isContainerNode() && at.isEmpty())
-        || (at.isTextual() && at.asText().isEmpty())) {
-      return null;
+    if (at != null && at.isBoolean()) {
+      return at.booleanValue();
     }
-    return at;
+    if (at != null && (at.isContainerNode() || at.isTextual())) {
+      return at.isContainerNode() ? !at.isEmpty() : !at.asText().isEmpty();
+    }
+    throw new McpReconcileUnreadableException(wire.server() + "." + reconcile.tool(), reconcile.foundAt(),
+        at == null || at.isMissingNode() ? "missing" : at.isNull() ? "null" : at.getNodeType().name().toLowerCase(java.util.Locale.ROOT));
   }
 
   /** The first text content read as JSON, for servers that answer without structured content. */

@@ -12,13 +12,14 @@ import java.util.Objects;
  * reconcile:
  *   tool: search_issues
  *   arguments: {query: title}     # search_issues.query = create_issue's title
- *   found_at: /items               # committed when this JSON pointer of the answer is not empty
+ *   found_at: /items               # committed when this JSON pointer of the answer is true or not empty
  * }</pre>
  *
  * @param tool the reconcile tool's name on the same server
  * @param arguments the reconcile tool's argument name → the name of the write's argument that supplies it
- * @param foundAt a JSON pointer into the reconcile answer's structured content; the write committed when the
- *     value there is present and not empty ({@code ""}: the whole structured content)
+ * @param foundAt a JSON pointer into the reconcile answer's structured content ({@code ""}: all of it): the write
+ *     committed when the value there is {@code true}, or a list, object or text that is not empty; absent when it
+ *     is {@code false} or empty; anything else (missing, null, a number) leaves the outcome unknown
  */
 public record McpReconcile(String tool, Map<String, String> arguments, String foundAt) {
 

@@ -1,10 +1,12 @@
 package dev.hfr.mcp.client;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.hfr.annotations.Fault;
 import dev.hfr.annotations.Risk;
 import dev.hfr.mcp.testing.McpFault;
+import dev.hfr.runtime.CallEscalatedException;
 import dev.hfr.runtime.ToolCallException;
 import dev.hfr.runtime.action.Action;
 import dev.hfr.runtime.telemetry.DecisionEvent;
@@ -146,5 +148,14 @@ class HfrMcpAsyncClientTest {
     Throwable cause = thrown instanceof CompletionException ? thrown.getCause() : thrown;
     assertThat(cause).isInstanceOf(ToolCallException.class);
     assertThat(((ToolCallException) cause).outcome().errorType()).isEqualTo(Fault.T1);
+  }
+
+  @Test
+  void aDestructiveCallWhoseAnswerWasLostCompletesWithACallEscalatedException() {
+    h.faults.next("close_all", new McpFault.DropAfterCommit());
+    assertThatThrownBy(() -> h.async().callTool("close_all", Map.of()).join())
+        .isInstanceOf(CompletionException.class)
+        .hasCauseInstanceOf(CallEscalatedException.class);
+    assertThat(h.tracker.closeCalls()).isEqualTo(1);
   }
 }

@@ -8,7 +8,9 @@ import dev.hfr.annotations.Risk;
 import dev.hfr.mcp.testing.IssueTracker;
 import dev.hfr.mcp.testing.LoopbackTracker;
 import dev.hfr.mcp.testing.McpFault;
+import dev.hfr.runtime.CallEscalatedException;
 import dev.hfr.runtime.ToolCallException;
+import dev.hfr.runtime.ToolOutcome;
 import dev.hfr.runtime.action.Action;
 import dev.hfr.runtime.telemetry.DecisionEvent;
 import io.modelcontextprotocol.spec.McpSchema;
@@ -89,10 +91,11 @@ class HfrMcpClientTest {
   }
 
   @Test
-  void aDestructiveToolIsNeverResentAfterAnUnknownOutcome() {
+  void aDestructiveToolIsNeverResentAfterAnUnknownOutcomeAndTheEscalationIsACallEscalatedException() {
     h.faults.next("close_all", new McpFault.DropAfterCommit());
     assertThatThrownBy(() -> h.client.callTool("close_all", Map.of()))
-        .isInstanceOfSatisfying(ToolCallException.class, e -> {
+        .isInstanceOfSatisfying(CallEscalatedException.class, e -> {
+          assertThat(e.outcome().status()).isEqualTo(ToolOutcome.Status.ESCALATED);
           assertThat(e.outcome().retryable()).isFalse();
           assertThat(e.outcome().sideEffect()).isTrue();
         });

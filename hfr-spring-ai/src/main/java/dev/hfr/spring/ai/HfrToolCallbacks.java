@@ -2,13 +2,20 @@ package dev.hfr.spring.ai;
 
 import dev.hfr.annotations.IdempotencyKey;
 import dev.hfr.annotations.SideEffect;
+import dev.hfr.runtime.Hfr;
+import dev.hfr.runtime.conversation.ConversationTasks;
+import dev.hfr.runtime.conversation.ProxyEngines;
 import java.lang.reflect.Method;
 import java.lang.reflect.Modifier;
 import java.lang.reflect.Parameter;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
+import java.util.Objects;
+import java.util.Optional;
 import java.util.Set;
+import java.util.function.Function;
+import org.springframework.ai.chat.model.ToolContext;
 import org.springframework.ai.tool.ToolCallback;
 import org.springframework.ai.tool.ToolCallbackProvider;
 import org.springframework.ai.tool.annotation.Tool;
@@ -40,12 +47,39 @@ public final class HfrToolCallbacks {
   private HfrToolCallbacks() {}
 
   /**
-   * The callbacks of every {@code @Tool} method of {@code recoveringTools}.
+   * The callbacks of every {@code @Tool} method of {@code recoveringTools}, each conversation a task of the proxies'
+   * engine ({@link ConversationTasks#of(Hfr)}: tenant {@code default}, idle timeout 30 minutes), its id read from
+   * the call's tool context under {@code ChatMemory.CONVERSATION_ID}
+   * ({@link HfrToolCallback#CONVERSATION_ID_FROM_TOOL_CONTEXT}). A call made while its thread has a task open runs
+   * in that task; a call without either runs in a task of its own.
    *
    * @throws IllegalArgumentException if an object is not a generated proxy, has no {@code @Tool} method, a
    *     {@code @Tool} method lacks {@code @SideEffect}, or two tools share a name
    */
   public static ToolCallback[] from(Object... recoveringTools) {
+    ConversationTasks conversations = null;
+    for (Object proxy : recoveringTools) {
+      Optional<Hfr> engine = ProxyEngines.of(proxy);
+      if (engine.isPresent()) {
+        conversations = ConversationTasks.of(engine.get());
+        break;
+      }
+    }
+    return from(conversations, HfrToolCallback.CONVERSATION_ID_FROM_TOOL_CONTEXT, recoveringTools);
+  }
+
+  /**
+   * The callbacks of every {@code @Tool} method of {@code recoveringTools}, each call in the task of the conversation
+   * {@code conversationIds} reads from its tool context (its tenant, idle timeout and listener {@code
+   * conversations}'); a call made while its thread has a task open runs in that task.
+   *
+   * @param conversations the conversations' tasks, or {@code null} for none
+   * @param conversationIds the conversation id of a call from its {@link ToolContext}, {@code null} when it has none
+   * @throws IllegalArgumentException as {@link #from(Object...)}
+   */
+  public static ToolCallback[] from(ConversationTasks conversations, Function<ToolContext, Object> conversationIds,
+      Object... recoveringTools) {
+    Objects.requireNonNull(conversationIds, "conversationIds");
     List<ToolCallback> callbacks = new ArrayList<>();
     Set<String> names = new HashSet<>();
     for (Object proxy : recoveringTools) {
@@ -60,7 +94,7 @@ public final class HfrToolCallbacks {
           throw new IllegalArgumentException("@Tool method " + userClass.getSimpleName() + "." + method.getName()
               + " has no @SideEffect: declare its risk (R0 for a read) so HFR knows whether it may retry it");
         }
-        ToolCallback callback = callbackOf(proxy, userClass, method, sideEffect);
+        ToolCallback callback = callbackOf(proxy, userClass, method, sideEffect, conversations, conversationIds);
         if (!names.add(callback.getToolDefinition().name())) {
           throw new IllegalArgumentException("two tools are named '" + callback.getToolDefinition().name()
               + "'; Spring AI needs unique tool names");
@@ -89,7 +123,8 @@ public final class HfrToolCallbacks {
     }
   }
 
-  private static ToolCallback callbackOf(Object proxy, Class<?> userClass, Method method, SideEffect sideEffect) {
+  private static ToolCallback callbackOf(Object proxy, Class<?> userClass, Method method, SideEffect sideEffect,
+      ConversationTasks conversations, Function<ToolContext, Object> conversationIds) {
     ToolDefinition definition = ToolDefinitions.from(method);
     String key = keyParameterName(method);
     if (key != null) {
@@ -104,7 +139,8 @@ public final class HfrToolCallbacks {
         .toolMethod(method)
         .toolObject(proxy)
         .build();
-    return new HfrToolCallback(invoker, userClass.getSimpleName() + "." + method.getName(), sideEffect.value(), key);
+    return new HfrToolCallback(invoker, userClass.getSimpleName() + "." + method.getName(), sideEffect.value(), key,
+        conversations, conversationIds);
   }
 
   /** The property name Spring AI gives the {@code @IdempotencyKey} parameter, or {@code null}. */

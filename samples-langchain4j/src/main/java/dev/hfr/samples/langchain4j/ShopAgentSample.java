@@ -18,6 +18,7 @@ import dev.hfr.runtime.ledger.InMemoryLedger;
 import dev.hfr.runtime.model.ModelCallFailedException;
 import dev.hfr.runtime.model.ModelDecision;
 import dev.hfr.runtime.telemetry.DecisionEvent;
+import dev.hfr.samples.langchain4j.loop.RecallLoop;
 import dev.langchain4j.memory.chat.MessageWindowChatMemory;
 import dev.langchain4j.model.chat.ChatModel;
 import dev.langchain4j.model.openai.OpenAiChatModel;
@@ -41,7 +42,15 @@ public final class ShopAgentSample {
 
   private ShopAgentSample() {}
 
+  /** The decisions, then the agent loop with and without HFR. */
   public static void main(String[] args) throws Exception {
+    decisions();
+    // The agent loop: a model that calls failing tools again, with and without HFR.
+    RecallLoop.main(new String[0]);
+  }
+
+  /** One conversation per kind of failure, each decision printed. */
+  static void decisions() throws Exception {
     DECISION_LOG.clear();
     try (ScriptedOpenAiServer llm = ScriptedOpenAiServer.start();
         OrderService shop = OrderService.start();

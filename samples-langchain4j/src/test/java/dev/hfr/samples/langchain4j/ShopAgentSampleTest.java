@@ -17,7 +17,7 @@ class ShopAgentSampleTest {
     ByteArrayOutputStream captured = new ByteArrayOutputStream();
     System.setOut(new PrintStream(captured, true, StandardCharsets.UTF_8));
     try {
-      ShopAgentSample.main(new String[0]);
+      ShopAgentSample.decisions();   // the loop is RecallLoopTest's
     } finally {
       System.setOut(original);
     }

@@ -53,6 +53,8 @@ public final class McpSample {
 
   public static void main(String[] args) throws Exception {
     new McpSample().run();
+    // The agent loop: a model that calls failing MCP tools again, with and without HFR.
+    dev.hfr.samples.mcp.loop.McpLoop.main(new String[0]);
     // Everything is closed, but the SDK 2.1.0 servlet transport's session sweeper is a non-daemon thread
     // that outlives the server: end the JVM explicitly (the pom runs the sample in a JVM of its own).
     System.exit(0);

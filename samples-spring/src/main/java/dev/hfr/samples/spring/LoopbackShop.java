@@ -18,11 +18,13 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
 
 /**
- * The shop's three backend services on 127.0.0.1 — orders, payments, mail — each a real HTTP endpoint that really
- * records what it did, and that fails a share of the requests it gets: half of the failures before doing anything
- * (503), half after the effect is stored (502, as when a gateway loses the backend's answer). A request with an
- * {@code Idempotency-Key} already seen gets the first answer again and does nothing. Every effect is counted per
- * business reference, so a second order, charge or e-mail for the same reference is a duplicate.
+ * The shop's backend services on 127.0.0.1 — catalogue, orders, payments, mail — each a real HTTP endpoint that
+ * really records what it did, and that fails a share of the requests it gets, in three equal parts: the effect is
+ * stored and then the connection drops before the answer leaves; 503 before doing anything; 429 with {@code
+ * Retry-After: 1} before doing anything. A request with an {@code Idempotency-Key} already seen gets the first answer
+ * again and does nothing. {@code GET /orders?reference=} answers whether an order exists ({@code {"found": ...}}),
+ * for reconciling. Every effect is counted per business reference, so a second order, charge or e-mail for the
+ * same reference is a duplicate.
  */
 public final class LoopbackShop implements AutoCloseable {
 
@@ -67,7 +69,13 @@ public final class LoopbackShop implements AutoCloseable {
       });
       LoopbackShop shop = new LoopbackShop(http, executor, faultRate, seed);
       http.createContext("/catalog", shop::catalog);
-      http.createContext("/orders", ex -> shop.write(ex, Service.ORDERS));
+      http.createContext("/orders", ex -> {
+        if ("GET".equals(ex.getRequestMethod())) {
+          shop.findOrder(ex);
+        } else {
+          shop.write(ex, Service.ORDERS);
+        }
+      });
       http.createContext("/payments", ex -> shop.write(ex, Service.PAYMENTS));
       http.createContext("/mail", ex -> shop.write(ex, Service.MAIL));
       http.setExecutor(executor);
@@ -76,6 +84,11 @@ public final class LoopbackShop implements AutoCloseable {
     } catch (IOException e) {
       throw new IllegalStateException("cannot bind a loopback port for the shop's services", e);
     }
+  }
+
+  /** The catalogue's price of {@code sku}, in cents. */
+  public static long priceCents(String sku) {
+    return 1000 + Math.abs(sku.hashCode() % 9000);
   }
 
   public URI uri() {
@@ -114,12 +127,16 @@ public final class LoopbackShop implements AutoCloseable {
   private void catalog(HttpExchange ex) throws IOException {
     try (ex) {
       Fault fault = draw();
+      if (fault == Fault.RATE_LIMITED) {
+        rateLimited(ex);
+        return;
+      }
       if (fault != Fault.NONE) {
         send(ex, 503, "{\"error\":\"catalog unavailable\"}");
         return;
       }
       String sku = query(ex).getOrDefault("sku", "");
-      send(ex, 200, "{\"sku\":\"" + sku + "\",\"price_cents\":" + (1000 + Math.abs(sku.hashCode() % 9000)) + ",\"in_stock\":true}");
+      send(ex, 200, "{\"sku\":\"" + sku + "\",\"price_cents\":" + priceCents(sku) + ",\"in_stock\":true}");
     }
   }
 
@@ -128,8 +145,12 @@ public final class LoopbackShop implements AutoCloseable {
       String reference = query(ex).getOrDefault("reference", "");
       String key = ex.getRequestHeaders().getFirst("Idempotency-Key");
       Fault fault = draw();
-      if (fault == Fault.BEFORE_EFFECT) {
+      if (fault == Fault.UNAVAILABLE) {
         send(ex, 503, "{\"error\":\"" + service.name().toLowerCase() + " service unavailable\"}");
+        return;
+      }
+      if (fault == Fault.RATE_LIMITED) {
+        rateLimited(ex);
         return;
       }
       String answer;
@@ -145,15 +166,27 @@ public final class LoopbackShop implements AutoCloseable {
           }
         }
       }
-      if (fault == Fault.AFTER_EFFECT) {
-        send(ex, 502, "{\"error\":\"bad gateway: the upstream answer was lost\"}");
+      if (fault == Fault.DROP_AFTER_EFFECT) {
+        dropConnection(ex);
         return;
       }
       send(ex, 200, answer);
     }
   }
 
-  private enum Fault { NONE, BEFORE_EFFECT, AFTER_EFFECT }
+  /** {@code GET /orders?reference=}: whether the order exists; never faulty (a reconcile needs an answer to read). */
+  private void findOrder(HttpExchange ex) throws IOException {
+    try (ex) {
+      String reference = query(ex).getOrDefault("reference", "");
+      Integer n;
+      synchronized (this) {
+        n = effects.get(Service.ORDERS).get(reference);
+      }
+      send(ex, 200, n == null ? "{\"found\":false}" : "{\"found\":true,\"orders\":\"" + reference + "-1\"}");
+    }
+  }
+
+  private enum Fault { NONE, DROP_AFTER_EFFECT, UNAVAILABLE, RATE_LIMITED }
 
   private synchronized Fault draw() {
     requests++;
@@ -161,7 +194,21 @@ public final class LoopbackShop implements AutoCloseable {
       return Fault.NONE;
     }
     faults++;
-    return random.nextBoolean() ? Fault.BEFORE_EFFECT : Fault.AFTER_EFFECT;
+    return switch (random.nextInt(3)) {
+      case 0 -> Fault.DROP_AFTER_EFFECT;
+      case 1 -> Fault.UNAVAILABLE;
+      default -> Fault.RATE_LIMITED;
+    };
+  }
+
+  private static void rateLimited(HttpExchange ex) throws IOException {
+    ex.getResponseHeaders().add("Retry-After", "1");
+    send(ex, 429, "{\"error\":\"rate limited\"}");
+  }
+
+  /** No answer at all: closing an exchange before its response headers closes the connection. */
+  private static void dropConnection(HttpExchange ex) {
+    ex.close();
   }
 
   private static Map<String, String> query(HttpExchange ex) {

@@ -26,7 +26,8 @@ class ReproductionOnStart implements ApplicationRunner {
   @Override
   public void run(ApplicationArguments args) {
     ShopAssistant.Reproduction r = assistant.reproduce(conversations, faultRate);
-    System.out.printf("%n%d conversations each, services failing %.0f %% of requests (half of the failures after the effect):%n",
+    System.out.printf("%n%d conversations each, services failing %.0f %% of requests (a third: answer dropped after the effect;"
+        + " a third 503; a third 429 + Retry-After), the model calling a failed tool up to 3 times again:%n",
         r.conversations(), r.faultRate() * 100);
     System.out.printf("  %-28s %8s %8s %8s%n", "duplicates counted by", "orders", "charges", "e-mails");
     System.out.printf("  %-28s %8d %8d %8d%n", "the services, without HFR", r.duplicatesWithoutHfr().get(Service.ORDERS),
@@ -34,9 +35,10 @@ class ReproductionOnStart implements ApplicationRunner {
     System.out.printf("  %-28s %8d %8d %8d%n", "the services, with HFR", r.duplicatesWithHfr().get(Service.ORDERS),
         r.duplicatesWithHfr().get(Service.PAYMENTS), r.duplicatesWithHfr().get(Service.MAIL));
     System.out.printf("  completed conversations: %d of %d with HFR (%d tool calls escalated to a human, the model told not to"
-        + " call again), %d of %d without%n", r.completedWithHfr(), r.conversations(), r.escalatedByHfr(),
-        r.completedWithoutHfr(), r.conversations());
+        + " call again), %d of %d without; circuit breakers opened: %d%n", r.completedWithHfr(), r.conversations(),
+        r.escalatedByHfr(), r.completedWithoutHfr(), r.conversations(), r.breakersOpened());
     System.out.printf("  HFR retried %d failed calls inside the tools, each write with its idempotency key.%n", r.retriesByHfr());
+    r.unfinishedWithHfr().forEach(answer -> System.out.println("  with HFR, unfinished: " + answer));
     System.out.println("Try: curl -s -XPOST localhost:8080/conversations -H 'content-type: application/json' -d"
         + " '{\"conversation\":\"c-1\",\"message\":\"Order 2 x SKU-42, reference c-1, e-mail ana@example.com\"}'");
     System.out.println("     curl -s localhost:8080/actuator/hfr");

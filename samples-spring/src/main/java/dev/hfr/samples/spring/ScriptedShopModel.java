@@ -19,14 +19,16 @@ import java.util.regex.Pattern;
  * {@code Order 2 x SKU-42, reference c-07, e-mail ana@example.com} it calls, in order, {@code lookUpProduct},
  * {@code placeOrder}, {@code chargeCard} and {@code sendConfirmation}, then answers in text.
  *
- * <p>After a failed tool result it does what models do with an error message: it calls the same tool again (up to
- * {@value #MAX_CALLS_PER_STEP} times per step). The one thing that stops it is a result that says so — HFR's
- * execution contract with {@code "retryable": false} — and then it tells the user that the step needs checking.
+ * <p>After a failed tool result it does what models do with an error message: it calls the same tool again with the
+ * same arguments, up to three times ({@value #MAX_CALLS_PER_STEP} calls per step), whatever the result says — the
+ * worst case, a model that ignores {@code "call_again": false}. Then it gives up and tells the user what the last
+ * result said. A result HFR answered from the ledger ({@code "replayed": true}) or from a fallback ({@code
+ * "degraded": true}) carries the result under {@code result}, and counts as done.
  */
 final class ScriptedShopModel {
 
   static final String MODEL = "gpt-4o";
-  static final int MAX_CALLS_PER_STEP = 4;
+  static final int MAX_CALLS_PER_STEP = 4;   // the first call and three re-calls
 
   private static final ObjectMapper JSON = new ObjectMapper();
   private static final Pattern REQUEST =
@@ -54,7 +56,7 @@ final class ScriptedShopModel {
     boolean lastFailed = false;
     for (ToolResult r : toolResults(messages)) {
       lastResult = r.content();
-      JsonNode json = parse(r.content());
+      JsonNode json = payload(parse(r.content()));
       lastFailed = !succeeded(json);
       if (!PLAN.get(step).equals(r.tool())) {
         continue;
@@ -75,15 +77,11 @@ final class ScriptedShopModel {
       return Reply.text("Done: " + quantity + " x " + sku + " ordered under " + reference + ", card charged "
           + priceCents * quantity + " cents, confirmation sent to " + email + ".");
     }
-    if (lastFailed) {
+    if (lastFailed && callsOfStep >= MAX_CALLS_PER_STEP) {
       JsonNode failure = parse(lastResult);
-      if (failure.path("retryable").isBoolean() && !failure.path("retryable").asBoolean()) {
-        return Reply.text("I could not finish " + reference + ": " + PLAN.get(step) + " ended '" + failure.path("status").asText()
-            + "' and must be checked before anything is sent again (" + failure.path("error_type").asText() + ").");
-      }
-      if (callsOfStep >= MAX_CALLS_PER_STEP) {
-        return Reply.text("I gave up on " + reference + " after " + callsOfStep + " failed calls of " + PLAN.get(step) + ".");
-      }
+      String why = failure.path("message").asText(failure.path("error_type").asText(lastResult));
+      return Reply.text("I could not finish " + reference + " after " + callsOfStep + " calls of " + PLAN.get(step) + ": "
+          + why);
     }
     String callId = "call_" + request.messageCount();
     return switch (PLAN.get(step)) {
@@ -113,9 +111,19 @@ final class ScriptedShopModel {
     return out;
   }
 
-  /** A service's answer: a JSON object without {@code error} or {@code status}. */
+  /** A service's answer: a JSON object without {@code error}, and without a {@code status} other than success. */
   private static boolean succeeded(JsonNode result) {
-    return result.isObject() && !result.has("error") && !result.has("status");
+    return result.isObject() && !result.has("error")
+        && (!result.has("status") || "success".equals(result.path("status").asText()));
+  }
+
+  /** What a contract carries under {@code result} (a replayed or degraded result), otherwise the result itself. */
+  private static JsonNode payload(JsonNode result) {
+    if (result.isObject() && "success".equals(result.path("status").asText()) && result.has("result")) {
+      JsonNode inner = parse(result.path("result").asText());
+      return inner.isObject() ? inner : result;
+    }
+    return result;
   }
 
   /** The tool result as JSON (Spring AI sends a returned string as a JSON string: unwrapped here); else a text node. */

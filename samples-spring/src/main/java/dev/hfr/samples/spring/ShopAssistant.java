@@ -3,11 +3,15 @@ package dev.hfr.samples.spring;
 import dev.hfr.runtime.Hfr;
 import dev.hfr.runtime.TaskReport;
 import dev.hfr.runtime.TaskScope;
-import dev.hfr.runtime.TaskSpec;
+import dev.hfr.runtime.breaker.CircuitBreaker;
+import dev.hfr.runtime.conversation.ConversationTasks;
 import dev.hfr.samples.spring.LoopbackShop.Service;
+import java.util.ArrayList;
 import java.util.EnumMap;
+import java.util.List;
 import java.util.Map;
 import org.springframework.ai.chat.client.ChatClient;
+import org.springframework.ai.chat.memory.ChatMemory;
 import org.springframework.ai.support.ToolCallbacks;
 import org.springframework.ai.tool.ToolCallback;
 import org.springframework.ai.tool.ToolCallbackProvider;
@@ -15,15 +19,13 @@ import org.springframework.beans.factory.annotation.Qualifier;
 import org.springframework.stereotype.Component;
 
 /**
- * Runs conversations of the shop assistant, each in its own HFR task: with the starter's
- * {@code hfrToolCallbacks} (every tool call through HFR), or — to show what HFR prevents — with the callbacks Spring
- * AI builds itself from a plain {@code ShopTools}, the same code without the proxy.
+ * Runs conversations of the shop assistant: with the starter's {@code hfrToolCallbacks} (every tool call through
+ * HFR, each conversation its own HFR task from the conversation id in the tool context — nothing opened by hand), or
+ * — to show what HFR prevents — with the callbacks Spring AI builds itself from a plain {@code ShopTools}, the same
+ * code without the proxy.
  */
 @Component
 public class ShopAssistant {
-
-  /** The HFR tenant of the sample's conversations. */
-  static final String TENANT = "shop";
 
   private final ChatClient chat;
   private final Hfr hfr;
@@ -44,7 +46,7 @@ public class ShopAssistant {
   /**
    * One conversation turn and what it cost.
    *
-   * @param conversation the conversation id (the HFR task id)
+   * @param conversation the conversation id (its HFR task id is {@code conversation-<id>-<start>})
    * @param withHfr whether the tools ran through HFR
    * @param answer the assistant's answer
    * @param toolCalls the tool calls HFR saw (0 without HFR)
@@ -57,23 +59,34 @@ public class ShopAssistant {
    * The duplicates the services counted for a batch of conversations, with and without HFR.
    *
    * @param completedWithHfr conversations that ended with every step done, with HFR
-   * @param escalatedByHfr tool calls HFR handed to a human instead of letting the model call again (a write whose
-   *     outcome stayed unknown); the model was told {@code "retryable": false} and stopped
+   * @param escalatedByHfr tool calls HFR handed to a human (a write whose outcome stayed unknown); the model was told
+   *     {@code "call_again": false}, and its re-calls were answered from the ledger, never sent
    * @param completedWithoutHfr conversations that ended with every step done, without HFR
    * @param retriesByHfr the retries HFR made inside the tools, each write with its idempotency key
+   * @param breakersOpened how often a circuit breaker of the engine opened (the model's re-calls must open none)
+   * @param unfinishedWithHfr what the assistant told the user in each conversation with HFR it could not complete
    */
   public record Reproduction(int conversations, double faultRate, Map<Service, Integer> duplicatesWithHfr,
       Map<Service, Integer> duplicatesWithoutHfr, int completedWithHfr, int escalatedByHfr, int completedWithoutHfr,
-      int retriesByHfr) {}
+      int retriesByHfr, long breakersOpened, List<String> unfinishedWithHfr) {}
 
   public Conversation converse(String conversation, String message, boolean withHfr) {
-    try (TaskScope task = hfr.openTask(TaskSpec.builder(TENANT, conversation).build())) {
-      ChatClient.ChatClientRequestSpec prompt = chat.prompt().user(message);
-      prompt = withHfr ? prompt.toolCallbacks(protectedTools) : prompt.toolCallbacks(unprotectedTools);
-      String answer = prompt.call().content();
-      TaskReport report = task.report();
-      return new Conversation(conversation, withHfr, answer, report.calls(), report.retryCount(), report.escalated());
+    ChatClient.ChatClientRequestSpec prompt = chat.prompt().user(message);
+    if (!withHfr) {
+      return new Conversation(conversation, false, prompt.toolCallbacks(unprotectedTools).call().content(), 0, 0, 0);
     }
+    // The conversation id is all HFR needs: the conversation's tool calls share one task, so the model calling a
+    // write again is the same write, answered from the ledger.
+    String answer = prompt.toolCallbacks(protectedTools).toolContext(Map.of(ChatMemory.CONVERSATION_ID, conversation))
+        .call().content();
+    TaskReport report = ConversationTasks.of(hfr).task(conversation).map(TaskScope::report).orElse(null);
+    return report == null ? new Conversation(conversation, true, answer, 0, 0, 0)
+        : new Conversation(conversation, true, answer, report.calls(), report.retryCount(), report.escalated());
+  }
+
+  /** Whether a circuit breaker of the engine opened since it started: refusals and replays must not open one. */
+  public long breakersOpened() {
+    return hfr.circuitBreakers().map(b -> b.all().stream().mapToLong(CircuitBreaker::openedCount).sum()).orElse(0L);
   }
 
   /**
@@ -85,15 +98,20 @@ public class ShopAssistant {
     int escalated = 0;
     int completedWith = 0;
     int completedWithout = 0;
+    List<String> unfinished = new ArrayList<>();
     for (int i = 1; i <= count; i++) {
       Conversation with = converse("hfr-c" + i, order(i, "hfr-c"), true);
       retries += with.retries();
       escalated += with.escalated();
-      completedWith += with.answer().startsWith("Done") ? 1 : 0;
+      if (with.answer().startsWith("Done")) {
+        completedWith++;
+      } else {
+        unfinished.add(with.answer());
+      }
       completedWithout += converse("plain-c" + i, order(i, "plain-c"), false).answer().startsWith("Done") ? 1 : 0;
     }
     return new Reproduction(count, faultRate, duplicates("hfr-c"), duplicates("plain-c"), completedWith, escalated,
-        completedWithout, retries);
+        completedWithout, retries, breakersOpened(), unfinished);
   }
 
   private Map<Service, Integer> duplicates(String prefix) {

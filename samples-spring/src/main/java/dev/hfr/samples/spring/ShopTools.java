@@ -1,5 +1,7 @@
 package dev.hfr.samples.spring;
 
+import dev.hfr.annotations.Degrade;
+import dev.hfr.annotations.DegradeLevel;
 import dev.hfr.annotations.IdempotencyKey;
 import dev.hfr.annotations.Idempotent;
 import dev.hfr.annotations.Risk;
@@ -14,14 +16,17 @@ import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
+import java.util.Optional;
 import org.springframework.ai.tool.annotation.Tool;
 import org.springframework.ai.tool.annotation.ToolParam;
 import org.springframework.stereotype.Component;
 
 /**
  * The assistant's tools: Spring AI {@code @Tool} methods over the shop's HTTP services, with HFR's annotations on the
- * same methods. Written as if HFR did not exist; the starter makes the bean a {@code ShopTools_Recovering}, and the
- * writes pass the {@code @IdempotencyKey} on to the services, which is how a retry is recognised there.
+ * same methods — a read with a cached fallback (R0), an order the service can be asked about (R2), an idempotent
+ * charge (R1) and an e-mail that cannot be taken back (R3). Written as if HFR did not exist; the starter makes the
+ * bean a {@code ShopTools_Recovering}, and the charge passes the {@code @IdempotencyKey} on to the payment service,
+ * which is how a resend is recognised there.
  */
 @Component
 public class ShopTools {
@@ -35,17 +40,28 @@ public class ShopTools {
 
   @Tool(description = "Looks a product up in the catalogue: price in cents and availability")
   @SideEffect(Risk.R0)
+  @Degrade(to = "cachedProduct", level = DegradeLevel.L3)
   public String lookUpProduct(@ToolParam(description = "the product SKU, e.g. SKU-42") String sku) {
     return send("GET", "/catalog?sku=" + enc(sku), null);
   }
 
+  /** The catalogue as of the last price list, when the catalogue service does not answer. */
+  @SideEffect(Risk.R0)
+  public String cachedProduct(String sku) {
+    return "{\"sku\":\"" + sku + "\",\"price_cents\":" + LoopbackShop.priceCents(sku) + ",\"in_stock\":true}";
+  }
+
   @Tool(description = "Places the order of a conversation")
-  @SideEffect(Risk.R1)
-  @Idempotent
+  @SideEffect(value = Risk.R2, reconcile = "findOrder")
   public String placeOrder(@ToolParam(description = "the order reference") String reference,
-      @ToolParam(description = "the product SKU") String sku, @ToolParam(description = "how many units") int quantity,
-      @IdempotencyKey String key) {
-    return send("POST", "/orders?reference=" + enc(reference) + "&sku=" + enc(sku) + "&quantity=" + quantity, key);
+      @ToolParam(description = "the product SKU") String sku, @ToolParam(description = "how many units") int quantity) {
+    return send("POST", "/orders?reference=" + enc(reference) + "&sku=" + enc(sku) + "&quantity=" + quantity, null);
+  }
+
+  /** Whether the order service holds the order of {@code reference}: what HFR asks before placing it again. */
+  public Optional<String> findOrder(String reference, String sku, int quantity) {
+    String answer = send("GET", "/orders?reference=" + enc(reference), null);
+    return answer.contains("\"found\":true") ? Optional.of(answer) : Optional.empty();
   }
 
   @Tool(description = "Charges the customer's card for an order")
@@ -57,11 +73,10 @@ public class ShopTools {
   }
 
   @Tool(description = "Sends the order confirmation e-mail to the customer")
-  @SideEffect(Risk.R1)
-  @Idempotent
+  @SideEffect(Risk.R3)
   public String sendConfirmation(@ToolParam(description = "the order reference") String reference,
-      @ToolParam(description = "the customer's e-mail address") String email, @IdempotencyKey String key) {
-    return send("POST", "/mail?reference=" + enc(reference) + "&to=" + enc(email), key);
+      @ToolParam(description = "the customer's e-mail address") String email) {
+    return send("POST", "/mail?reference=" + enc(reference) + "&to=" + enc(email), null);
   }
 
   private String send(String method, String pathAndQuery, String idempotencyKey) {

@@ -64,6 +64,7 @@ class ShopSampleApplicationTest {
   @Test
   void twentyConversationsWithHfrLeaveNoDuplicateWhereTheSameConversationsWithoutHfrDo() throws Exception {
     JsonNode r = post("/reproduction?conversations=20", "");
+    System.out.println("reproduction: " + r);
 
     assertThat(r.path("faultRate").asDouble()).isEqualTo(0.30);
     for (Service s : Service.values()) {
@@ -75,8 +76,12 @@ class ShopSampleApplicationTest {
     }
     assertThat(without).as("the model calls a failed write again; without a key the service does it again").isPositive();
     assertThat(r.path("retriesByHfr").asInt()).as("faults were injected and absorbed").isPositive();
-    assertThat(r.path("completedWithHfr").asInt() + r.path("escalatedByHfr").asInt())
-        .as("every conversation with HFR completed, or stopped at a write handed to a human").isGreaterThanOrEqualTo(20);
+    int completed = r.path("completedWithHfr").asInt();
+    assertThat(completed).as("conversations completed with HFR").isGreaterThanOrEqualTo(15);
+    assertThat(r.path("unfinishedWithHfr")).as("a conversation that cannot complete stops at the irreversible e-mail,"
+        + " the model told why").hasSize(20 - completed)
+        .allSatisfy(a -> assertThat(a.asText()).contains("sendConfirmation").contains("Do not call it again"));
+    assertThat(r.path("breakersOpened").asLong()).as("the model's re-calls opened no circuit breaker").isZero();
     assertThat(shop.faults()).isGreaterThan(shop.requests() / 5);
   }
 
@@ -94,16 +99,16 @@ class ShopSampleApplicationTest {
         .contains("ShopTools.lookUpProduct", "ShopTools.placeOrder", "ShopTools.chargeCard", "ShopTools.sendConfirmation");
     assertThat(toolSpans).allSatisfy(s -> {
       assertThat(s.getAttributes().get(AttributeKey.stringKey("gen_ai.operation.name"))).isEqualTo("execute_tool");
-      assertThat(s.getAttributes().get(AttributeKey.stringKey("hfr.task.id"))).isEqualTo("span-test");
-      assertThat(s.getAttributes().get(AttributeKey.stringKey("hfr.tenant"))).isEqualTo("shop");
+      assertThat(s.getAttributes().get(AttributeKey.stringKey("hfr.task.id"))).startsWith("conversation-span-test-");
+      assertThat(s.getAttributes().get(AttributeKey.stringKey("hfr.tenant"))).isEqualTo("default");
       assertThat(s.getTraceId()).as("one trace: the HTTP request, the model calls, the tools").isEqualTo(serverSpan(finished).getTraceId());
     });
     SpanData order = toolSpans.stream()
         .filter(s -> "ShopTools.placeOrder".equals(s.getAttributes().get(AttributeKey.stringKey("gen_ai.tool.name")))
             && "SUCCESS".equals(s.getAttributes().get(AttributeKey.stringKey("hfr.outcome"))))
         .findFirst().orElseThrow();
-    assertThat(order.getAttributes().get(AttributeKey.stringKey("hfr.risk"))).isEqualTo("R1");
-    assertThat(order.getAttributes().get(AttributeKey.stringKey("hfr.ledger.state"))).isEqualTo("COMMITTED");
+    assertThat(order.getAttributes().get(AttributeKey.stringKey("hfr.risk"))).isEqualTo("R2");
+    assertThat(order.getAttributes().get(AttributeKey.stringKey("hfr.ledger.state"))).isIn("COMMITTED", "RECONCILED_COMMITTED");
     // a retried call carries its decisions as span events
     toolSpans.stream().filter(s -> "RETRY".equals(s.getAttributes().get(AttributeKey.stringKey("hfr.action")))).forEach(s ->
         assertThat(s.getEvents()).extracting(EventData::getName).anyMatch(n -> n.contains("RETRY")));
@@ -118,8 +123,9 @@ class ShopSampleApplicationTest {
     JsonNode hfr = get("/actuator/hfr");
     assertThat(hfr.path("mode").asText()).isEqualTo("ENFORCE");
     assertThat(hfr.path("breakers").findValuesAsText("name"))
-        .contains("shop:ShopTools.lookUpProduct", "shop:ShopTools.placeOrder", "shop:ShopTools.chargeCard", "shop:ShopTools.sendConfirmation");
-    assertThat(hfr.path("budgets").path("tenants").findValuesAsText("tenant")).contains("shop");
+        .contains("default:ShopTools.lookUpProduct", "default:ShopTools.placeOrder", "default:ShopTools.chargeCard",
+            "default:ShopTools.sendConfirmation");
+    assertThat(hfr.path("budgets").path("tenants").findValuesAsText("tenant")).contains("default");
     assertThat(hfr.has("escalations")).isTrue();
     assertThat(hfr.has("resumable")).isTrue();
 

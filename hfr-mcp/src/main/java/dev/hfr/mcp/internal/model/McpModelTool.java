@@ -13,6 +13,8 @@ import dev.hfr.runtime.TaskScope;
 import dev.hfr.runtime.ToolCallException;
 import dev.hfr.runtime.ToolOutcome;
 import dev.hfr.runtime.contract.ToolExecutionContract;
+import dev.hfr.runtime.conversation.ConversationTasks;
+import dev.hfr.runtime.conversation.ModelAnswers;
 import io.modelcontextprotocol.spec.McpSchema;
 import java.util.LinkedHashMap;
 import java.util.Map;
@@ -27,9 +29,12 @@ import java.util.Optional;
  * <ul>
  *   <li>the result: its structured content as JSON, otherwise its text contents; a result from a rung of
  *       the ladder ({@code degrade_to}) inside a task comes as the contract with the result embedded
- *       ({@code "degraded":true} and its level), so the model knows it reads a fallback;
+ *       ({@code "degraded":true} and its level), so the model knows it reads a fallback; a result the engine
+ *       answered from the ledger (the model called a write its conversation already made) comes as the contract
+ *       with {@code "replayed":true} and the advice not to call again;
  *   <li>a failure: the execution contract ({@link ToolExecutionContract}) — status, F2D-9 class, whether it
- *       may be retried, whether a side effect may have happened — never a stack trace;
+ *       may be retried, whether a side effect may have happened — with {@link ModelAnswers}' advice ({@code
+ *       call_again}, {@code message}), never a stack trace;
  *   <li>arguments that are not a JSON object: the contract of an unsent call ({@code invalid_arguments}).
  * </ul>
  */
@@ -90,6 +95,27 @@ public final class McpModelTool {
   }
 
   /**
+   * Calls the tool in the task of conversation {@code conversationId} of {@code conversations} (joined for the
+   * length of the call): unless the calling thread has a task of the engine open, which wins, or there is no id or
+   * no conversation tasks, and the call runs as {@link #call(String)} does.
+   */
+  public Answer call(String argumentsJson, Object conversationId, ConversationTasks conversations) {
+    boolean join = conversations != null && conversationId != null && !(conversationId instanceof String s && s.isBlank())
+        && conversations.engine() == client.engine() && conversations.engine().currentTask().isEmpty();
+    if (!join) {
+      return call(argumentsJson);
+    }
+    try (ConversationTasks.Joined joined = conversations.join(conversationId)) {
+      return call(argumentsJson);
+    }
+  }
+
+  /** The engine's default conversation tasks ({@link ConversationTasks#of(Hfr)}), or {@code null} for another engine. */
+  public ConversationTasks defaultConversations() {
+    return client.engine() instanceof Hfr hfr ? ConversationTasks.of(hfr) : null;
+  }
+
+  /**
    * Calls the tool with the model's arguments (a JSON object; blank means none) through HFR.
    *
    * @return the result or the failure's execution contract, as text for the model
@@ -99,21 +125,26 @@ public final class McpModelTool {
     try {
       arguments = arguments(argumentsJson);
     } catch (JsonProcessingException | IllegalArgumentException e) {
-      return new Answer(ToolExecutionContract.renderUnmanaged(qualifiedName(), risk(), "invalid_arguments", Fault.T5,
-          true, false), true, null);
+      return new Answer(ModelAnswers.withAdvice(ToolExecutionContract.renderUnmanaged(qualifiedName(), risk(),
+          "invalid_arguments", Fault.T5, true, false)), true, null);
     }
     Optional<TaskScope> task = client.engine() instanceof Hfr hfr ? hfr.currentTask() : Optional.empty();
     ToolOutcome before = task.map(TaskScope::lastOutcome).orElse(null);
     try {
       String text = textOf(client.callTool(tool.name(), arguments));
       ToolOutcome after = task.map(TaskScope::lastOutcome).orElse(null);
-      if (after != null && after != before && after.degraded() && after.status() == ToolOutcome.Status.SUCCESS
+      if (after != null && after != before && after.status() == ToolOutcome.Status.SUCCESS
           && qualifiedName().equals(after.tool())) {
-        return new Answer(ToolExecutionContract.renderSuccess(after, text), false, after);
+        if (ModelAnswers.isReplay(after)) {
+          return new Answer(ModelAnswers.renderReplay(after, text), false, after);
+        }
+        if (after.degraded()) {
+          return new Answer(ToolExecutionContract.renderSuccess(after, text), false, after);
+        }
       }
       return new Answer(text, false, null);
     } catch (ToolCallException e) {
-      return new Answer(ToolExecutionContract.render(e.outcome()), true, e.outcome());
+      return new Answer(ModelAnswers.render(e.outcome()), true, e.outcome());
     }
   }
 

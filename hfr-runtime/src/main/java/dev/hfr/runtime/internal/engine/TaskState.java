@@ -94,8 +94,8 @@ public final class TaskState implements CallTask {
     Tally tally;
     /** The writes the task committed, in commit order: what compensation undoes. Guarded by the task. */
     List<CommittedCall> committedWrites;
-    /** Per (tool, arguments) write counts, the occurrence in each write's key (created by the first write). */
-    volatile WriteOccurrences occurrences;
+    /** Per (tool, arguments) the latest write's occurrence, and what the writes ended with (created by the first write). */
+    volatile Writes writes;
     /** The task's last saved checkpoint (§5.4), or {@code null}: none saved (yet). */
     volatile TaskCheckpoint checkpoint;
     /** What an earlier, cut-off run of this task left unfinished, or {@code null}. */
@@ -180,22 +180,44 @@ public final class TaskState implements CallTask {
   @Override
   public boolean implicit() { return false; }
 
-  /** The occurrence of the task's next write of {@code tool} with these arguments: part of its key. */
   @Override
-  public int nextOccurrence(String tool, String argsHash) {
+  public int latestOccurrence(String tool, String argsHash) {
+    WriteOccurrences o = occurrences();
+    return o.latest(tool, argsHash);
+  }
+
+  @Override
+  public int startOccurrence(String tool, String argsHash, int after) {
+    return occurrences().startAfter(tool, argsHash, after);
+  }
+
+  private WriteOccurrences occurrences() {
+    return writes().occurrences();
+  }
+
+  @Override
+  public WriteAnswers answers() {
+    return writes().answers();
+  }
+
+  /** The task's write bookkeeping, created by its first write. */
+  private Writes writes() {
     Rare r = rare();
-    WriteOccurrences o = r.occurrences;
-    if (o == null) {
+    Writes w = r.writes;
+    if (w == null) {
       synchronized (r) {
-        o = r.occurrences;
-        if (o == null) {
-          o = new WriteOccurrences();
-          r.occurrences = o;
+        w = r.writes;
+        if (w == null) {
+          w = new Writes(new WriteOccurrences(), new WriteAnswers());
+          r.writes = w;
         }
       }
     }
-    return o.next(tool, argsHash);
+    return w;
   }
+
+  /** The occurrence in each write's key, and what the writes ended with, for re-calls. */
+  private record Writes(WriteOccurrences occurrences, WriteAnswers answers) {}
 
   /** The task's last saved checkpoint, or {@code null}. */
   TaskCheckpoint checkpoint() {
@@ -494,6 +516,11 @@ public final class TaskState implements CallTask {
     Rare r = rare();
     if (r.committedWrites == null) {
       r.committedWrites = new ArrayList<>(4);
+    }
+    for (CommittedCall known : r.committedWrites) {
+      if (known.key().equals(call.key())) {
+        return; // a re-call of a write already listed: one write, undone once
+      }
     }
     r.committedWrites.add(call);
   }

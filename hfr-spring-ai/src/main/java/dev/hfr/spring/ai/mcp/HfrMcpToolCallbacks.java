@@ -3,6 +3,7 @@ package dev.hfr.spring.ai.mcp;
 import dev.hfr.mcp.client.HfrMcpClient;
 import dev.hfr.mcp.internal.model.McpModelTool;
 import dev.hfr.mcp.internal.model.McpModelTools;
+import dev.hfr.spring.ai.HfrToolCallback;
 import java.util.List;
 import java.util.Objects;
 import org.springframework.ai.chat.model.ToolContext;
@@ -23,8 +24,11 @@ import org.springframework.ai.tool.definition.ToolDefinition;
  * <p>Each tool is offered with the server's name, description and input schema (HFR's idempotency key is never
  * part of it: an R1 call carries the key in {@code _meta}). A call is recovered by the tool's risk; its result
  * reaches the model as text (structured content as JSON), a failure as the execution contract — never a stack
- * trace, and never a blind resend of a write whose outcome is unknown. The callbacks are built from the
- * tools the servers list when {@link #getToolCallbacks()} is called.
+ * trace, and never a blind resend of a write whose outcome is unknown. A call runs in the task of the conversation
+ * its tool context names under {@code ChatMemory.CONVERSATION_ID} ({@code
+ * dev.hfr.runtime.conversation.ConversationTasks.of(hfr)}: idle timeout 30 minutes), so the model calling a write
+ * again in it is the same write; a call made while its thread has a task open runs in that task. The callbacks are
+ * built from the tools the servers list when {@link #getToolCallbacks()} is called.
  */
 public final class HfrMcpToolCallbacks implements ToolCallbackProvider {
 
@@ -83,9 +87,11 @@ public final class HfrMcpToolCallbacks implements ToolCallbackProvider {
       return tool.call(toolInput).text();
     }
 
+    /** The call in the task of the conversation its tool context names, unless the calling thread has a task open. */
     @Override
     public String call(String toolInput, ToolContext toolContext) {
-      return call(toolInput);
+      Object conversationId = HfrToolCallback.CONVERSATION_ID_FROM_TOOL_CONTEXT.apply(toolContext);
+      return tool.call(toolInput, conversationId, tool.defaultConversations()).text();
     }
 
     @Override
