@@ -104,11 +104,12 @@ public final class TemporalSample {
     try (FlakyShop shop = FlakyShop.start(P, SEED);
         WorkerJvms workers = WorkerJvms.start(3, port, shop.uri(), queue, jdbcUrl)) {
       AtomicInteger writes = new AtomicInteger();
-      // Worker 1 dies by SIGKILL right after its fifth write was committed, before the answer reaches it.
+      java.util.concurrent.atomic.AtomicBoolean killed = new java.util.concurrent.atomic.AtomicBoolean();
+      // The worker that sends the tenth write dies by SIGKILL right after it was committed, before the answer reaches it.
       shop.onWrite((worker, route) -> {
-        if (worker.equals("worker-1") && writes.incrementAndGet() == 5) {
-          workers.kill(1);
-          System.out.println("  worker-1 killed (SIGKILL) after its write " + route + " was committed");
+        if (writes.incrementAndGet() == 10 && killed.compareAndSet(false, true)) {
+          workers.kill(Integer.parseInt(worker.substring(worker.indexOf('-') + 1)));
+          System.out.println("  " + worker + " killed (SIGKILL) after its write " + route + " was committed");
         }
       });
       return report(OrderRun.run(label, client, queue, shop, WORKFLOWS, TIMEOUT));
@@ -117,6 +118,7 @@ public final class TemporalSample {
 
   private static OrderRun.Result report(OrderRun.Result r) {
     System.out.println(r.row());
+    r.questions().forEach((about, n) -> System.out.printf("    asked a person %d x: %s%n", n, about));
     return r;
   }
 

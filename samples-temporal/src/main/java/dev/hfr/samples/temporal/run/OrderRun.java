@@ -8,6 +8,8 @@ import io.temporal.client.WorkflowStub;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
@@ -29,9 +31,10 @@ public final class OrderRun {
    * @param duplicateCharges charges beyond one per workflow
    * @param duplicateEmails e-mails beyond one per workflow
    * @param seconds how long the batch took
+   * @param questions what the workflows asked the person about: step, failure type and HFR's reason, and how often
    */
   public record Result(String label, int workflows, int completed, int escalations, int duplicateOrders,
-      int duplicateCharges, int duplicateEmails, double seconds) {
+      int duplicateCharges, int duplicateEmails, double seconds, Map<String, Integer> questions) {
 
     /** One row of the sample's table. */
     public String row() {
@@ -52,16 +55,15 @@ public final class OrderRun {
   public static Result run(String label, WorkflowClient client, String taskQueue, FlakyShop shop, int n,
       Duration timeout) throws InterruptedException {
     long start = System.nanoTime();
-    List<OrderWorkflow> workflows = new ArrayList<>();
     List<CompletableFuture<String>> results = new ArrayList<>();
     for (int i = 0; i < n; i++) {
       OrderWorkflow workflow = client.newWorkflowStub(OrderWorkflow.class, WorkflowOptions.newBuilder()
           .setTaskQueue(taskQueue).setWorkflowId(taskQueue + "-" + i).build());
       WorkflowClient.start(workflow::place, "sku-" + i);
-      workflows.add(workflow);
       results.add(WorkflowStub.fromTyped(workflow).getResultAsync(String.class));
     }
     int escalations = 0;
+    Map<String, Integer> questions = new TreeMap<>();
     long deadline = start + timeout.toNanos();
     while (!results.stream().allMatch(CompletableFuture::isDone) && System.nanoTime() < deadline) {
       String question = shop.nextQuestion(200);
@@ -70,6 +72,7 @@ public final class OrderRun {
         // again: HFR reconciles the write before anything is sent.
         escalations++;
         String workflowId = question.substring(0, question.indexOf('|'));
+        questions.merge(about(question), 1, Integer::sum);
         client.newWorkflowStub(OrderWorkflow.class, workflowId).decide("retry");
       }
     }
@@ -83,6 +86,12 @@ public final class OrderRun {
       }
     }
     return new Result(label, n, completed, escalations, shop.duplicateOrders(), shop.duplicateCharges(),
-        shop.duplicateEmails(), (System.nanoTime() - start) / 1e9);
+        shop.duplicateEmails(), (System.nanoTime() - start) / 1e9, questions);
+  }
+
+  /** {@code createOrder HfrEscalated reconcile_unknown} of {@code <id>|#1 createOrder: HfrEscalated reconcile_unknown ledger key ...}. */
+  private static String about(String question) {
+    String[] words = question.substring(question.indexOf('|') + 1).split(" ");
+    return words.length < 4 ? question : words[1].replace(":", "") + " " + words[2] + " " + words[3];
   }
 }

@@ -54,7 +54,9 @@ public final class Workers {
     WorkerFactory workers = WorkerFactory.newInstance(client, factory.build());
     // A killed worker's sticky queue is never drained by the test server: send every workflow task to the shared queue.
     Worker worker = workers.newWorker(taskQueue, WorkerOptions.newBuilder()
-        .setStickyQueueScheduleToStartTimeout(Duration.ZERO).build());
+        .setStickyQueueScheduleToStartTimeout(Duration.ZERO)
+        // a workflow thread of a JVM starved of CPU (three workers on a busy machine) is slow, not deadlocked
+        .setDefaultDeadlockDetectionTimeout(10_000).build());
     worker.registerWorkflowImplementationTypes(OrderWorkflowImpl.class);
     worker.registerActivitiesImplementations(new OrderActivitiesImpl(tools, new Desk(shop)));
     workers.start();
