@@ -8,7 +8,10 @@ package dev.hfr.temporal;
  */
 public final class HfrFailureTypes {
 
-  /** A write may have been applied and nobody knows: never sent again without a person. Not retryable. */
+  /**
+   * A write may have been applied and nobody knows. Not retryable, so a person decides, unless the interceptor
+   * was built with {@code retryUnknownOutcomes(true)}: then the next attempt reconciles the write first.
+   */
   public static final String OUTCOME_UNKNOWN = "HfrOutcomeUnknown";
 
   /**

@@ -63,6 +63,7 @@ public final class HfrWorkerInterceptor extends WorkerInterceptorBase {
     private int laterAttemptRetries = 1;
     private Duration deadlineMargin = Duration.ofMillis(200);
     private Criticality.Level criticality;
+    private boolean retryUnknownOutcomes;
 
     private Builder(Hfr hfr) {
       this.hfr = Objects.requireNonNull(hfr, "hfr");
@@ -124,6 +125,21 @@ public final class HfrWorkerInterceptor extends WorkerInterceptorBase {
       return this;
     }
 
+    /**
+     * Whether Temporal may retry an activity whose write HFR left with an unknown outcome ({@code
+     * HfrOutcomeUnknown} retryable); {@code false} by default, so a person decides. It is safe because the next
+     * attempt finds the write's ledger record: an R2 or R3 write with a reconcile method is reconciled before
+     * anything is sent, an R1 write is resent under the same key, and a write without a way to settle it is
+     * escalated ({@code HfrEscalated}, not retryable). The engine must keep its ledger on ({@code
+     * HfrFeatures.idempotency()}), else the next attempt could not find the write.
+     *
+     * @throws IllegalStateException at {@link #build()} when the engine's ledger is off
+     */
+    public Builder retryUnknownOutcomes(boolean retry) {
+      this.retryUnknownOutcomes = retry;
+      return this;
+    }
+
     /** The criticality of every activity's task; the engine's default when not set. */
     public Builder criticality(Criticality.Level criticality) {
       this.criticality = Objects.requireNonNull(criticality, "criticality");
@@ -132,9 +148,14 @@ public final class HfrWorkerInterceptor extends WorkerInterceptorBase {
 
     /** The interceptor. */
     public HfrWorkerInterceptor build() {
+      if (retryUnknownOutcomes && !hfr.features().idempotency()) {
+        throw new IllegalStateException("retryUnknownOutcomes(true) needs the engine's idempotency ledger, which its"
+            + " features switch off: a retried attempt would send the write again; turn idempotency on or drop"
+            + " retryUnknownOutcomes");
+      }
       return new HfrWorkerInterceptor(new ActivityTasks(hfr, tenant, taskPerRun, limits,
           limits.toBuilder().maxRetries(Math.min(laterAttemptRetries, limits.maxRetries())).build(), deadlineMargin,
-          criticality));
+          criticality, retryUnknownOutcomes));
     }
   }
 }

@@ -1,7 +1,12 @@
 package dev.hfr.temporal;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.assertj.core.api.Assertions.catchThrowableOfType;
+
+import dev.hfr.annotations.Criticality;
+import dev.hfr.runtime.HfrFeatures;
+import dev.hfr.runtime.budget.TaskLimits;
 
 import dev.hfr.runtime.Hfr;
 import dev.hfr.temporal.shop.ShopActivitiesImpl;
@@ -36,6 +41,8 @@ import org.junit.jupiter.api.io.TempDir;
 @DisplayName("HfrWorkerInterceptor on Temporal's test server: one task per workflow, HFR's decisions as Temporal's")
 class HfrWorkerInterceptorTest {
 
+  /** A 503: the charge may have been applied. */
+  private static final Status UNAVAILABLE = new Status(503, Map.of(), "unavailable");
   /** A 429 without Retry-After: proves the charge was not applied, and a later attempt may succeed. */
   private static final Status BUSY = new Status(429, Map.of(), "busy");
 
@@ -60,12 +67,17 @@ class HfrWorkerInterceptorTest {
   }
 
   private WorkflowClient worker(boolean interceptor) {
+    return worker(interceptor, b -> b);
+  }
+
+  private WorkflowClient worker(boolean interceptor,
+      java.util.function.UnaryOperator<HfrWorkerInterceptor.Builder> settings) {
     TestEnvironmentOptions.Builder options = TestEnvironmentOptions.newBuilder().setUseTimeskipping(false)
         .setWorkflowClientOptions(WorkflowClientOptions.newBuilder()
             .setContextPropagators(List.of(new HfrTenantPropagator())).build());
     if (interceptor) {
       options.setWorkerFactoryOptions(WorkerFactoryOptions.newBuilder()
-          .setWorkerInterceptors(HfrWorkerInterceptor.builder(hfr).tenant("acme").build()).build());
+          .setWorkerInterceptors(settings.apply(HfrWorkerInterceptor.builder(hfr).tenant("acme")).build()).build());
     }
     env = TestWorkflowEnvironment.newInstance(options.build());
     Worker worker = env.newWorker("shop");
@@ -95,8 +107,71 @@ class HfrWorkerInterceptorTest {
     String plain = workflow(client, "wf-task").run("task", "");
     String named = HfrTenantPropagator.withTenant("globex", () -> workflow(client, "wf-tenant").run("task", ""));
 
-    assertThat(plain).isEqualTo("acme|wf-task|2800");
-    assertThat(named).isEqualTo("globex|wf-tenant|2800");
+    assertThat(plain).startsWith("acme|wf-task|2800|");
+    assertThat(named).startsWith("globex|wf-tenant|2800|");
+  }
+
+  @Test
+  @DisplayName("taskPerRun, deadlineMargin and criticality shape the activity's task")
+  void settingsShapeTheTask() {
+    WorkflowClient client = worker(true, b -> b.taskPerRun(true).deadlineMargin(Duration.ofMillis(500))
+        .criticality(Criticality.Level.HIGH));
+    ShopWorkflow workflow = workflow(client, "wf-settings");
+
+    String[] task = workflow.run("task", "").split("\\|");
+
+    String runId = io.temporal.client.WorkflowStub.fromTyped(workflow).getExecution().getRunId();
+    assertThat(task[1]).isEqualTo("wf-settings/" + runId);
+    assertThat(task[2]).isEqualTo("2500");
+    assertThat(task[3]).isEqualTo("HIGH");
+  }
+
+  @Test
+  @DisplayName("the first attempt has the limits' retry budget, later attempts laterAttemptRetries")
+  void laterAttemptsRetryLess() {
+    WorkflowClient client = worker(true, b -> b.limits(TaskLimits.defaults().toBuilder().maxRetries(7).build())
+        .laterAttemptRetries(2));
+
+    String first = workflow(client, "wf-first").run("task", "");
+    String second = workflow(client, "wf-second").run("task-retried", "");
+
+    assertThat(first.split("\\|")[4]).isEqualTo("7");
+    assertThat(second.split("\\|")[4]).isEqualTo("2");
+  }
+
+  @Test
+  @DisplayName("retryUnknownOutcomes lets Temporal retry a charge whose outcome was unknown: resent under its key, charged once")
+  void unknownOutcomeRetriedWhenAsked() {
+    WorkflowClient client = worker(true, b -> b.retryUnknownOutcomes(true));
+    shop.script("POST /charges", UNAVAILABLE, UNAVAILABLE);   // two 503s: the charge may have happened
+
+    assertThat(workflow(client, "wf-unknown").run("order", "ref-5")).startsWith("order-ref-5 charge-");
+    assertThat(shop.requests("POST /charges")).isEqualTo(3);
+    assertThat(shop.charges()).as("one key, one charge").isEqualTo(1);
+    assertThat(shop.orders("ref-5")).isEqualTo(1);
+  }
+
+  @Test
+  @DisplayName("by default the same unknown charge fails the workflow as HfrOutcomeUnknown: a person decides")
+  void unknownOutcomeNotRetriedByDefault() {
+    WorkflowClient client = worker(true);
+    shop.script("POST /charges", UNAVAILABLE, UNAVAILABLE);
+
+    ApplicationFailure failure = failureOf(() -> workflow(client, "wf-unknown-default").run("order", "ref-6"));
+
+    assertThat(failure.getType()).isEqualTo(HfrFailureTypes.OUTCOME_UNKNOWN);
+    assertThat(failure.isNonRetryable()).isTrue();
+    assertThat(shop.requests("POST /charges")).isEqualTo(2);
+  }
+
+  @Test
+  @DisplayName("retryUnknownOutcomes is refused for an engine whose ledger is off, naming the setting")
+  void retryUnknownOutcomesNeedsTheLedger() {
+    try (Hfr noLedger = Hfr.builder().ledgerPath(ledger.resolve("off"))
+        .features(HfrFeatures.builder().idempotency(false).build()).build()) {
+      assertThatThrownBy(() -> HfrWorkerInterceptor.builder(noLedger).retryUnknownOutcomes(true).build())
+          .isInstanceOf(IllegalStateException.class).hasMessageContaining("retryUnknownOutcomes");
+    }
   }
 
   @Test

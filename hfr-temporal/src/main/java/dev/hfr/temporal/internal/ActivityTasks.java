@@ -21,9 +21,10 @@ import java.time.Duration;
  * @param laterAttempts the limits of its later attempts (a smaller retry budget)
  * @param deadlineMargin what the task's deadline leaves of the attempt's remaining time
  * @param criticality the tasks' criticality, {@code null} for the engine's default
+ * @param retryUnknownOutcomes whether Temporal may retry an attempt that left a write's outcome unknown
  */
 public record ActivityTasks(Hfr hfr, String tenant, boolean taskPerRun, TaskLimits firstAttempt,
-    TaskLimits laterAttempts, Duration deadlineMargin, Criticality.Level criticality) {
+    TaskLimits laterAttempts, Duration deadlineMargin, Criticality.Level criticality, boolean retryUnknownOutcomes) {
 
   /** The header the tenant is read from (the value of {@code HfrWorkerInterceptor.TENANT_HEADER}). */
   static final String TENANT_HEADER = "hfr-tenant";

@@ -21,7 +21,7 @@ import java.time.Duration;
  * <table>
  *   <caption>HFR's outcome → the activity's failure</caption>
  *   <tr><th>HFR</th><th>type</th><th>Temporal retries</th><th>next retry delay</th></tr>
- *   <tr><td>{@link OutcomeUnknownException}</td><td>{@code HfrOutcomeUnknown}</td><td>no</td><td>–</td></tr>
+ *   <tr><td>{@link OutcomeUnknownException}</td><td>{@code HfrOutcomeUnknown}</td><td>no, unless asked</td><td>–</td></tr>
  *   <tr><td>refused, reason {@code key_in_use}</td><td>{@code HfrKeyInUse}</td><td>yes</td><td>the holder's lease</td></tr>
  *   <tr><td>any other refusal (T8, approval, limit)</td><td>{@code HfrRefused}</td><td>no</td><td>–</td></tr>
  *   <tr><td>{@link CallEscalatedException}</td><td>{@code HfrEscalated}</td><td>no</td><td>–</td></tr>
@@ -46,15 +46,19 @@ public final class FailureMapping {
     return null;
   }
 
-  /** The failure the activity attempt ends with, {@code call} as its cause. */
-  public static ApplicationFailure toFailure(ToolCallException call, long nowEpochMillis) {
+  /**
+   * The failure the activity attempt ends with, {@code call} as its cause.
+   *
+   * @param retryUnknownOutcomes whether an unknown outcome is retryable (the next attempt reconciles it first)
+   */
+  public static ApplicationFailure toFailure(ToolCallException call, long nowEpochMillis, boolean retryUnknownOutcomes) {
     ToolOutcome outcome = call.outcome();
     ApplicationFailure.Builder failure = ApplicationFailure.newBuilder()
         .setMessage(call.getMessage())
         .setDetails(details(call))
         .setCause(call);
     if (call instanceof OutcomeUnknownException) {
-      return failure.setType(HfrFailureTypes.OUTCOME_UNKNOWN).setNonRetryable(true).build();
+      return failure.setType(HfrFailureTypes.OUTCOME_UNKNOWN).setNonRetryable(!retryUnknownOutcomes).build();
     }
     if (call instanceof CallRefusedException) {
       if ("key_in_use".equals(outcome.reason())) {

@@ -39,7 +39,7 @@ public final class TaskPerWorkflowExecution extends ActivityInboundCallsIntercep
       if (call == null) {
         throw e;
       }
-      throw FailureMapping.toFailure(call, System.currentTimeMillis());
+      throw FailureMapping.toFailure(call, System.currentTimeMillis(), tasks.retryUnknownOutcomes());
     }
   }
 }

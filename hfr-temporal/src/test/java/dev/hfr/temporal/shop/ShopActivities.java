@@ -15,6 +15,9 @@ public interface ShopActivities {
   /** Asks for a quote. */
   String quote(String sku);
 
-  /** The HFR task the activity runs in: {@code tenant|task id|deadline in ms}. */
-  String task();
+  /**
+   * The HFR task the activity runs in: {@code tenant|task id|deadline in ms|criticality|retry budget}; with
+   * {@code failFirst} its first attempt fails, so the answer is the second attempt's.
+   */
+  String task(boolean failFirst);
 }

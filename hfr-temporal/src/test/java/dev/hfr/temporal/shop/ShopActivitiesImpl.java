@@ -2,6 +2,7 @@ package dev.hfr.temporal.shop;
 
 import dev.hfr.runtime.Hfr;
 import dev.hfr.runtime.TaskSpec;
+import io.temporal.activity.Activity;
 
 /**
  * The activities as a Temporal user writes them: they call the tools and nothing else. Given the generated
@@ -46,8 +47,12 @@ public final class ShopActivitiesImpl implements ShopActivities {
   }
 
   @Override
-  public String task() {
+  public String task(boolean failFirst) {
+    if (failFirst && Activity.getExecutionContext().getInfo().getAttempt() == 1) {
+      throw new IllegalStateException("the first attempt fails");
+    }
     TaskSpec spec = hfr.currentTask().orElseThrow().spec();
-    return spec.tenant() + "|" + spec.taskId() + "|" + (spec.deadline() == null ? "none" : spec.deadline().toMillis());
+    return spec.tenant() + "|" + spec.taskId() + "|" + (spec.deadline() == null ? "none" : spec.deadline().toMillis())
+        + "|" + spec.criticality() + "|" + spec.limits().maxRetries();
   }
 }

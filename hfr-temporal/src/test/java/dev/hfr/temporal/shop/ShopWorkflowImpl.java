@@ -24,7 +24,9 @@ public final class ShopWorkflowImpl implements ShopWorkflow {
       case "quote":
         return activities.quote(arg);
       case "task":
-        return activities.task();
+        return activities.task(false);
+      case "task-retried":
+        return activities.task(true);
       default:
         throw new IllegalArgumentException("no op " + op);
     }
