@@ -43,11 +43,12 @@ public final class TemporalSample {
       System.out.printf("Temporal test server on 127.0.0.1:%d; %d workflows per run, services failing at p = %.1f%n",
           port, WORKFLOWS, P);
       if (parts.contains("one")) {
-        results.add(oneWorker("one worker, Temporal's retries", client, "plain-1", null));
+        results.add(oneWorker("one worker, Temporal's retries", client, "plain-1", null, false));
       }
       try (Hfr hfr = Hfr.builder().ledgerPath(Files.createTempDirectory("hfr-temporal-ledger")).build()) {
         if (parts.contains("one")) {
-          results.add(oneWorker("one worker, hfr-temporal", client, "hfr-1", hfr));
+          results.add(oneWorker("one worker, hfr-temporal", client, "hfr-1", hfr, false));
+          results.add(oneWorker("one worker, hfr-temporal, retryUnknown", client, "hfr-1r", hfr, true));
         }
         if (parts.contains("storm")) {
           storm.add(storm("Temporal's retries", client, "plain-storm", null));
@@ -73,9 +74,10 @@ public final class TemporalSample {
     System.exit(0);
   }
 
-  private static OrderRun.Result oneWorker(String label, WorkflowClient client, String queue, Hfr hfr) throws Exception {
+  private static OrderRun.Result oneWorker(String label, WorkflowClient client, String queue, Hfr hfr,
+      boolean retryUnknownOutcomes) throws Exception {
     try (FlakyShop shop = FlakyShop.start(P, SEED)) {
-      WorkerFactory worker = Workers.start(client, queue, shop.uri(), "worker-0", hfr);
+      WorkerFactory worker = Workers.start(client, queue, shop.uri(), "worker-0", hfr, retryUnknownOutcomes);
       try {
         return report(OrderRun.run(label, client, queue, shop, WORKFLOWS, TIMEOUT));
       } finally {
@@ -86,7 +88,7 @@ public final class TemporalSample {
 
   private static String storm(String label, WorkflowClient client, String queue, Hfr hfr) throws Exception {
     try (FlakyShop shop = FlakyShop.start(0, SEED)) {
-      WorkerFactory worker = Workers.start(client, queue, shop.uri(), "worker-0", hfr);
+      WorkerFactory worker = Workers.start(client, queue, shop.uri(), "worker-0", hfr, false);
       try {
         shop.storm("POST /payments", 8_000, 4);
         OrderRun.Result r = OrderRun.run(label + " (storm)", client, queue, shop, 10, TIMEOUT);

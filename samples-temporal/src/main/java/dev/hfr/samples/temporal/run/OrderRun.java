@@ -38,14 +38,14 @@ public final class OrderRun {
 
     /** One row of the sample's table. */
     public String row() {
-      return String.format("| %-34s | %3d/%-3d | %11d | %10d | %11d | %10d | %6.1f |", label, completed, workflows,
+      return String.format("| %-40s | %3d/%-3d | %11d | %10d | %11d | %10d | %6.1f |", label, completed, workflows,
           escalations, duplicateOrders, duplicateCharges, duplicateEmails, seconds);
     }
 
     /** The table's header. */
     public static String header() {
-      return "| run                                | done    | escalations | dup orders | dup charges | dup emails |      s |\n"
-          + "|------------------------------------|---------|-------------|------------|-------------|------------|--------|";
+      return "| run                                      | done    | escalations | dup orders | dup charges | dup emails |      s |\n"
+          + "|------------------------------------------|---------|-------------|------------|-------------|------------|--------|";
     }
   }
 

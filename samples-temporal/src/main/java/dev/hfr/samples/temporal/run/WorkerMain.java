@@ -25,7 +25,7 @@ public final class WorkerMain {
     if (!"-".equals(args[4])) {
       hfr = engineOn(args[4]);
     }
-    Workers.start(Workers.client(port), args[2], shop, args[3], hfr);
+    Workers.start(Workers.client(port), args[2], shop, args[3], hfr, false);
     System.out.println("ready");
     System.out.flush();
     Thread.currentThread().join();

@@ -42,13 +42,17 @@ public final class Workers {
    * Starts a worker polling {@code taskQueue}.
    *
    * @param hfr the engine, or {@code null} for Temporal's retries alone
+   * @param retryUnknownOutcomes whether Temporal may retry an unknown write outcome (HFR reconciles it first)
+   *     rather than the workflow asking a person
    */
-  public static WorkerFactory start(WorkflowClient client, String taskQueue, URI shop, String name, Hfr hfr) {
+  public static WorkerFactory start(WorkflowClient client, String taskQueue, URI shop, String name, Hfr hfr,
+      boolean retryUnknownOutcomes) {
     WorkerFactoryOptions.Builder factory = WorkerFactoryOptions.newBuilder();
     ShopTools tools = new ShopTools(shop, name);
     if (hfr != null) {
       // The one change HFR asks of a Temporal application: the interceptor, and the generated proxy as the tools.
-      factory.setWorkerInterceptors(HfrWorkerInterceptor.builder(hfr).tenant("shop").build());
+      factory.setWorkerInterceptors(HfrWorkerInterceptor.builder(hfr).tenant("shop")
+          .retryUnknownOutcomes(retryUnknownOutcomes).build());
       tools = ShopTools_Recovering.create(hfr, shop, name);
     }
     WorkerFactory workers = WorkerFactory.newInstance(client, factory.build());
