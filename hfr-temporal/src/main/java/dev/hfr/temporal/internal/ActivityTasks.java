@@ -4,6 +4,7 @@ import dev.hfr.annotations.Criticality;
 import dev.hfr.runtime.Hfr;
 import dev.hfr.runtime.TaskSpec;
 import dev.hfr.runtime.budget.TaskLimits;
+import dev.hfr.temporal.HfrWorkerInterceptor;
 import io.temporal.activity.ActivityInfo;
 import io.temporal.api.common.v1.Payload;
 import io.temporal.common.converter.DefaultDataConverter;
@@ -25,9 +26,6 @@ import java.time.Duration;
  */
 public record ActivityTasks(Hfr hfr, String tenant, boolean taskPerRun, TaskLimits firstAttempt,
     TaskLimits laterAttempts, Duration deadlineMargin, Criticality.Level criticality, boolean retryUnknownOutcomes) {
-
-  /** The header the tenant is read from (the value of {@code HfrWorkerInterceptor.TENANT_HEADER}). */
-  static final String TENANT_HEADER = "hfr-tenant";
 
   /**
    * The task of one activity attempt.
@@ -53,7 +51,7 @@ public record ActivityTasks(Hfr hfr, String tenant, boolean taskPerRun, TaskLimi
   }
 
   private String tenantOf(Header header) {
-    Payload payload = header == null ? null : header.getValues().get(TENANT_HEADER);
+    Payload payload = header == null ? null : header.getValues().get(HfrWorkerInterceptor.TENANT_HEADER);
     if (payload == null) {
       return tenant;
     }
