@@ -100,9 +100,9 @@ public final class HfrWorkerInterceptor extends WorkerInterceptorBase {
     }
 
     /**
-     * HFR's retry budget B_t in the second and later attempts of an activity (1 by default): Temporal is then
-     * the layer that retries, and HFR only resends a write its reconcile proved absent. Zero leaves such a
-     * write to the next attempt. Must not be negative.
+     * HFR's retry budget B_t in the second and later attempts of an activity (1 by default, never more than
+     * {@link #limits}' own): Temporal is then the layer that retries, and one HFR retry leaves room for the resend
+     * of a write its reconcile proved absent. Zero leaves such a write to the next attempt. Must not be negative.
      */
     public Builder laterAttemptRetries(int retries) {
       if (retries < 0) {
