@@ -36,6 +36,7 @@ public final class FlakyShop implements AutoCloseable {
   private final AtomicInteger faults = new AtomicInteger();
   private final AtomicInteger stormRequests = new AtomicInteger();
   private volatile String stormRoute;
+  private volatile long stormMillis;
   private volatile long stormEndsNanos;
   private volatile int stormRetryAfterSeconds;
   private final java.util.concurrent.BlockingQueue<String> desk = new java.util.concurrent.LinkedBlockingQueue<>();
@@ -71,11 +72,15 @@ public final class FlakyShop implements AutoCloseable {
     this.onWrite = hook;
   }
 
-  /** Every request to {@code route} answers 429 with {@code Retry-After} for {@code millis} from now. */
+  /**
+   * Every request to {@code route} answers 429 with {@code Retry-After} for {@code millis}, from the route's
+   * next request on (so the storm meets the workflows whenever they get there).
+   */
   public void storm(String route, long millis, int retryAfterSeconds) {
     stormRequests.set(0);
     stormRetryAfterSeconds = retryAfterSeconds;
-    stormEndsNanos = System.nanoTime() + millis * 1_000_000L;
+    stormMillis = millis;
+    stormEndsNanos = 0;
     stormRoute = route;
   }
 
@@ -117,6 +122,15 @@ public final class FlakyShop implements AutoCloseable {
     server.stop(0);
   }
 
+  /** Whether the storm lasts; its first request starts it. */
+  private synchronized boolean inStorm() {
+    long now = System.nanoTime();
+    if (stormEndsNanos == 0) {
+      stormEndsNanos = now + stormMillis * 1_000_000L;
+    }
+    return now < stormEndsNanos;
+  }
+
   private static int duplicates(Map<String, AtomicInteger> committed) {
     return committed.values().stream().mapToInt(n -> Math.max(0, n.get() - 1)).sum();
   }
@@ -143,7 +157,7 @@ public final class FlakyShop implements AutoCloseable {
       respond(exchange, 202, "asked");
       return;
     }
-    if (route.equals(stormRoute) && System.nanoTime() < stormEndsNanos) {
+    if (route.equals(stormRoute) && inStorm()) {
       stormRequests.incrementAndGet();
       exchange.getResponseHeaders().set("Retry-After", Integer.toString(stormRetryAfterSeconds));
       respond(exchange, 429, "rate limited");
