@@ -1,0 +1,45 @@
+package dev.hfr.temporal.internal;
+
+import dev.hfr.runtime.TaskScope;
+import dev.hfr.runtime.ToolCallException;
+import io.temporal.activity.ActivityExecutionContext;
+import io.temporal.common.interceptors.ActivityInboundCallsInterceptor;
+import io.temporal.common.interceptors.ActivityInboundCallsInterceptorBase;
+
+/**
+ * Binds the workflow execution's HFR task around one activity attempt, and ends the attempt with Temporal's
+ * failure for HFR's decision ({@link FailureMapping}). A failure that is not HFR's passes through unchanged.
+ */
+public final class TaskPerWorkflowExecution extends ActivityInboundCallsInterceptorBase {
+
+  private final ActivityTasks tasks;
+  private ActivityExecutionContext context;
+
+  /**
+   * @param next the rest of the chain
+   * @param tasks the interceptor's settings
+   */
+  public TaskPerWorkflowExecution(ActivityInboundCallsInterceptor next, ActivityTasks tasks) {
+    super(next);
+    this.tasks = tasks;
+  }
+
+  @Override
+  public void init(ActivityExecutionContext context) {
+    this.context = context;
+    super.init(context);
+  }
+
+  @Override
+  public ActivityOutput execute(ActivityInput input) {
+    try (TaskScope task = tasks.hfr().openTask(tasks.spec(context.getInfo(), input.getHeader(), System.currentTimeMillis()))) {
+      return super.execute(input);
+    } catch (RuntimeException e) {
+      ToolCallException call = FailureMapping.find(e);
+      if (call == null) {
+        throw e;
+      }
+      throw FailureMapping.toFailure(call, System.currentTimeMillis(), tasks.retryUnknownOutcomes());
+    }
+  }
+}
