@@ -11,17 +11,18 @@ import dev.hfr.runtime.ledger.InMemoryLedger;
 import dev.hfr.runtime.telemetry.DecisionSink;
 import dev.hfr.samples.services.InjectedFault;
 import dev.hfr.samples.services.ShopServices;
-import java.lang.management.ManagementFactory;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
+import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.stream.Collectors;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
 
@@ -83,7 +84,7 @@ class AsyncToolsTest {
           Thread.currentThread().interrupt();
         }
       });
-      int threadsBefore = ManagementFactory.getThreadMXBean().getThreadCount();
+      Set<Long> threadsBefore = Thread.getAllStackTraces().keySet().stream().map(Thread::getId).collect(Collectors.toSet());
 
       List<CompletableFuture<String>> searches = new ArrayList<>();
       for (int i = 0; i < calls; i++) {
@@ -93,8 +94,13 @@ class AsyncToolsTest {
         Thread.sleep(10);
       }
       Thread.sleep(300);   // every call has failed once and is waiting out its second
-      int threadsWaiting = ManagementFactory.getThreadMXBean().getThreadCount();
-      List<String> threadNames = Thread.getAllStackTraces().keySet().stream().map(Thread::getName).sorted().toList();
+      // Threads started meanwhile, but for the HTTP client's workers, which the JDK adds on its own when 100 answers
+      // arrive at once on a loaded machine: a thread per waiting call would show here 100 times.
+      List<String> threadsAdded = Thread.getAllStackTraces().keySet().stream()
+          .filter(t -> !threadsBefore.contains(t.getId()))
+          .map(Thread::getName)
+          .filter(name -> !name.startsWith("HttpClient-"))
+          .sorted().toList();
       long inBlockingDriver = Thread.getAllStackTraces().values().stream()
           .filter(stack -> Arrays.stream(stack).anyMatch(f -> f.getClassName().startsWith("dev.hfr.runtime.internal.engine.BlockingDriver")))
           .count();
@@ -104,8 +110,7 @@ class AsyncToolsTest {
       for (CompletableFuture<String> search : searches) {
         assertThat(search.get(60, TimeUnit.SECONDS)).isEqualTo("sku-lamp");
       }
-      assertThat(threadsWaiting - threadsBefore).as("threads added while %d calls wait (before: %d; now %s)", calls, threadsBefore, threadNames)
-          .isLessThanOrEqualTo(5);
+      assertThat(threadsAdded).as("threads added while %d calls wait", calls).hasSizeLessThanOrEqualTo(5);
       assertThat(inBlockingDriver).as("threads inside the blocking driver").isZero();
       assertThat(tools.searchCallers.stream().filter(name -> name.startsWith("hfr-test-timer")).count())
           .as("retries started by the scheduler given to the builder").isEqualTo(calls);
