@@ -40,6 +40,8 @@ import dev.hfr.runtime.fleet.PostgresFleet;
 import dev.hfr.runtime.ledger.IdempotencyKeys;
 import dev.hfr.runtime.ledger.IdempotencyLedger;
 import dev.hfr.runtime.ledger.LedgerLockedException;
+import dev.hfr.runtime.ledger.LedgerUnavailableException;
+import dev.hfr.runtime.ledger.PostgresLedger;
 import dev.hfr.runtime.ledger.LedgerRecord;
 import dev.hfr.runtime.ledger.TaskCheckpoint;
 import dev.hfr.runtime.ledger.LedgerOptions;
@@ -161,6 +163,14 @@ public final class Hfr implements RecoveryEngine, AutoCloseable {
     this.owner = "hfr-" + UUID.randomUUID();
     this.ledger = ledger;
     this.meters = new HfrMeters(b.meterRegistry);
+    if (ledger instanceof PostgresLedger pg) {
+      Gauge.builder("harness.ledger.available", pg, l -> l.available() ? 1 : 0)
+          .description("1 while the PostgreSQL ledger's database answers, 0 while writes are refused (ledger_unavailable)")
+          .register(b.meterRegistry);
+      FunctionCounter.builder("harness.ledger.outages", pg, PostgresLedger::outages)
+          .description("Times the PostgreSQL ledger lost its database or started without it")
+          .register(b.meterRegistry);
+    }
     ConfigPolicies configured = b.config != null ? new ConfigPolicies(b.config, features.attemptsOverride()) : null;
     this.policies = b.policies != null ? b.policies
         : configured != null ? configured : new DefaultPolicies(features.attemptsOverride());
@@ -469,6 +479,32 @@ public final class Hfr implements RecoveryEngine, AutoCloseable {
     }
     for (TaskCheckpoint t : ledger.openTasks()) {
       rememberCutOff(t);
+    }
+  }
+
+  /**
+   * What {@link Builder#build()} reads from the ledger: abandoned writes marked UNKNOWN, cut-off tasks
+   * remembered. A PostgreSQL ledger whose database does not answer yet does both once it answers.
+   */
+  private void startFromLedger() {
+    try {
+      markAbandonedWritesUnknown();
+      rememberCutOffTasks();
+    } catch (LedgerUnavailableException away) {
+      if (!(ledger instanceof PostgresLedger pg)) {
+        throw away;
+      }
+      java.util.concurrent.atomic.AtomicBoolean done = new java.util.concurrent.atomic.AtomicBoolean();
+      Runnable once = () -> {
+        if (done.compareAndSet(false, true)) {
+          markAbandonedWritesUnknown();
+          rememberCutOffTasks();
+        }
+      };
+      pg.afterRejoin(once);
+      if (pg.available()) {
+        once.run(); // it answered between the failure and the registration
+      }
     }
   }
 
@@ -916,8 +952,7 @@ public final class Hfr implements RecoveryEngine, AutoCloseable {
               + " fleet.watch(breakers)) and leave the fleet out of the engine");
         }
         Hfr hfr = new Hfr(this, ledgerToUse, sinkToUse, fleetToUse, owned);
-        hfr.markAbandonedWritesUnknown();
-        hfr.rememberCutOffTasks();
+        hfr.startFromLedger();
         return hfr;
       } catch (RuntimeException e) {
         for (AutoCloseable c : owned) {

@@ -47,10 +47,7 @@ public final class PostgresFleet implements AutoCloseable {
     this.batch = b.batch;
     this.link = new FleetLink(b.dataSource, b.clock, b.retryInterval.toMillis(), b.worker, b.registry);
     this.breakers = new FleetBreakers(link, b.clock, b.worker, b.syncInterval.toMillis(), b.probeWindow.toMillis(), b.dataSource);
-    link.call(c -> {
-      FleetSchema.create(c);
-      return Boolean.TRUE;
-    });
+    link.call(c -> Boolean.TRUE); // creates the tables now if the database answers; else at its first answer
     breakers.start();
   }
 

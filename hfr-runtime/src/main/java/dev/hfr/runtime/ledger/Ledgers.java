@@ -21,9 +21,12 @@ public final class Ledgers {
     return EmbeddedFileLedger.open(directory, options);
   }
 
-  /** A {@link PostgresLedger} on {@code dataSource}, for several JVMs sharing one ledger. */
+  /**
+   * A {@link PostgresLedger} on {@code dataSource}, for several JVMs sharing one ledger; it starts whether or
+   * not the database answers ({@link PostgresLedger#start}).
+   */
   public static PostgresLedger postgres(DataSource dataSource, LedgerOptions options) {
-    return PostgresLedger.create(dataSource, options);
+    return PostgresLedger.start(dataSource, options);
   }
 
   /**
