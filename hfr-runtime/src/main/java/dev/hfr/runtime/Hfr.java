@@ -974,18 +974,23 @@ public final class Hfr implements RecoveryEngine, AutoCloseable {
       FleetSettings settings = config.fleet();
       PostgresFleet.Builder fleetBuilder;
       if (settings.jdbcUrl() != null) {
-        fleetBuilder = PostgresFleet.builder(settings.jdbcUrl());
+        fleetBuilder = PostgresFleet.builder(settings.jdbcUrl(), settings.pool());
       } else if (ledgerDataSource != null) {
         fleetBuilder = PostgresFleet.builder(ledgerDataSource);
       } else if (ledger == null && ledgerPath == null && config.idempotency().ledger().equals("postgres")
           && config.idempotency().jdbcUrl() != null) {
-        fleetBuilder = PostgresFleet.builder(config.idempotency().jdbcUrl());
+        fleetBuilder = PostgresFleet.builder(config.idempotency().jdbcUrl(), settings.pool());
       } else {
         throw new IllegalStateException(config + ": fleet.enabled is true but names no database: set fleet.jdbc_url,"
             + " or keep the ledger on PostgreSQL (idempotency.ledger: postgres with idempotency.jdbc_url, or"
             + " Hfr.builder().ledgerDataSource(...)) and the fleet shares it, or pass Hfr.builder().fleet(...)");
       }
-      return fleetBuilder.expectedWorkers(settings.expectedWorkers()).clock(clock).meterRegistry(meterRegistry).build();
+      if (settings.worker() != null) {
+        fleetBuilder.worker(settings.worker());
+      }
+      return fleetBuilder.expectedWorkers(settings.expectedWorkers()).maxBatch(settings.batchSize())
+          .syncInterval(java.time.Duration.ofMillis(settings.syncIntervalMs())).clock(clock).meterRegistry(meterRegistry)
+          .build();
     }
 
     /** The ledger the engine owns: a supplied data source, a path, else what {@code idempotency.ledger} says. */
@@ -1006,7 +1011,7 @@ public final class Hfr implements RecoveryEngine, AutoCloseable {
             throw new IllegalStateException(config + ": idempotency.ledger is postgres but names no database: set"
                 + " idempotency.jdbc_url, or pass the application's pool with Hfr.builder().ledgerDataSource(...)");
           }
-          return Ledgers.postgres(settings.jdbcUrl(), options);
+          return Ledgers.postgres(settings.jdbcUrl(), settings.pool(), options);
         default:
           return openEmbedded(Path.of(settings.path()), "idempotency.path", options);
       }

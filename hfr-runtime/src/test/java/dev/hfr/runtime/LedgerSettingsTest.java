@@ -12,7 +12,11 @@ import dev.hfr.runtime.ledger.LedgerLockedException;
 import dev.hfr.runtime.ledger.PostgresLedger;
 import dev.hfr.runtime.telemetry.DecisionSink;
 import io.zonky.test.db.postgres.embedded.EmbeddedPostgres;
+import com.zaxxer.hikari.HikariDataSource;
 import java.nio.file.Files;
+import java.sql.Connection;
+import java.sql.ResultSet;
+import java.sql.Statement;
 import java.nio.file.Path;
 import java.util.Optional;
 import org.junit.jupiter.api.DisplayName;
@@ -122,6 +126,28 @@ class LedgerSettingsTest {
       try (Hfr hfr = builder().ledgerDataSource(pg.getPostgresDatabase()).build()) {
         assertThat(hfr.ledger()).isInstanceOf(PostgresLedger.class);
         assertThat(hfr.ledger().find("acme", key)).as("the write made through the URL is in the same database").isPresent();
+      }
+    }
+  }
+
+  @Test
+  @DisplayName("pool: the ledger on jdbc_url runs on a HikariCP pool with the section's size and timeouts")
+  void postgresPool() throws Exception {
+    try (EmbeddedPostgres pg = EmbeddedPostgres.builder().start()) {
+      String url = pg.getJdbcUrl("postgres", "postgres");
+      String yaml = "ledger: postgres\njdbc_url: \"" + url + "\"\npool:\n  max_size: 3\n  connect_timeout_ms: 400\n"
+          + "  socket_timeout_ms: 9000\n  statement_timeout_ms: 700\n";
+      try (Hfr hfr = builder().config(config(yaml)).build()) {
+        write(hfr);
+        HikariDataSource pool = (HikariDataSource) ((PostgresLedger) hfr.ledger()).dataSource();
+        assertThat(pool.getMaximumPoolSize()).isEqualTo(3);
+        assertThat(pool.getConnectionTimeout()).isEqualTo(400);
+        try (Connection c = pool.getConnection(); Statement s = c.createStatement();
+            ResultSet r = s.executeQuery("SHOW statement_timeout")) {
+          r.next();
+          assertThat(r.getString(1)).as("the server's bound on the ledger's statements").isEqualTo("700ms");
+          assertThat(c.getNetworkTimeout()).as("the socket timeout (the driver's is in whole seconds)").isEqualTo(9000);
+        }
       }
     }
   }

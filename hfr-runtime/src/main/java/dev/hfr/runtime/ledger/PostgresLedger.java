@@ -271,6 +271,8 @@ public final class PostgresLedger implements IdempotencyLedger {
   /** Runs once the database answers again: only while it is away. */
   private Thread rejoiner;
   private final List<Runnable> afterRejoin = new CopyOnWriteArrayList<>();
+  /** The pool the ledger opened itself on a JDBC URL ({@link Ledgers}), closed with it; else {@code null}. */
+  private volatile AutoCloseable ownedPool;
   /**
    * The records this ledger inserted whose outcome has not been recorded yet, so that the outcome's update
    * need not read the row back ({@link #KNOWN_OUTCOMES}). Only a shortcut: its condition makes it match only
@@ -333,6 +335,17 @@ public final class PostgresLedger implements IdempotencyLedger {
       // wentAway has logged it and started asking again
     }
     return ledger;
+  }
+
+  /** Closes {@code pool} when this ledger closes: the pool {@link Ledgers} opened for it. */
+  PostgresLedger closing(AutoCloseable pool) {
+    this.ownedPool = pool;
+    return this;
+  }
+
+  /** The {@code DataSource} the ledger runs on: the application's, or the pool it opened on a JDBC URL. */
+  public DataSource dataSource() {
+    return dataSource;
   }
 
   /** Whether the database answers: the schema is in place and the last statement reached it. */
@@ -861,7 +874,10 @@ public final class PostgresLedger implements IdempotencyLedger {
     });
   }
 
-  /** Stops the background sweep (waiting up to 10 s for a batch under way); the DataSource belongs to the caller. */
+  /**
+   * Stops the background sweep (waiting up to 10 s for a batch under way); a {@code DataSource} the caller gave
+   * stays open, a pool the ledger opened on a JDBC URL is closed.
+   */
   @Override
   public void close() {
     closed = true;
@@ -870,6 +886,14 @@ public final class PostgresLedger implements IdempotencyLedger {
       sweeper.awaitTermination(10, TimeUnit.SECONDS);
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
+    }
+    AutoCloseable pool = ownedPool;
+    if (pool != null) {
+      try {
+        pool.close();
+      } catch (Exception e) {
+        LOG.log(System.Logger.Level.WARNING, "PostgreSQL ledger: closing its connection pool failed: " + e, e);
+      }
     }
   }
 
