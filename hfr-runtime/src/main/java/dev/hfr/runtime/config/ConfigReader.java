@@ -483,7 +483,7 @@ final class ConfigReader {
     String jdbcUrl = text(s, "jdbc_url", "the PostgreSQL ledger's JDBC URL");
     if (jdbcUrl != null && !jdbcUrl.startsWith("jdbc:postgresql:")) {
       problem(s.get("jdbc_url"), "the ledger's JDBC URL starts with jdbc:postgresql: (e.g."
-          + " jdbc:postgresql://db:5432/hfr?user=hfr), was " + jdbcUrl);
+          + " jdbc:postgresql://db:5432/hfr?user=hfr), was " + SecretValues.shown("jdbc_url", jdbcUrl));
     }
     YamlNode poolNode = section(s, "pool");
     return new IdempotencySettings(enabled != null ? enabled : base.enabled(), IdempotencySettings.KEY_FIELDS,
