@@ -2,7 +2,9 @@ package dev.hfr.runtime;
 
 import dev.hfr.annotations.VerifyLevel;
 import dev.hfr.runtime.approval.ApprovalGate;
+import dev.hfr.runtime.breaker.BreakerTransitionLog;
 import dev.hfr.runtime.breaker.Bulkheads;
+import dev.hfr.runtime.breaker.CircuitBreakerListener;
 import dev.hfr.runtime.breaker.CircuitBreakers;
 import dev.hfr.runtime.budget.Deadline;
 import dev.hfr.runtime.budget.TaskLimitTracker;
@@ -180,8 +182,8 @@ public final class Hfr implements RecoveryEngine, AutoCloseable {
     CircuitBreakers.Builder breakerRegistry = CircuitBreakers.builder(clock).seed(b.seed);
     if (fleet != null) {
       budgets.supply(fleet.retryTokens());
-      breakerRegistry.listener(fleet.breakerListener());
     }
+    breakerRegistry.listener(BreakerTransitionLog.around(fleet != null ? fleet.breakerListener() : CircuitBreakerListener.NONE));
     TenantRetryBudgets tenantBudgets = b.tenantBudgets != null ? b.tenantBudgets
         : configured != null ? configured.tenantBudgets(budgets) : budgets.build();
     RetryGate.Builder gate = RetryGate.builder().sameFaultLimit(b.sameFaultLimit);
