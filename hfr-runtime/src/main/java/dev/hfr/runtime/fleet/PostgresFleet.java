@@ -1,8 +1,8 @@
 package dev.hfr.runtime.fleet;
 
+import com.zaxxer.hikari.HikariDataSource;
 import dev.hfr.runtime.breaker.CircuitBreakerListener;
 import dev.hfr.runtime.breaker.CircuitBreakers;
-import com.zaxxer.hikari.HikariDataSource;
 import dev.hfr.runtime.budget.RetryTokenSupply;
 import dev.hfr.runtime.config.PoolSettings;
 import dev.hfr.runtime.internal.jdbc.JdbcPools;
