@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.catchThrowableOfType;
 import dev.hfr.annotations.Fault;
 import dev.hfr.annotations.Risk;
 import dev.hfr.runtime.Hfr;
+import dev.hfr.runtime.OneArgumentCall;
 import dev.hfr.runtime.RetrySpec;
 import dev.hfr.runtime.ToolCallException;
 import dev.hfr.runtime.ToolDescriptor;
@@ -46,26 +47,13 @@ class BreakerCooldownKeysTest {
   /** One call; {@code fail}: the tool answers 503. Returns whether the tool was called (false: the breaker refused). */
   private static boolean call(Hfr hfr, ToolDescriptor tool, boolean fail) {
     AtomicInteger calls = new AtomicInteger();
-    ToolInvocation<String> invocation = new ToolInvocation<>() {
-      @Override
-      public String proceed(String key) {
-        calls.incrementAndGet();
-        if (fail) {
-          throw new HttpCallException(503, Map.of(), "{\"error\":{\"type\":\"service_unavailable\"}}");
-        }
-        return "ok";
+    ToolInvocation<String> invocation = OneArgumentCall.of("q", () -> {
+      calls.incrementAndGet();
+      if (fail) {
+        throw new HttpCallException(503, Map.of(), "{\"error\":{\"type\":\"service_unavailable\"}}");
       }
-
-      @Override
-      public int argumentCount() {
-        return 1;
-      }
-
-      @Override
-      public Object argument(int index) {
-        return "q";
-      }
-    };
+      return "ok";
+    });
     catchThrowableOfType(ToolCallException.class, () -> hfr.execute(tool, invocation));
     return calls.get() == 1;
   }

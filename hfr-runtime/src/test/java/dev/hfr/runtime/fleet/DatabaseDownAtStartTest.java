@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import dev.hfr.annotations.Risk;
 import dev.hfr.runtime.CallRefusedException;
 import dev.hfr.runtime.Hfr;
+import dev.hfr.runtime.OneArgumentCall;
 import dev.hfr.runtime.TaskScope;
 import dev.hfr.runtime.TaskSpec;
 import dev.hfr.runtime.ToolCallException;
@@ -21,9 +22,7 @@ import java.net.ServerSocket;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
-import java.util.Optional;
 import java.util.concurrent.atomic.AtomicInteger;
-import java.util.function.BooleanSupplier;
 import java.util.logging.Handler;
 import java.util.logging.Level;
 import java.util.logging.LogRecord;
@@ -48,47 +47,18 @@ class DatabaseDownAtStartTest {
 
   private final AtomicInteger sent = new AtomicInteger();
 
+  /** A call with {@code argument} that counts what is sent. */
   private ToolInvocation<String> call(String argument) {
-    return new ToolInvocation<>() {
-      @Override
-      public String proceed(String key) {
-        sent.incrementAndGet();
-        return "done " + argument;
-      }
-
-      @Override
-      public Optional<String> reconcile() {
-        return Optional.empty();
-      }
-
-      @Override
-      public int argumentCount() {
-        return 1;
-      }
-
-      @Override
-      public Object argument(int index) {
-        return argument;
-      }
-    };
+    return OneArgumentCall.of(argument, () -> {
+      sent.incrementAndGet();
+      return "done " + argument;
+    });
   }
 
   private static int freePort() throws Exception {
     try (ServerSocket s = new ServerSocket(0)) {
       return s.getLocalPort();
     }
-  }
-
-  /** Waits for {@code condition} (checked every 20 ms) up to {@code millis}; returns how long it took, or -1. */
-  private static long await(BooleanSupplier condition, long millis) throws InterruptedException {
-    long start = System.nanoTime();
-    while (!condition.getAsBoolean()) {
-      if (System.nanoTime() - start > millis * 1_000_000) {
-        return -1;
-      }
-      Thread.sleep(20);
-    }
-    return (System.nanoTime() - start) / 1_000_000;
   }
 
   private static double meter(MeterRegistry registry, String name) {
@@ -144,8 +114,8 @@ class DatabaseDownAtStartTest {
       try (EmbeddedPostgres pg = EmbeddedPostgres.builder().setPort(port)
           .setOutputRedirector(ProcessBuilder.Redirect.to(pgLog.toFile()))
           .setErrorRedirector(ProcessBuilder.Redirect.to(pgLog.toFile())).start()) {
-        long ledgerBack = await(() -> meter(registry, "harness.ledger.available") == 1, 15_000);
-        long fleetBack = await(() -> meter(registry, "harness.fleet.connected") == 1, 15_000);
+        long ledgerBack = OneArgumentCall.awaitMillis(() -> meter(registry, "harness.ledger.available") == 1, 15_000);
+        long fleetBack = OneArgumentCall.awaitMillis(() -> meter(registry, "harness.fleet.connected") == 1, 15_000);
         System.out.println("FIGURE rejoin after the database answers: ledger " + ledgerBack + " ms, fleet (after the"
             + " ledger) " + fleetBack + " ms");
         assertThat(ledgerBack).as("the ledger rejoined").isNotNegative();
@@ -156,7 +126,7 @@ class DatabaseDownAtStartTest {
           assertThat(task.committedWrites()).hasSize(1);
         }
         assertThat(sent).hasValue(2);
-        assertThat(await(() -> tableExists(pg, "hfr_fleet_breaker"), 5_000)).as("the fleet's tables").isNotNegative();
+        assertThat(OneArgumentCall.awaitMillis(() -> tableExists(pg, "hfr_fleet_breaker"), 5_000)).as("the fleet's tables").isNotNegative();
 
         assertThat(meter(registry, "harness.ledger.outages")).as("one outage: the start").isEqualTo(1);
         assertThat(meter(registry, "harness.fleet.fallbacks")).isEqualTo(1);

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.sun.net.httpserver.HttpServer;
 import dev.hfr.runtime.Hfr;
+import dev.hfr.runtime.OneArgumentCall;
 import dev.hfr.runtime.TaskScope;
 import dev.hfr.runtime.TaskSpec;
 import dev.hfr.runtime.budget.TenantRetryBudgets;
@@ -175,7 +176,7 @@ class FleetConfigTest {
         assertThatThrownBy(() -> member.execute(FleetWorker.CALM, FleetWorker.invocation(HttpClient.newHttpClient(),
             "http://127.0.0.1:" + closedPort + "/calm", "w", "acme", "c")));
       }
-      assertThat(awaitMillis(() -> count("SELECT count(*) FROM hfr_fleet_breaker WHERE updated_by = 'billing-7'") == 1, 10_000))
+      assertThat(OneArgumentCall.awaitMillis(() -> count("SELECT count(*) FROM hfr_fleet_breaker WHERE updated_by = 'billing-7'") == 1, 10_000))
           .as("the open breaker published under the configured name").isNotNegative();
     }
   }
@@ -191,7 +192,7 @@ class FleetConfigTest {
       try (Hfr member = Hfr.builder().config(config(yaml)).build()) {
         var breaker = member.circuitBreakers().orElseThrow().forTarget(dev.hfr.runtime.breaker.TargetKind.TOOL, target);
         // The worker has read the table once (its first read, right after LISTEN) and now waits out its interval.
-        assertThat(awaitMillis(() -> count("SELECT count(*) FROM pg_stat_activity WHERE state = 'idle'"
+        assertThat(OneArgumentCall.awaitMillis(() -> count("SELECT count(*) FROM pg_stat_activity WHERE state = 'idle'"
             + " AND query LIKE 'SELECT target, state, open_until%' AND backend_start >= to_timestamp(" + builtAt
             + " / 1000.0)") >= 1, 10_000)).isNotNegative();
         try (Connection c = postgres.getPostgresDatabase().getConnection(); Statement s = c.createStatement()) {
@@ -199,7 +200,7 @@ class FleetConfigTest {
               + (System.currentTimeMillis() + 120_000) + ", NULL, 0, 'elsewhere', " + System.currentTimeMillis() + ")");
         }
         if (interval == 100) {
-          assertThat(awaitMillis(() -> breaker.state() == dev.hfr.runtime.breaker.CircuitState.OPEN, 10_000))
+          assertThat(OneArgumentCall.awaitMillis(() -> breaker.state() == dev.hfr.runtime.breaker.CircuitState.OPEN, 10_000))
               .as("read within its 100 ms interval").isNotNegative();
         } else {
           Thread.sleep(1_500);
@@ -252,18 +253,6 @@ class FleetConfigTest {
     } catch (SQLException e) {
       return -1; // the table does not exist yet
     }
-  }
-
-  /** Waits for {@code condition} (every 20 ms) up to {@code millis}; how long it took, or -1. */
-  private static long awaitMillis(java.util.function.BooleanSupplier condition, long millis) throws InterruptedException {
-    long start = System.nanoTime();
-    while (!condition.getAsBoolean()) {
-      if (System.nanoTime() - start > millis * 1_000_000) {
-        return -1;
-      }
-      Thread.sleep(20);
-    }
-    return (System.nanoTime() - start) / 1_000_000;
   }
 
   @Test

@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.catchThrowableOfType;
 import dev.hfr.annotations.Fault;
 import dev.hfr.annotations.Risk;
 import dev.hfr.runtime.Hfr;
+import dev.hfr.runtime.OneArgumentCall;
 import dev.hfr.runtime.RetrySpec;
 import dev.hfr.runtime.ToolCallException;
 import dev.hfr.runtime.ToolDescriptor;
@@ -35,22 +36,9 @@ class DecisionLogLevelsTest {
       .retry(RetrySpec.of(1, 100, 1000, Fault.T1)).resultType(String.class).build();
   private static final int REFUSED = 1_000;
 
-  private static final ToolInvocation<String> FAILING = new ToolInvocation<>() {
-    @Override
-    public String proceed(String key) {
-      throw new HttpCallException(503, Map.of(), "{\"error\":{\"type\":\"service_unavailable\"}}");
-    }
-
-    @Override
-    public int argumentCount() {
-      return 1;
-    }
-
-    @Override
-    public Object argument(int index) {
-      return "q";
-    }
-  };
+  private static final ToolInvocation<String> FAILING = OneArgumentCall.of("q", () -> {
+    throw new HttpCallException(503, Map.of(), "{\"error\":{\"type\":\"service_unavailable\"}}");
+  });
 
   /** Opens the breaker with one failed call, then makes {@link #REFUSED} calls it refuses. */
   private static void outage() {
