@@ -3,6 +3,7 @@ package dev.hfr.runtime;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import com.zaxxer.hikari.HikariDataSource;
 import dev.hfr.annotations.Risk;
 import dev.hfr.runtime.config.HfrConfig;
 import dev.hfr.runtime.config.HfrConfigLoader;
@@ -12,13 +13,11 @@ import dev.hfr.runtime.ledger.LedgerLockedException;
 import dev.hfr.runtime.ledger.PostgresLedger;
 import dev.hfr.runtime.telemetry.DecisionSink;
 import io.zonky.test.db.postgres.embedded.EmbeddedPostgres;
-import com.zaxxer.hikari.HikariDataSource;
 import java.nio.file.Files;
+import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.ResultSet;
 import java.sql.Statement;
-import java.nio.file.Path;
-import java.util.Optional;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -41,27 +40,7 @@ class LedgerSettingsTest {
   /** One committed write, so the store has something to hold; returns its ledger key. */
   private static String write(Hfr hfr) {
     try (TaskScope task = hfr.openTask(TaskSpec.builder("acme", "t-1").build())) {
-      hfr.execute(CREATE, new ToolInvocation<String>() {
-        @Override
-        public String proceed(String key) {
-          return "order-1";
-        }
-
-        @Override
-        public Optional<String> reconcile() {
-          return Optional.empty();
-        }
-
-        @Override
-        public int argumentCount() {
-          return 1;
-        }
-
-        @Override
-        public Object argument(int index) {
-          return "sku-1";
-        }
-      });
+      hfr.execute(CREATE, OneArgumentCall.of("sku-1", () -> "order-1"));
       assertThat(task.committedWrites()).hasSize(1);
       return task.committedWrites().get(0).ledgerKey();
     }

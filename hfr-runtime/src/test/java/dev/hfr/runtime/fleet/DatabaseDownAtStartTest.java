@@ -14,6 +14,7 @@ import dev.hfr.runtime.ToolDescriptor;
 import dev.hfr.runtime.ToolInvocation;
 import dev.hfr.runtime.config.HfrConfigLoader;
 import dev.hfr.runtime.ledger.PostgresLedger;
+import dev.hfr.runtime.telemetry.CapturedLogger;
 import dev.hfr.runtime.telemetry.DecisionSink;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
@@ -23,11 +24,8 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicInteger;
-import java.util.logging.Handler;
 import java.util.logging.Level;
 import java.util.logging.LogRecord;
-import java.util.logging.Logger;
-import java.util.concurrent.CopyOnWriteArrayList;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -74,26 +72,11 @@ class DatabaseDownAtStartTest {
     String url = "jdbc:postgresql://127.0.0.1:" + port + "/postgres?user=postgres";
     String yaml = "hfr:\n  idempotency:\n    ledger: postgres\n    jdbc_url: \"" + url + "\"\n"
         + "  fleet:\n    enabled: true\n    expected_workers: 4\n";
-    List<LogRecord> logged = new CopyOnWriteArrayList<>();
-    Handler capture = new Handler() {
-      @Override
-      public void publish(LogRecord r) {
-        logged.add(r);
-      }
-
-      @Override
-      public void flush() {}
-
-      @Override
-      public void close() {}
-    };
-    Logger ledgerLog = Logger.getLogger(PostgresLedger.class.getName());
-    Logger fleetLog = Logger.getLogger("dev.hfr.fleet");
-    ledgerLog.addHandler(capture);
-    fleetLog.addHandler(capture);
     MeterRegistry registry = new SimpleMeterRegistry();
     long startNanos = System.nanoTime();
-    try (Hfr hfr = Hfr.builder().config(HfrConfigLoader.parse(yaml, "hfr.yaml")).meterRegistry(registry)
+    try (CapturedLogger ledgerLog = CapturedLogger.of(PostgresLedger.class.getName(), Level.ALL);
+        CapturedLogger fleetLog = CapturedLogger.of("dev.hfr.fleet", Level.ALL);
+        Hfr hfr = Hfr.builder().config(HfrConfigLoader.parse(yaml, "hfr.yaml")).meterRegistry(registry)
         .decisionSink(DecisionSink.discarding()).build()) {
       long startMillis = (System.nanoTime() - startNanos) / 1_000_000;
       System.out.println("FIGURE build() with the database down: " + startMillis + " ms");
@@ -131,16 +114,13 @@ class DatabaseDownAtStartTest {
         assertThat(meter(registry, "harness.ledger.outages")).as("one outage: the start").isEqualTo(1);
         assertThat(meter(registry, "harness.fleet.fallbacks")).isEqualTo(1);
         assertThat(meter(registry, "harness.fleet.rejoins")).isEqualTo(1);
-        assertThat(logged.stream().filter(r -> r.getLevel() == Level.WARNING)).as("one warning each when it went")
-            .hasSize(2);
-        assertThat(logged.stream().filter(r -> r.getLevel() == Level.INFO)).as("one line each when it came back")
-            .hasSize(2);
+        for (CapturedLogger log : List.of(ledgerLog, fleetLog)) {
+          assertThat(log.records).extracting(LogRecord::getLevel).as("one warning when it went, one line when it came back")
+              .containsExactly(Level.WARNING, Level.INFO);
+        }
         assertThat(Files.readAllLines(pgLog)).as("PostgreSQL saw no failing statement")
             .noneMatch(line -> line.contains("ERROR:"));
       }
-    } finally {
-      ledgerLog.removeHandler(capture);
-      fleetLog.removeHandler(capture);
     }
   }
 

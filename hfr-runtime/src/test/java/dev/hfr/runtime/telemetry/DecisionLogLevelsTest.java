@@ -17,11 +17,8 @@ import dev.hfr.runtime.config.HfrConfigLoader;
 import dev.hfr.runtime.ledger.InMemoryLedger;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.CopyOnWriteArrayList;
-import java.util.logging.Handler;
 import java.util.logging.Level;
 import java.util.logging.LogRecord;
-import java.util.logging.Logger;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
 
@@ -53,30 +50,15 @@ class DecisionLogLevelsTest {
   @Test
   @DisplayName("at INFO: the breaker's opening once, and one summary counting the refused calls")
   void infoSummarises() {
-    List<LogRecord> transitions = new CopyOnWriteArrayList<>();
-    Handler handler = new Handler() {
-      @Override
-      public void publish(LogRecord r) {
-        transitions.add(r);
-      }
-
-      @Override
-      public void flush() {}
-
-      @Override
-      public void close() {}
-    };
-    Logger breakers = Logger.getLogger(BreakerTransitionLog.LOGGER_NAME);
-    breakers.addHandler(handler);
-    try (CapturedLogger decisions = CapturedLogger.at(Level.INFO)) {
+    try (CapturedLogger decisions = CapturedLogger.at(Level.INFO);
+        CapturedLogger breakers = CapturedLogger.of(BreakerTransitionLog.LOGGER_NAME, Level.INFO)) {
+      List<LogRecord> transitions = breakers.records;
       outage();
       System.out.println("FIGURE decision log lines at INFO for " + REFUSED + " calls refused by an open breaker: "
           + decisions.records.size() + " (+ " + transitions.size() + " breaker line)");
       assertThat(decisions.records).as("a few lines, not one per refused call").hasSizeLessThan(10);
       assertThat(decisions.messages()).anySatisfy(m -> assertThat(m).contains(REFUSED + " circuit_open").contains("DEBUG"));
       assertThat(transitions).singleElement().satisfies(r -> assertThat(r.getMessage()).contains("opened"));
-    } finally {
-      breakers.removeHandler(handler);
     }
   }
 
