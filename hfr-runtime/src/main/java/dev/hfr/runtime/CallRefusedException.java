@@ -25,6 +25,9 @@ public class CallRefusedException extends ToolCallException {
         return "the same tool was called too often in a row: replan instead of calling it again";
       case "key_in_use":
         return "another recoverer holds this write's ledger key right now: wait for it, do not run the write twice";
+      case "ledger_unavailable":
+        return "the ledger's database does not answer, so the write was not sent: call again once it is back"
+            + " (harness.ledger.available is 1 again)";
       case "already_committed":
         return "the ledger already holds this write as committed: it is not executed again, and calling it again will not help";
       default:

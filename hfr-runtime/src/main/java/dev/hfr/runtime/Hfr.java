@@ -2,7 +2,9 @@ package dev.hfr.runtime;
 
 import dev.hfr.annotations.VerifyLevel;
 import dev.hfr.runtime.approval.ApprovalGate;
+import dev.hfr.runtime.breaker.BreakerTransitionLog;
 import dev.hfr.runtime.breaker.Bulkheads;
+import dev.hfr.runtime.breaker.CircuitBreakerListener;
 import dev.hfr.runtime.breaker.CircuitBreakers;
 import dev.hfr.runtime.budget.Deadline;
 import dev.hfr.runtime.budget.TaskLimitTracker;
@@ -40,6 +42,8 @@ import dev.hfr.runtime.fleet.PostgresFleet;
 import dev.hfr.runtime.ledger.IdempotencyKeys;
 import dev.hfr.runtime.ledger.IdempotencyLedger;
 import dev.hfr.runtime.ledger.LedgerLockedException;
+import dev.hfr.runtime.ledger.LedgerUnavailableException;
+import dev.hfr.runtime.ledger.PostgresLedger;
 import dev.hfr.runtime.ledger.LedgerRecord;
 import dev.hfr.runtime.ledger.TaskCheckpoint;
 import dev.hfr.runtime.ledger.LedgerOptions;
@@ -161,6 +165,14 @@ public final class Hfr implements RecoveryEngine, AutoCloseable {
     this.owner = "hfr-" + UUID.randomUUID();
     this.ledger = ledger;
     this.meters = new HfrMeters(b.meterRegistry);
+    if (ledger instanceof PostgresLedger pg) {
+      Gauge.builder("harness.ledger.available", pg, l -> l.available() ? 1 : 0)
+          .description("1 while the PostgreSQL ledger's database answers, 0 while writes are refused (ledger_unavailable)")
+          .register(b.meterRegistry);
+      FunctionCounter.builder("harness.ledger.outages", pg, PostgresLedger::outages)
+          .description("Times the PostgreSQL ledger lost its database or started without it")
+          .register(b.meterRegistry);
+    }
     ConfigPolicies configured = b.config != null ? new ConfigPolicies(b.config, features.attemptsOverride()) : null;
     this.policies = b.policies != null ? b.policies
         : configured != null ? configured : new DefaultPolicies(features.attemptsOverride());
@@ -170,8 +182,8 @@ public final class Hfr implements RecoveryEngine, AutoCloseable {
     CircuitBreakers.Builder breakerRegistry = CircuitBreakers.builder(clock).seed(b.seed);
     if (fleet != null) {
       budgets.supply(fleet.retryTokens());
-      breakerRegistry.listener(fleet.breakerListener());
     }
+    breakerRegistry.listener(BreakerTransitionLog.around(fleet != null ? fleet.breakerListener() : CircuitBreakerListener.NONE));
     TenantRetryBudgets tenantBudgets = b.tenantBudgets != null ? b.tenantBudgets
         : configured != null ? configured.tenantBudgets(budgets) : budgets.build();
     RetryGate.Builder gate = RetryGate.builder().sameFaultLimit(b.sameFaultLimit);
@@ -469,6 +481,32 @@ public final class Hfr implements RecoveryEngine, AutoCloseable {
     }
     for (TaskCheckpoint t : ledger.openTasks()) {
       rememberCutOff(t);
+    }
+  }
+
+  /**
+   * What {@link Builder#build()} reads from the ledger: abandoned writes marked UNKNOWN, cut-off tasks
+   * remembered. A PostgreSQL ledger whose database does not answer yet does both once it answers.
+   */
+  private void startFromLedger() {
+    try {
+      markAbandonedWritesUnknown();
+      rememberCutOffTasks();
+    } catch (LedgerUnavailableException away) {
+      if (!(ledger instanceof PostgresLedger pg)) {
+        throw away;
+      }
+      java.util.concurrent.atomic.AtomicBoolean done = new java.util.concurrent.atomic.AtomicBoolean();
+      Runnable once = () -> {
+        if (done.compareAndSet(false, true)) {
+          markAbandonedWritesUnknown();
+          rememberCutOffTasks();
+        }
+      };
+      pg.afterRejoin(once);
+      if (pg.available()) {
+        once.run(); // it answered between the failure and the registration
+      }
     }
   }
 
@@ -916,8 +954,7 @@ public final class Hfr implements RecoveryEngine, AutoCloseable {
               + " fleet.watch(breakers)) and leave the fleet out of the engine");
         }
         Hfr hfr = new Hfr(this, ledgerToUse, sinkToUse, fleetToUse, owned);
-        hfr.markAbandonedWritesUnknown();
-        hfr.rememberCutOffTasks();
+        hfr.startFromLedger();
         return hfr;
       } catch (RuntimeException e) {
         for (AutoCloseable c : owned) {
@@ -939,18 +976,23 @@ public final class Hfr implements RecoveryEngine, AutoCloseable {
       FleetSettings settings = config.fleet();
       PostgresFleet.Builder fleetBuilder;
       if (settings.jdbcUrl() != null) {
-        fleetBuilder = PostgresFleet.builder(settings.jdbcUrl());
+        fleetBuilder = PostgresFleet.builder(settings.jdbcUrl(), settings.pool());
       } else if (ledgerDataSource != null) {
         fleetBuilder = PostgresFleet.builder(ledgerDataSource);
       } else if (ledger == null && ledgerPath == null && config.idempotency().ledger().equals("postgres")
           && config.idempotency().jdbcUrl() != null) {
-        fleetBuilder = PostgresFleet.builder(config.idempotency().jdbcUrl());
+        fleetBuilder = PostgresFleet.builder(config.idempotency().jdbcUrl(), settings.pool());
       } else {
         throw new IllegalStateException(config + ": fleet.enabled is true but names no database: set fleet.jdbc_url,"
             + " or keep the ledger on PostgreSQL (idempotency.ledger: postgres with idempotency.jdbc_url, or"
             + " Hfr.builder().ledgerDataSource(...)) and the fleet shares it, or pass Hfr.builder().fleet(...)");
       }
-      return fleetBuilder.expectedWorkers(settings.expectedWorkers()).clock(clock).meterRegistry(meterRegistry).build();
+      if (settings.worker() != null) {
+        fleetBuilder.worker(settings.worker());
+      }
+      return fleetBuilder.expectedWorkers(settings.expectedWorkers()).maxBatch(settings.batchSize())
+          .syncInterval(java.time.Duration.ofMillis(settings.syncIntervalMs())).clock(clock).meterRegistry(meterRegistry)
+          .build();
     }
 
     /** The ledger the engine owns: a supplied data source, a path, else what {@code idempotency.ledger} says. */
@@ -971,7 +1013,7 @@ public final class Hfr implements RecoveryEngine, AutoCloseable {
             throw new IllegalStateException(config + ": idempotency.ledger is postgres but names no database: set"
                 + " idempotency.jdbc_url, or pass the application's pool with Hfr.builder().ledgerDataSource(...)");
           }
-          return Ledgers.postgres(settings.jdbcUrl(), options);
+          return Ledgers.postgres(settings.jdbcUrl(), settings.pool(), options);
         default:
           return openEmbedded(Path.of(settings.path()), "idempotency.path", options);
       }

@@ -31,7 +31,8 @@ public class ToolCallException extends RuntimeException {
 
   /** Reasons that mean the call was refused rather than tried and failed. */
   private static final Set<String> REFUSALS = Set.of("policy_refusal", "approval_denied", "task_limit_reached",
-      "repeated_action", "key_in_use", "already_committed");
+      "repeated_action", "key_in_use", "already_committed",
+      "ledger_unavailable");
 
   private final transient ToolOutcome outcome;
   private final transient Supplier<TaskReport> report;

@@ -3,6 +3,7 @@ package dev.hfr.runtime;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import com.zaxxer.hikari.HikariDataSource;
 import dev.hfr.annotations.Risk;
 import dev.hfr.runtime.config.HfrConfig;
 import dev.hfr.runtime.config.HfrConfigLoader;
@@ -14,7 +15,9 @@ import dev.hfr.runtime.telemetry.DecisionSink;
 import io.zonky.test.db.postgres.embedded.EmbeddedPostgres;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.Optional;
+import java.sql.Connection;
+import java.sql.ResultSet;
+import java.sql.Statement;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -37,27 +40,7 @@ class LedgerSettingsTest {
   /** One committed write, so the store has something to hold; returns its ledger key. */
   private static String write(Hfr hfr) {
     try (TaskScope task = hfr.openTask(TaskSpec.builder("acme", "t-1").build())) {
-      hfr.execute(CREATE, new ToolInvocation<String>() {
-        @Override
-        public String proceed(String key) {
-          return "order-1";
-        }
-
-        @Override
-        public Optional<String> reconcile() {
-          return Optional.empty();
-        }
-
-        @Override
-        public int argumentCount() {
-          return 1;
-        }
-
-        @Override
-        public Object argument(int index) {
-          return "sku-1";
-        }
-      });
+      hfr.execute(CREATE, OneArgumentCall.of("sku-1", () -> "order-1"));
       assertThat(task.committedWrites()).hasSize(1);
       return task.committedWrites().get(0).ledgerKey();
     }
@@ -122,6 +105,28 @@ class LedgerSettingsTest {
       try (Hfr hfr = builder().ledgerDataSource(pg.getPostgresDatabase()).build()) {
         assertThat(hfr.ledger()).isInstanceOf(PostgresLedger.class);
         assertThat(hfr.ledger().find("acme", key)).as("the write made through the URL is in the same database").isPresent();
+      }
+    }
+  }
+
+  @Test
+  @DisplayName("pool: the ledger on jdbc_url runs on a HikariCP pool with the section's size and timeouts")
+  void postgresPool() throws Exception {
+    try (EmbeddedPostgres pg = EmbeddedPostgres.builder().start()) {
+      String url = pg.getJdbcUrl("postgres", "postgres");
+      String yaml = "ledger: postgres\njdbc_url: \"" + url + "\"\npool:\n  max_size: 3\n  connect_timeout_ms: 400\n"
+          + "  socket_timeout_ms: 9000\n  statement_timeout_ms: 700\n";
+      try (Hfr hfr = builder().config(config(yaml)).build()) {
+        write(hfr);
+        HikariDataSource pool = (HikariDataSource) ((PostgresLedger) hfr.ledger()).dataSource();
+        assertThat(pool.getMaximumPoolSize()).isEqualTo(3);
+        assertThat(pool.getConnectionTimeout()).isEqualTo(400);
+        try (Connection c = pool.getConnection(); Statement s = c.createStatement();
+            ResultSet r = s.executeQuery("SHOW statement_timeout")) {
+          r.next();
+          assertThat(r.getString(1)).as("the server's bound on the ledger's statements").isEqualTo("700ms");
+          assertThat(c.getNetworkTimeout()).as("the socket timeout (the driver's is in whole seconds)").isEqualTo(9000);
+        }
       }
     }
   }

@@ -105,6 +105,11 @@ public enum Reason {
   UNCLASSIFIED,
   /** Recovery stopped with no safe alternative left. */
   NO_SAFE_ALTERNATIVE,
+  /**
+   * The write was refused before its first attempt because the ledger's database does not answer: it was
+   * not sent (a write is never sent without its ledger record). Calling again once the database is back works.
+   */
+  LEDGER_UNAVAILABLE,
   /** The engine itself failed; reads failed open, writes failed closed. */
   CONTROLLER_FAILURE,
   /** The escalation handler itself failed. */

@@ -14,15 +14,21 @@ import java.time.Duration;
  * @param halfOpenProbes how many probes half-open lets through
  * @param windowMs the sliding window rates are computed over
  * @param minCalls calls needed in the window before rates can trip the breaker
+ * @param cooldownMultiplier each failed half-open probe multiplies the cooldown by this (1: the cooldown never grows)
+ * @param maxCooldownMs the cooldown never grows beyond this
+ * @param cooldownJitter each cooldown is drawn within ± this fraction of its nominal value, in [0, 1)
  */
 public record BreakerSettings(double errorRateThreshold, double rateLimitThreshold, long p95LatencyMs,
-    int consecutiveFailures, long cooldownMs, int halfOpenProbes, long windowMs, int minCalls) {
+    int consecutiveFailures, long cooldownMs, int halfOpenProbes, long windowMs, int minCalls,
+    double cooldownMultiplier, long maxCooldownMs, double cooldownJitter) {
 
   /**
-   * The paper's values, plus ours for what the paper leaves open (429 rate 0.5, 60 s window, 10 calls): the
-   * breaker's own defaults, so an engine without a file trips alike.
+   * The paper's values, plus ours for what the paper leaves open (429 rate 0.5, 60 s window, 10 calls; the
+   * cooldown doubles per failed probe up to 5 min, ± 20 %): the breaker's own defaults, so an engine without a
+   * file trips alike.
    */
-  public static final BreakerSettings DEFAULTS = new BreakerSettings(0.50, 0.50, 0, 5, 30_000, 2, 60_000, 10);
+  public static final BreakerSettings DEFAULTS =
+      new BreakerSettings(0.50, 0.50, 0, 5, 30_000, 2, 60_000, 10, 2.0, 300_000, 0.2);
 
   public BreakerSettings {
     if (!(errorRateThreshold > 0 && errorRateThreshold <= 1) || !(rateLimitThreshold > 0 && rateLimitThreshold <= 1)) {
@@ -47,6 +53,9 @@ public record BreakerSettings(double errorRateThreshold, double rateLimitThresho
         .rateLimitedRateThreshold(rateLimitThreshold)
         .consecutiveFailures(consecutiveFailures)
         .cooldown(Duration.ofMillis(cooldownMs))
+        .cooldownMultiplier(cooldownMultiplier)
+        .maxCooldown(Duration.ofMillis(maxCooldownMs))
+        .cooldownJitter(cooldownJitter)
         .halfOpenProbes(halfOpenProbes)
         .windowDuration(Duration.ofMillis(windowMs))
         .minimumCalls(minCalls);

@@ -31,12 +31,15 @@ final class ConfigReader {
   static final List<String> CRITICALITY_KEYS = List.of("low", "medium", "high");
   static final List<String> HUMAN_KEYS = List.of("low", "medium", "high", "irreversible");
   static final List<String> IDEMPOTENCY_KEYS = List.of("enabled", "key_fields", "ledger", "reconcile_timeout_ms", "path",
-      "jdbc_url");
+      "jdbc_url", "pool");
+  static final List<String> POOL_KEYS = List.of("max_size", "connect_timeout_ms", "socket_timeout_ms", "statement_timeout_ms");
   static final List<String> VERIFICATION_KEYS = List.of("default_level", "levels", "human_spot_check_rate");
   static final List<String> TOOL_VERIFICATION_KEYS = List.of("level", "human_spot_check_rate");
   static final List<String> BREAKER_KEYS = List.of("error_rate_threshold", "rate_limit_threshold", "p95_latency_ms",
-      "consecutive_failures", "cooldown_ms", "half_open_probes", "window_ms", "min_calls");
-  static final List<String> FLEET_KEYS = List.of("enabled", "jdbc_url", "expected_workers");
+      "consecutive_failures", "cooldown_ms", "half_open_probes", "window_ms", "min_calls", "cooldown_multiplier",
+      "max_cooldown_ms", "cooldown_jitter");
+  static final List<String> FLEET_KEYS = List.of("enabled", "jdbc_url", "expected_workers", "worker", "sync_interval_ms",
+      "batch_size", "pool");
   static final List<String> TELEMETRY_KEYS = List.of("sample_rate", "redact_pii", "emit_decision_events");
   static final List<String> LIMITS_KEYS = List.of("max_turns", "max_tool_calls", "max_same_tool_calls", "max_wall_time_ms",
       "max_cost", "max_write_actions");
@@ -481,11 +484,13 @@ final class ConfigReader {
     String jdbcUrl = text(s, "jdbc_url", "the PostgreSQL ledger's JDBC URL");
     if (jdbcUrl != null && !jdbcUrl.startsWith("jdbc:postgresql:")) {
       problem(s.get("jdbc_url"), "the ledger's JDBC URL starts with jdbc:postgresql: (e.g."
-          + " jdbc:postgresql://db:5432/hfr?user=hfr), was " + jdbcUrl);
+          + " jdbc:postgresql://db:5432/hfr?user=hfr), was " + SecretValues.shown("jdbc_url", jdbcUrl));
     }
+    YamlNode poolNode = section(s, "pool");
     return new IdempotencySettings(enabled != null ? enabled : base.enabled(), IdempotencySettings.KEY_FIELDS,
         ledger != null ? ledger : base.ledger(), timeout != null ? timeout : base.reconcileTimeoutMs(),
-        path != null ? path : base.path(), jdbcUrl != null ? jdbcUrl : base.jdbcUrl());
+        path != null ? path : base.path(), jdbcUrl != null ? jdbcUrl : base.jdbcUrl(),
+        poolNode != null ? readPool(poolNode, base.pool()) : base.pool());
   }
 
   VerificationSettings readVerification(YamlNode s, VerificationSettings base) {
@@ -520,11 +525,19 @@ final class ConfigReader {
     Long probes = integer(s, "half_open_probes", 1, 1000, "calls let through while half-open");
     Long window = integer(s, "window_ms", 1, MAX_DELAY, "the window rates are computed over");
     Long minCalls = integer(s, "min_calls", 1, 1_000_000, "calls needed before rates can trip");
+    Double multiplier = decimal(s, "cooldown_multiplier", 1, 100, "each failed probe multiplies the cooldown by this; 1 keeps it");
+    Long maxCooldown = integer(s, "max_cooldown_ms", 1, MAX_DELAY, "the longest the cooldown grows to");
+    Double jitter = decimal(s, "cooldown_jitter", 0, 0.99, "each cooldown is drawn within ± this fraction");
+    long cooldownMs = cooldown != null ? cooldown : base.cooldownMs();
+    // Unless set, the cap never undercuts the cooldown itself (a 10 min cooldown with the 5 min default cap).
+    long maxCooldownMs = maxCooldown != null ? maxCooldown : Math.max(base.maxCooldownMs(), cooldownMs);
     BreakerSettings settings = new BreakerSettings(errorRate != null ? errorRate : base.errorRateThreshold(),
         rateLimit != null ? rateLimit : base.rateLimitThreshold(), p95 != null ? p95 : base.p95LatencyMs(),
         consecutive != null ? consecutive.intValue() : base.consecutiveFailures(),
-        cooldown != null ? cooldown : base.cooldownMs(), probes != null ? probes.intValue() : base.halfOpenProbes(),
-        window != null ? window : base.windowMs(), minCalls != null ? minCalls.intValue() : base.minCalls());
+        cooldownMs, probes != null ? probes.intValue() : base.halfOpenProbes(),
+        window != null ? window : base.windowMs(), minCalls != null ? minCalls.intValue() : base.minCalls(),
+        multiplier != null ? multiplier : base.cooldownMultiplier(), maxCooldownMs,
+        jitter != null ? jitter : base.cooldownJitter());
     checkBreakerWorks(s, settings);
     return settings;
   }
@@ -534,7 +547,8 @@ final class ConfigReader {
       Map.entry("rateLimitedRateThreshold", "rate_limit_threshold"), Map.entry("errorRateThreshold", "error_rate_threshold"),
       Map.entry("consecutiveFailures", "consecutive_failures"), Map.entry("latencyThreshold", "p95_latency_ms"),
       Map.entry("windowDuration", "window_ms"), Map.entry("halfOpenProbes", "half_open_probes"),
-      Map.entry("minimumCalls", "min_calls"), Map.entry("maxCooldown", "cooldown_ms"), Map.entry("cooldown", "cooldown_ms"));
+      Map.entry("minimumCalls", "min_calls"), Map.entry("maxCooldown", "max_cooldown_ms"), Map.entry("cooldownMultiplier", "cooldown_multiplier"),
+      Map.entry("cooldownJitter", "cooldown_jitter"), Map.entry("maxCooldown", "cooldown_ms"), Map.entry("cooldown", "cooldown_ms"));
 
   /**
    * Builds the breaker the settings describe, so every cross-field rule the breaker has (such as
@@ -572,8 +586,25 @@ final class ConfigReader {
     Boolean enabled = bool(s, "enabled");
     String url = text(s, "jdbc_url", "the fleet's JDBC URL");
     Long workers = integer(s, "expected_workers", 1, 100_000, "workers sharing a budget; each takes this share when the database is unreachable");
+    String worker = text(s, "worker", "this worker's name in the fleet's tables");
+    Long sync = integer(s, "sync_interval_ms", 10, MAX_DELAY, "how late a breaker state of another worker may arrive");
+    Long batch = integer(s, "batch_size", 1, 1_000_000, "the most retry tokens one lease takes");
+    YamlNode poolNode = section(s, "pool");
     return new FleetSettings(enabled != null ? enabled : base.enabled(), url != null ? url : base.jdbcUrl(),
-        workers != null ? workers.intValue() : base.expectedWorkers());
+        workers != null ? workers.intValue() : base.expectedWorkers(), worker != null ? worker : base.worker(),
+        sync != null ? sync : base.syncIntervalMs(), batch != null ? batch.intValue() : base.batchSize(),
+        poolNode != null ? readPool(poolNode, base.pool()) : base.pool());
+  }
+
+  /** {@code idempotency.pool} and {@code fleet.pool}: the pool HFR opens on a JDBC URL. */
+  PoolSettings readPool(YamlNode s, PoolSettings base) {
+    checkKeys(s, POOL_KEYS);
+    Long size = integer(s, "max_size", 1, 1_000, "connections the pool holds at most");
+    Long connect = integer(s, "connect_timeout_ms", 250, MAX_DELAY, "how long a statement waits for a connection (HikariCP's floor is 250)");
+    Long socket = integer(s, "socket_timeout_ms", 0, MAX_DELAY, "how long a statement waits for the server's answer; 0 for no limit");
+    Long statement = integer(s, "statement_timeout_ms", 0, MAX_DELAY, "the server's statement_timeout; 0 for the server's own");
+    return new PoolSettings(size != null ? size.intValue() : base.maxSize(), connect != null ? connect : base.connectTimeoutMs(),
+        socket != null ? socket : base.socketTimeoutMs(), statement != null ? statement : base.statementTimeoutMs());
   }
 
   TaskLimitSettings readLimits(YamlNode s, TaskLimitSettings base) {

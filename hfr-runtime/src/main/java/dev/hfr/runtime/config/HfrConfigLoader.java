@@ -17,6 +17,10 @@ import java.util.Map;
  * on load: every unknown key (with a "did you mean"), every value of the wrong type or out of range and
  * every unsafe override is reported at once, each with its file, line, column and key, in one
  * {@link HfrConfigException}. Keys left out keep the paper's defaults.
+ *
+ * <p>A value may take {@code ${NAME}} or {@code ${NAME:default}} from the environment, else from the system
+ * properties (a JDBC URL, a password); one without a value or a default is an error at its file and line. Error
+ * messages never show the value of a key that looks secret, nor a URL's password.
  */
 public final class HfrConfigLoader {
 
@@ -58,12 +62,17 @@ public final class HfrConfigLoader {
    * @throws HfrConfigException when the text is not a valid configuration
    */
   public static HfrConfig parse(String yaml, String sourceName) {
+    return parse(yaml, sourceName, Placeholders.ENVIRONMENT);
+  }
+
+  /** {@link #parse(String, String)} with {@code ${NAME}} placeholders looked up in {@code variables}. */
+  static HfrConfig parse(String yaml, String sourceName, java.util.function.UnaryOperator<String> variables) {
     String source = sourceName == null ? "hfr.yaml" : sourceName;
     if (yaml != null && yaml.length() > MAX_FILE_BYTES) {
       throw new HfrConfigException(List.of(tooLarge(source, yaml.length() + " characters")));
     }
     List<HfrConfigException.Problem> problems = new ArrayList<>();
-    YamlNode root = YamlNode.read(yaml == null ? "" : yaml, source, problems);
+    YamlNode root = YamlNode.read(yaml == null ? "" : yaml, source, problems, variables);
     if (root == null) {
       throw new HfrConfigException(problems);
     }

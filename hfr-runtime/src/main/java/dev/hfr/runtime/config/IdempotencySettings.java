@@ -14,9 +14,10 @@ import java.util.Objects;
  * @param path the embedded ledger's directory, relative to the working directory unless absolute
  * @param jdbcUrl the PostgreSQL ledger's JDBC URL, or {@code null} when the application supplies a
  *     {@code DataSource} ({@code Hfr.builder().ledgerDataSource(...)})
+ * @param pool the pool opened on {@code jdbcUrl} ({@code idempotency.pool})
  */
 public record IdempotencySettings(boolean enabled, List<String> keyFields, String ledger, long reconcileTimeoutMs,
-    String path, String jdbcUrl) {
+    String path, String jdbcUrl, PoolSettings pool) {
 
   /** The fields of the ledger key, in the order the key hashes them. */
   public static final List<String> KEY_FIELDS = List.of("tenant", "task", "step", "tool", "canonical_args");
@@ -32,12 +33,13 @@ public record IdempotencySettings(boolean enabled, List<String> keyFields, Strin
    * the embedded file ledger, which needs no server.
    */
   public static final IdempotencySettings DEFAULTS =
-      new IdempotencySettings(true, KEY_FIELDS, "embedded", 1500, DEFAULT_PATH, null);
+      new IdempotencySettings(true, KEY_FIELDS, "embedded", 1500, DEFAULT_PATH, null, PoolSettings.LEDGER_DEFAULTS);
 
   public IdempotencySettings {
     keyFields = List.copyOf(keyFields);
     Objects.requireNonNull(ledger, "ledger");
     Objects.requireNonNull(path, "path");
+    Objects.requireNonNull(pool, "pool");
     if (!LEDGERS.contains(ledger)) {
       throw new IllegalArgumentException("ledger must be one of " + LEDGERS + ", was " + ledger);
     }

@@ -3,13 +3,16 @@ package dev.hfr.runtime.config;
 import java.util.Collection;
 import java.util.Locale;
 
-/** "Did you mean" for unknown keys and values: the closest known word by edit distance. */
-final class Suggestions {
+/**
+ * "Did you mean" for unknown keys and values: the closest known word by edit distance. Public for the
+ * integrations (the Spring starter's property errors use the same rule as {@code hfr.yaml}'s).
+ */
+public final class Suggestions {
 
   private Suggestions() {}
 
   /** The known word closest to {@code word}, or {@code null} when none is close enough to be a typo. */
-  static String closest(String word, Collection<String> known) {
+  public static String closest(String word, Collection<String> known) {
     if (word == null || word.length() > 64) {
       return null; // no key or choice is that long; the edit distance would only cost time
     }

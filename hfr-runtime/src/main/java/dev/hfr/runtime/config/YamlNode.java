@@ -12,6 +12,7 @@ import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.function.UnaryOperator;
 import org.yaml.snakeyaml.error.MarkedYAMLException;
 
 /**
@@ -104,7 +105,8 @@ public final class YamlNode {
       case LIST:
         return "a list";
       default:
-        String shown = text.length() > 80 ? text.substring(0, 60) + "... (" + text.length() + " characters)" : text;
+        String safe = SecretValues.shown(path, text);
+        String shown = safe.length() > 80 ? safe.substring(0, 60) + "... (" + safe.length() + " characters)" : safe;
         return token == JsonToken.VALUE_STRING ? '"' + shown + '"' : shown;
     }
   }
@@ -126,6 +128,11 @@ public final class YamlNode {
    * document could not be read at all.
    */
   static YamlNode read(String yaml, String source, List<HfrConfigException.Problem> problems) {
+    return read(yaml, source, problems, Placeholders.ENVIRONMENT);
+  }
+
+  /** {@link #read(String, String, List)}, with {@code ${NAME}} placeholders looked up in {@code variables}. */
+  static YamlNode read(String yaml, String source, List<HfrConfigException.Problem> problems, UnaryOperator<String> variables) {
     try (JsonParser p = FACTORY.createParser(yaml)) {
       JsonToken first = p.nextToken();
       if (first == null) {
@@ -133,7 +140,7 @@ public final class YamlNode {
             "the file is empty; it needs a top-level `hfr:` mapping (see docs/CONFIG.md)"));
         return null;
       }
-      YamlNode root = readValue(p, "", p.currentTokenLocation(), source, problems);
+      YamlNode root = readValue(p, "", p.currentTokenLocation(), source, problems, variables);
       if (p.nextToken() != null) {
         JsonLocation at = p.currentTokenLocation();
         problems.add(new HfrConfigException.Problem(source, at.getLineNr(), at.getColumnNr(), "(document)",
@@ -162,8 +169,26 @@ public final class YamlNode {
     }
   }
 
+  /** The token YAML would give {@code text} written plainly: what a value that is one placeholder becomes. */
+  private static JsonToken scalarToken(String text) {
+    String v = text.trim();
+    if (v.matches("[-+]?[0-9][0-9_]*")) {
+      return JsonToken.VALUE_NUMBER_INT;
+    }
+    if (v.matches("[-+]?([0-9][0-9_]*)?\\.[0-9]+([eE][-+]?[0-9]+)?")) {
+      return JsonToken.VALUE_NUMBER_FLOAT;
+    }
+    if (v.equalsIgnoreCase("true")) {
+      return JsonToken.VALUE_TRUE;
+    }
+    if (v.equalsIgnoreCase("false")) {
+      return JsonToken.VALUE_FALSE;
+    }
+    return JsonToken.VALUE_STRING;
+  }
+
   private static YamlNode readValue(JsonParser p, String path, JsonLocation keyAt, String source,
-      List<HfrConfigException.Problem> problems) throws IOException {
+      List<HfrConfigException.Problem> problems, UnaryOperator<String> variables) throws IOException {
     JsonLocation at = p.currentTokenLocation();
     JsonToken t = p.currentToken();
     if (t == JsonToken.START_OBJECT) {
@@ -182,7 +207,7 @@ public final class YamlNode {
           problems.add(new HfrConfigException.Problem(source, childKeyAt.getLineNr(), childKeyAt.getColumnNr(), childPath,
               "YAML merge keys (<<) are not supported here; write the keys out"));
         }
-        YamlNode value = readValue(p, childPath, childKeyAt, source, problems);
+        YamlNode value = readValue(p, childPath, childKeyAt, source, problems, variables);
         if (entries.containsKey(key)) {
           problems.add(new HfrConfigException.Problem(source, childKeyAt.getLineNr(), childKeyAt.getColumnNr(), childPath,
               "duplicate key (first at line " + entries.get(key).keyLine + "); keep one of them"));
@@ -196,7 +221,7 @@ public final class YamlNode {
       List<YamlNode> items = new ArrayList<>();
       int i = 0;
       while (p.nextToken() != JsonToken.END_ARRAY) {
-        items.add(readValue(p, path + "[" + i++ + "]", p.currentTokenLocation(), source, problems));
+        items.add(readValue(p, path + "[" + i++ + "]", p.currentTokenLocation(), source, problems, variables));
       }
       return new YamlNode(Kind.LIST, path, at, keyAt, null, items, null, null);
     }
@@ -205,6 +230,19 @@ public final class YamlNode {
           "YAML aliases (*" + p.getText() + ") are not supported here; write the values out"));
     }
     String text = t == JsonToken.VALUE_NULL ? "null" : p.getText();
+    if (t == JsonToken.VALUE_STRING && Placeholders.present(text)) {
+      List<String> missing = new ArrayList<>();
+      boolean whole = Placeholders.whole(text);
+      text = Placeholders.substitute(text, variables, missing);
+      for (String name : missing) {
+        problems.add(new HfrConfigException.Problem(source, at.getLineNr(), at.getColumnNr(), path.isEmpty() ? "(root)" : path,
+            "${" + name + "} has no value: set the environment variable or system property " + name
+                + ", or give a default (${" + name + ":value})"));
+      }
+      if (whole && missing.isEmpty()) {
+        t = scalarToken(text);
+      }
+    }
     if (text.length() > MAX_VALUE_CHARS) {
       problems.add(new HfrConfigException.Problem(source, at.getLineNr(), at.getColumnNr(), path.isEmpty() ? "(root)" : path,
           "a value of " + text.length() + " characters; values in an HFR configuration are at most " + MAX_VALUE_CHARS));

@@ -155,9 +155,11 @@ final class FleetBreakers implements CircuitBreakerListener {
         continue;
       }
       try (Connection listening = dataSource.getConnection()) {
+        link.ensureSchema(listening); // never read a table that may not exist yet: the server would log an error
         try (Statement s = listening.createStatement()) {
           s.execute("LISTEN " + CHANNEL);
         }
+        link.reached();
         PGConnection pg = listening.unwrap(PGConnection.class);
         while (!closed) {
           applyAll(listening);

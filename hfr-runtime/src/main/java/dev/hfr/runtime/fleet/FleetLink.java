@@ -31,6 +31,9 @@ final class FleetLink {
   private final Counter fallbacks;
   private volatile boolean down;
   private volatile long retryAtMillis;
+  /** Whether the fleet's tables are known to exist: checked (and created) on the first connection after an outage. */
+  private volatile boolean schemaReady;
+  private final Counter rejoins;
 
   FleetLink(DataSource dataSource, Clock clock, long retryMillis, String worker, MeterRegistry registry) {
     this.dataSource = dataSource;
@@ -39,6 +42,9 @@ final class FleetLink {
     this.worker = worker;
     this.fallbacks = Counter.builder("harness.fleet.fallbacks")
         .description("Times this worker lost the fleet's database and fell back to its local share")
+        .register(registry);
+    this.rejoins = Counter.builder("harness.fleet.rejoins")
+        .description("Times this worker reached the fleet's database again after losing it (or starting without it)")
         .register(registry);
     Gauge.builder("harness.fleet.connected", this, l -> l.down ? 0 : 1)
         .description("1 while this worker coordinates through the fleet's database, 0 on its local share")
@@ -60,12 +66,9 @@ final class FleetLink {
       return null;
     }
     try (Connection connection = dataSource.getConnection()) {
+      ensureSchema(connection);
       T result = work.run(connection);
-      if (down) {
-        down = false;
-        LOG.log(System.Logger.Level.INFO, "HFR fleet: worker " + worker + " reached the database again and"
-            + " shares the fleet's budgets and breakers once more");
-      }
+      reached();
       return result;
     } catch (SQLException | RuntimeException e) {
       failed(e);
@@ -73,9 +76,31 @@ final class FleetLink {
     }
   }
 
+  /**
+   * Creates the fleet's tables on {@code connection} unless they are known to exist: at the first connection,
+   * and again after every outage (the database may have come back empty).
+   */
+  void ensureSchema(Connection connection) throws SQLException {
+    if (!schemaReady) {
+      FleetSchema.create(connection);
+      schemaReady = true;
+    }
+  }
+
+  /** A statement reached the database: the worker is (back) in the fleet. */
+  void reached() {
+    if (down) {
+      down = false;
+      rejoins.increment();
+      LOG.log(System.Logger.Level.INFO, "HFR fleet: worker " + worker + " reached the database again and"
+          + " shares the fleet's budgets and breakers once more");
+    }
+  }
+
   /** Marks the database down after {@code failure} (a statement, or the listening connection, failed). */
   void failed(Exception failure) {
     retryAtMillis = clock.epochMillis() + retryMillis;
+    schemaReady = false;
     if (!down) {
       down = true;
       fallbacks.increment();

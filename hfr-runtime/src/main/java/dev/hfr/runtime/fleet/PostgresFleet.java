@@ -1,8 +1,11 @@
 package dev.hfr.runtime.fleet;
 
+import com.zaxxer.hikari.HikariDataSource;
 import dev.hfr.runtime.breaker.CircuitBreakerListener;
 import dev.hfr.runtime.breaker.CircuitBreakers;
 import dev.hfr.runtime.budget.RetryTokenSupply;
+import dev.hfr.runtime.config.PoolSettings;
+import dev.hfr.runtime.internal.jdbc.JdbcPools;
 import dev.hfr.runtime.time.Clock;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.composite.CompositeMeterRegistry;
@@ -28,7 +31,9 @@ import javax.sql.DataSource;
  * budget and to its own breakers, logs it once ({@code System.Logger} {@code dev.hfr.fleet}), counts it in
  * {@code harness.fleet.fallbacks}, and rejoins when the database answers. A call never fails because
  * coordination failed; a coordination statement waits at most as long as the {@code DataSource} lets a
- * connection request wait, so give the pool a short connection timeout (e.g. 250 ms).
+ * connection request wait, so give the pool a short connection timeout (e.g. 250 ms); on a JDBC URL the fleet
+ * opens its own pool with such timeouts ({@code fleet.pool}). A worker that starts without its database runs on
+ * its local share and joins (creating the tables) when the database answers.
  */
 public final class PostgresFleet implements AutoCloseable {
 
@@ -39,18 +44,17 @@ public final class PostgresFleet implements AutoCloseable {
   private final int batch;
   private final List<FleetTokens> tokens = new CopyOnWriteArrayList<>();
   private final String worker;
+  private final AutoCloseable ownedPool;
 
   private PostgresFleet(Builder b) {
+    this.ownedPool = b.ownedPool;
     this.clock = b.clock;
     this.worker = b.worker;
     this.expectedWorkers = b.expectedWorkers;
     this.batch = b.batch;
     this.link = new FleetLink(b.dataSource, b.clock, b.retryInterval.toMillis(), b.worker, b.registry);
     this.breakers = new FleetBreakers(link, b.clock, b.worker, b.syncInterval.toMillis(), b.probeWindow.toMillis(), b.dataSource);
-    link.call(c -> {
-      FleetSchema.create(c);
-      return Boolean.TRUE;
-    });
+    link.call(c -> Boolean.TRUE); // creates the tables now if the database answers; else at its first answer
     breakers.start();
   }
 
@@ -69,18 +73,28 @@ public final class PostgresFleet implements AutoCloseable {
   }
 
   /**
-   * Starts a fleet on the database at {@code jdbcUrl} (credentials in the URL), through the driver's own simple
-   * data source. A connection attempt waits at most 1 s unless the URL sets {@code connectTimeout}: a worker
-   * must not stall its calls on a database that is gone.
+   * Starts a fleet on the database at {@code jdbcUrl} (credentials in the URL), through a HikariCP pool with the
+   * fleet's default settings ({@link PoolSettings#FLEET_DEFAULTS}: 1 s to connect, 5 s per answer), closed with
+   * the fleet: a worker must not stall its calls on a database that is gone.
    */
   public static Builder builder(String jdbcUrl) {
+    return builder(jdbcUrl, PoolSettings.FLEET_DEFAULTS);
+  }
+
+  /** As {@link #builder(String)}, with {@code pool}'s settings ({@code fleet.pool}). */
+  public static Builder builder(String jdbcUrl, PoolSettings pool) {
     Objects.requireNonNull(jdbcUrl, "jdbcUrl");
-    org.postgresql.ds.PGSimpleDataSource ds = new org.postgresql.ds.PGSimpleDataSource();
-    ds.setURL(jdbcUrl);
-    if (!jdbcUrl.contains("connectTimeout=")) {
-      ds.setConnectTimeout(1);
+    Objects.requireNonNull(pool, "pool");
+    HikariDataSource ds;
+    try {
+      ds = JdbcPools.open(jdbcUrl, pool, "hfr-fleet");
+    } catch (NoClassDefFoundError missing) {
+      throw new IllegalStateException("fleet.jdbc_url needs HikariCP and the PostgreSQL driver: add com.zaxxer:HikariCP"
+          + " and org.postgresql:postgresql to the application's dependencies (hfr-bom manages both versions)", missing);
     }
-    return new Builder(ds);
+    Builder b = new Builder(ds);
+    b.ownedPool = ds;
+    return b;
   }
 
   /** Tells the fleet about this worker's breakers: give to {@code CircuitBreakers.Builder.listener(...)}. */
@@ -120,6 +134,13 @@ public final class PostgresFleet implements AutoCloseable {
       t.release();
     }
     breakers.close();
+    if (ownedPool != null) {
+      try {
+        ownedPool.close();
+      } catch (Exception e) {
+        System.getLogger("dev.hfr.fleet").log(System.Logger.Level.WARNING, "HFR fleet: closing its pool failed: " + e, e);
+      }
+    }
   }
 
   /** Builds a {@link PostgresFleet}; arguments are checked as they are given. */
@@ -133,6 +154,7 @@ public final class PostgresFleet implements AutoCloseable {
     private Duration probeWindow = Duration.ofSeconds(10);
     private Duration retryInterval = Duration.ofSeconds(1);
     private MeterRegistry registry = new CompositeMeterRegistry();
+    private AutoCloseable ownedPool;
 
     private Builder(DataSource dataSource) {
       this.dataSource = Objects.requireNonNull(dataSource, "dataSource");
@@ -198,6 +220,7 @@ public final class PostgresFleet implements AutoCloseable {
       return this;
     }
 
+    /** Builds the fleet; it starts whether or not the database answers, and joins when it does. */
     public PostgresFleet build() {
       return new PostgresFleet(this);
     }

@@ -8,6 +8,8 @@ import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
+import java.sql.SQLNonTransientConnectionException;
+import java.sql.SQLTransientConnectionException;
 import java.sql.Statement;
 import java.time.Duration;
 import java.time.Instant;
@@ -16,6 +18,7 @@ import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
@@ -63,6 +66,14 @@ import javax.sql.DataSource;
  * Hosts sharing a ledger should keep their clocks in sync (NTP), but safety does not depend on it: a lease
  * that expires early on a skewed host only lets a second recoverer in, and the fencing token then refuses
  * the first one's writes.
+ *
+ * <p><b>Without its database.</b> {@link #start} returns whether or not the database answers. While it does
+ * not (at start-up, or after a statement found it gone), every operation fails at once with a {@link
+ * LedgerUnavailableException} — the engine refuses writes with {@code ledger_unavailable} and never sends them
+ * unguarded — and the thread {@code hfr-ledger-rejoin} asks again every {@link #REJOIN_INTERVAL}; when the
+ * database answers, it creates or migrates the schema and the ledger serves again. Each change is logged once
+ * ({@code System.Logger} {@code dev.hfr.runtime.ledger.PostgresLedger}: WARNING when it goes, INFO when it is
+ * back) and is readable from {@link #available()} and {@link #outages()}.
  *
  * <p>The PostgreSQL JDBC driver is an optional dependency of hfr-runtime: add {@code org.postgresql:postgresql}
  * to use this backend. The ledger borrows connections from the {@link DataSource} per operation (and for the
@@ -252,6 +263,16 @@ public final class PostgresLedger implements IdempotencyLedger {
     return t;
   });
   private volatile boolean closed;
+  /** Whether the schema is in place and the database answered the last statement (see "Without its database"). */
+  private volatile boolean ready;
+  /** Since when the database has not answered (epoch ms), while {@link #ready} is false. */
+  private volatile long downSinceMillis;
+  private final AtomicLong outages = new AtomicLong();
+  /** Runs once the database answers again: only while it is away. */
+  private Thread rejoiner;
+  private final List<Runnable> afterRejoin = new CopyOnWriteArrayList<>();
+  /** The pool the ledger opened itself on a JDBC URL ({@link Ledgers}), closed with it; else {@code null}. */
+  private volatile AutoCloseable ownedPool;
   /**
    * The records this ledger inserted whose outcome has not been recorded yet, so that the outcome's update
    * need not read the row back ({@link #KNOWN_OUTCOMES}). Only a shortcut: its condition makes it match only
@@ -267,6 +288,9 @@ public final class PostgresLedger implements IdempotencyLedger {
     this.sweep = new RetentionSweep(options.retention(), clock.epochMillis());
     this.lastSettledSweep = new AtomicLong(clock.epochMillis());
   }
+
+  /** How often a ledger whose database is away asks again. */
+  public static final Duration REJOIN_INTERVAL = Duration.ofMillis(500);
 
   /** A ledger on {@code dataSource} with the default options; creates or migrates the schema. */
   public static PostgresLedger create(DataSource dataSource) {
@@ -285,8 +309,139 @@ public final class PostgresLedger implements IdempotencyLedger {
     Objects.requireNonNull(options, "options");
     PostgresLedger ledger = new PostgresLedger(dataSource, options);
     ledger.migrate();
+    ledger.ready = true;
     ledger.expire(Instant.ofEpochMilli(ledger.sweep.cutoff(ledger.clock.epochMillis())));
     return ledger;
+  }
+
+  /**
+   * A ledger on {@code dataSource} that starts whether or not the database answers: as {@link #create}, except
+   * that a database it cannot reach leaves it waiting for the database (operations fail with {@link
+   * LedgerUnavailableException} until it answers; see "Without its database" above). Costs at most one
+   * connection attempt on the calling thread, as long as the {@code DataSource} lets a connection request wait.
+   *
+   * @throws LedgerStorageException if the database answers but cannot be migrated, or its schema is newer than
+   *     this code
+   */
+  public static PostgresLedger start(DataSource dataSource, LedgerOptions options) {
+    Objects.requireNonNull(dataSource, "dataSource");
+    Objects.requireNonNull(options, "options");
+    PostgresLedger ledger = new PostgresLedger(dataSource, options);
+    try {
+      ledger.migrate();
+      ledger.ready = true;
+      ledger.expire(Instant.ofEpochMilli(ledger.sweep.cutoff(ledger.clock.epochMillis())));
+    } catch (LedgerUnavailableException away) {
+      // wentAway has logged it and started asking again
+    }
+    return ledger;
+  }
+
+  /** Closes {@code pool} when this ledger closes: the pool {@link Ledgers} opened for it. */
+  PostgresLedger closing(AutoCloseable pool) {
+    this.ownedPool = pool;
+    return this;
+  }
+
+  /** The {@code DataSource} the ledger runs on: the application's, or the pool it opened on a JDBC URL. */
+  public DataSource dataSource() {
+    return dataSource;
+  }
+
+  /** Whether the database answers: the schema is in place and the last statement reached it. */
+  public boolean available() {
+    return ready;
+  }
+
+  /** How many times this ledger lost its database (or started without it). */
+  public long outages() {
+    return outages.get();
+  }
+
+  /**
+   * Runs {@code action} on the rejoin thread each time the database answers again after an outage (after the
+   * schema is in place); an exception it throws is logged and does not stop the rejoin.
+   */
+  public void afterRejoin(Runnable action) {
+    afterRejoin.add(Objects.requireNonNull(action, "action"));
+  }
+
+  /** Whether {@code failure} says the database cannot be reached (rather than refusing a statement). */
+  static boolean unreachable(Throwable failure) {
+    for (Throwable t = failure; t != null; t = t.getCause()) {
+      if (t instanceof SQLTransientConnectionException || t instanceof SQLNonTransientConnectionException
+          || t instanceof java.net.ConnectException || t instanceof java.net.SocketTimeoutException) {
+        return true;
+      }
+      if (t instanceof SQLException sql && sql.getSQLState() != null) {
+        String state = sql.getSQLState();
+        // 08: connection exception; 57P01-03: the server is shutting down or not yet accepting connections
+        if (state.startsWith("08") || state.equals("57P01") || state.equals("57P02") || state.equals("57P03")) {
+          return true;
+        }
+      }
+      if (t.getCause() == t) {
+        break;
+      }
+    }
+    return false;
+  }
+
+  /** The database went away (or was never there): logged once per outage; asks again in the background. */
+  private synchronized void wentAway(Throwable failure) {
+    if (!ready && rejoiner != null) {
+      return;
+    }
+    ready = false;
+    downSinceMillis = clock.epochMillis();
+    outages.incrementAndGet();
+    LOG.log(System.Logger.Level.WARNING, "PostgreSQL ledger: the database does not answer (" + failure.getMessage()
+        + "); writes are refused (ledger_unavailable) until it does, reads go on; asking again every "
+        + REJOIN_INTERVAL.toMillis() + " ms");
+    if (!closed) {
+      rejoiner = new Thread(this::rejoin, "hfr-ledger-rejoin");
+      rejoiner.setDaemon(true);
+      rejoiner.start();
+    }
+  }
+
+  /** Asks until the database answers, then creates or migrates the schema and serves again. */
+  private void rejoin() {
+    String lastProblem = null;
+    while (!closed) {
+      try {
+        Thread.sleep(REJOIN_INTERVAL.toMillis());
+      } catch (InterruptedException e) {
+        return;
+      }
+      try {
+        migrate();
+      } catch (LedgerUnavailableException stillAway) {
+        continue;
+      } catch (RuntimeException e) {
+        if (!String.valueOf(e.getMessage()).equals(lastProblem)) { // once per distinct problem, not per attempt
+          lastProblem = String.valueOf(e.getMessage());
+          LOG.log(System.Logger.Level.ERROR, "PostgreSQL ledger: the database answers but the schema cannot be"
+              + " created or migrated; writes stay refused: " + e.getMessage(), e);
+        }
+        continue;
+      }
+      synchronized (this) {
+        ready = true;
+        rejoiner = null;
+      }
+      LOG.log(System.Logger.Level.INFO, "PostgreSQL ledger: the database answers again after "
+          + (clock.epochMillis() - downSinceMillis) + " ms; schema version " + SCHEMA_VERSION
+          + " in place, writes are guarded again");
+      for (Runnable action : afterRejoin) {
+        try {
+          action.run();
+        } catch (RuntimeException e) {
+          LOG.log(System.Logger.Level.WARNING, "PostgreSQL ledger: a task run after rejoining failed: " + e, e);
+        }
+      }
+      return;
+    }
   }
 
   /** The schema version in the database. */
@@ -295,7 +450,7 @@ public final class PostgresLedger implements IdempotencyLedger {
   }
 
   private void migrate() {
-    call("creating or migrating the ledger schema", c -> {
+    run("creating or migrating the ledger schema", c -> {
       boolean autoCommit = c.getAutoCommit();
       c.setAutoCommit(false);
       try (Statement s = c.createStatement()) {
@@ -719,7 +874,10 @@ public final class PostgresLedger implements IdempotencyLedger {
     });
   }
 
-  /** Stops the background sweep (waiting up to 10 s for a batch under way); the DataSource belongs to the caller. */
+  /**
+   * Stops the background sweep (waiting up to 10 s for a batch under way); a {@code DataSource} the caller gave
+   * stays open, a pool the ledger opened on a JDBC URL is closed.
+   */
   @Override
   public void close() {
     closed = true;
@@ -728,6 +886,14 @@ public final class PostgresLedger implements IdempotencyLedger {
       sweeper.awaitTermination(10, TimeUnit.SECONDS);
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
+    }
+    AutoCloseable pool = ownedPool;
+    if (pool != null) {
+      try {
+        pool.close();
+      } catch (Exception e) {
+        LOG.log(System.Logger.Level.WARNING, "PostgreSQL ledger: closing its connection pool failed: " + e, e);
+      }
     }
   }
 
@@ -765,8 +931,21 @@ public final class PostgresLedger implements IdempotencyLedger {
     T run(Connection c) throws SQLException;
   }
 
-  /** Runs {@code work} on a borrowed connection, committing it if the pool hands out non-auto-commit ones. */
+  /**
+   * Runs {@code work} on a borrowed connection, committing it if the pool hands out non-auto-commit ones; fails
+   * at once while the database is away.
+   */
   private <T> T call(String what, Work<T> work) {
+    if (!ready) {
+      throw new LedgerUnavailableException("PostgreSQL ledger: " + what + " refused: the database has not answered"
+          + " for " + (clock.epochMillis() - downSinceMillis) + " ms (asked again every " + REJOIN_INTERVAL.toMillis()
+          + " ms)", null);
+    }
+    return run(what, work);
+  }
+
+  /** {@link #call} without the availability check; a failure to reach the database starts an outage. */
+  private <T> T run(String what, Work<T> work) {
     try (Connection c = dataSource.getConnection()) {
       boolean manual = !c.getAutoCommit();
       try {
@@ -782,6 +961,11 @@ public final class PostgresLedger implements IdempotencyLedger {
         throw e;
       }
     } catch (SQLException e) {
+      if (unreachable(e)) {
+        wentAway(e);
+        throw new LedgerUnavailableException("PostgreSQL ledger: " + what + " failed: the database does not answer: "
+            + e.getMessage(), e);
+      }
       throw new LedgerStorageException("PostgreSQL ledger: " + what + " failed: " + e.getMessage(), e);
     }
   }

@@ -16,6 +16,19 @@ interface DecisionDestination {
   void write(DecisionEventJson json) throws IOException;
 
   /**
+   * Whether {@code event} is written one by one; a destination may instead count it into a summary (the
+   * logger does for routine events while it is above DEBUG). Asked before the event is serialised.
+   */
+  default boolean keeps(DecisionEvent event) {
+    return true;
+  }
+
+  /** Writes {@code event}, already serialised into {@code json}; the destination may look at the event (its level). */
+  default void write(DecisionEvent event, DecisionEventJson json) throws IOException {
+    write(json);
+  }
+
+  /**
    * Makes what was written visible (once per batch), or starts to: see {@link #awaitWritten}.
    *
    * @param behind whether the writer's batch was full, so more events wait for it: a destination may then

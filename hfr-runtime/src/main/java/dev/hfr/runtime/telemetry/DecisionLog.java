@@ -21,10 +21,13 @@ import java.util.concurrent.locks.LockSupport;
  * the queue is full the event is dropped and counted in {@value #DROPPED}.
  *
  * <ul>
- *   <li>{@link #toSystemLogger()} — the default of {@code Hfr.builder()}: one JSON object per event as an
- *       INFO message of the {@code System.Logger} {@value #LOGGER_NAME}, which SLF4J, Logback and Log4j
- *       users route like any other logger (and which costs the caller nothing but a level check while that
- *       logger is below INFO).
+ *   <li>{@link #toSystemLogger()} — the default of {@code Hfr.builder()}: one JSON object per event as a
+ *       message of the {@code System.Logger} {@value #LOGGER_NAME}, which SLF4J, Logback and Log4j users route
+ *       like any other logger (and which costs the caller nothing but a level check while that logger is
+ *       above INFO). Decisions an operator acts on (retries, escalations, degradations, failures) are INFO;
+ *       routine per-call ones (calls refused by an open breaker, a full bulkhead, an empty tenant budget or an
+ *       unreachable ledger) are DEBUG, and while DEBUG is off they are counted into one INFO summary per
+ *       {@code 30 s} instead.
  *   <li>{@link #toFile(Path)} — JSON lines in a file of your choosing, rolled over by size.
  * </ul>
  *
@@ -246,7 +249,10 @@ public final class DecisionLog implements DecisionSink {
       DecisionEvent event = events[i];
       events[i] = null;
       try {
-        destination.write(json.write(redactPii ? redaction.apply(event) : event));
+        if (destination.keeps(event)) {
+          DecisionEvent shown = redactPii ? redaction.apply(event) : event;
+          destination.write(shown, json.write(shown));
+        }
       } catch (IOException | RuntimeException e) {
         writeFailed();
       }

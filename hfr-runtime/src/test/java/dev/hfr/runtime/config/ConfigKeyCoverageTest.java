@@ -49,6 +49,7 @@ class ConfigKeyCoverageTest {
     proof("idempotency.ledger", "engine", RUNTIME + "LedgerSettingsTest#memory");
     proof("idempotency.path", "engine", RUNTIME + "LedgerSettingsTest#embeddedAtPath");
     proof("idempotency.jdbc_url", "engine", RUNTIME + "LedgerSettingsTest#postgres");
+    proof("idempotency.pool", "engine", RUNTIME + "LedgerSettingsTest#postgresPool");
     proof("idempotency.reconcile_timeout_ms", "engine", ENGINE + "AttemptTimeoutTest#reconcileIsBounded");
     proof("verification.default_level", "engine", ENGINE + "ConfigKeysOnACallTest$Verification#defaultLevel");
     proof("verification.levels", "engine", ENGINE + "ConfigKeysOnACallTest$Verification#levels");
@@ -68,6 +69,14 @@ class ConfigKeyCoverageTest {
     proof("fleet.enabled", "engine", RUNTIME + "fleet.FleetConfigTest#enabledSharesTheLedgersDatabase");
     proof("fleet.jdbc_url", "engine", RUNTIME + "fleet.FleetConfigTest#jdbcUrlNamesTheFleetsDatabase");
     proof("fleet.expected_workers", "engine", RUNTIME + "fleet.FleetConfigTest#expectedWorkersIsTheShareWithoutTheDatabase");
+    proof("fleet.worker", "engine", RUNTIME + "fleet.FleetConfigTest#worker");
+    proof("fleet.sync_interval_ms", "engine", RUNTIME + "fleet.FleetConfigTest#syncIntervalMs");
+    proof("fleet.batch_size", "engine", RUNTIME + "fleet.FleetConfigTest#batchSize");
+    proof("fleet.pool", "engine", RUNTIME + "fleet.FleetConfigTest#pool");
+    String cooldown = RUNTIME + "breaker.BreakerCooldownKeysTest#";
+    proof("circuit_breaker.cooldown_multiplier", "engine", cooldown + "cooldownMultiplier");
+    proof("circuit_breaker.max_cooldown_ms", "engine", cooldown + "maxCooldownMs");
+    proof("circuit_breaker.cooldown_jitter", "engine", cooldown + "cooldownJitter");
     proof("limits.max_same_tool_calls", "engine", ENGINE + "ConfigPoliciesTest#tenantOverrides");
     String limits = ENGINE + "ConfigKeysOnACallTest$Limits#";
     proof("limits.max_turns", "engine", limits + "maxTurns");

@@ -67,11 +67,13 @@ class ConfigValidationTest {
   }
 
   @Test
-  @DisplayName("a cooldown longer than the breaker's longest (5 min) is refused at cooldown_ms")
+  @DisplayName("a cooldown longer than max_cooldown_ms is refused at max_cooldown_ms; without it the cap follows the cooldown")
   void cooldownAboveTheMaximum() {
-    HfrConfigException e = refused("hfr:\n  circuit_breaker:\n    cooldown_ms: 600000\n");
-    assertThat(e.key()).isEqualTo("hfr.circuit_breaker.cooldown_ms");
+    HfrConfigException e = refused("hfr:\n  circuit_breaker:\n    cooldown_ms: 600000\n    max_cooldown_ms: 300000\n");
+    assertThat(e.key()).isEqualTo("hfr.circuit_breaker.max_cooldown_ms");
     assertThat(e.why()).contains("maxCooldown");
+    HfrConfig c = HfrConfigLoader.parse("hfr:\n  circuit_breaker:\n    cooldown_ms: 600000\n", "hfr.yaml");
+    assertThat(c.circuitBreaker().toBreakerConfig().maxCooldown()).isEqualTo(java.time.Duration.ofMinutes(10));
   }
 
   @Test

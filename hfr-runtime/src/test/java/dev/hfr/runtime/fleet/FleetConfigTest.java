@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.sun.net.httpserver.HttpServer;
 import dev.hfr.runtime.Hfr;
+import dev.hfr.runtime.OneArgumentCall;
 import dev.hfr.runtime.TaskScope;
 import dev.hfr.runtime.TaskSpec;
 import dev.hfr.runtime.budget.TenantRetryBudgets;
@@ -142,6 +143,115 @@ class FleetConfigTest {
         granted++;
       }
       assertThat(granted).as("its share of 100 among 4 workers").isEqualTo(25);
+    }
+  }
+
+  @Test
+  @DisplayName("fleet.batch_size: a lease takes at most this many tokens from the fleet's bucket (default 20)")
+  void batchSize() throws Exception {
+    String yaml = "idempotency:\n  ledger: memory\nretry:\n  max_retries_per_tenant_per_min: 1000\n"
+        + "fleet:\n  enabled: true\n  jdbc_url: \"" + url + "\"\n";
+    try (Hfr member = Hfr.builder().config(config(yaml)).build()) {
+      retriedCall(member, "batch-default");
+      assertThat(grantedToFleet("batch-default")).isEqualTo(20);
+    }
+    try (Hfr member = Hfr.builder().config(config(yaml + "  batch_size: 5\n")).build()) {
+      retriedCall(member, "batch-5");
+      assertThat(grantedToFleet("batch-5")).isEqualTo(5);
+    }
+  }
+
+  @Test
+  @DisplayName("fleet.worker: the name this worker writes into the fleet's breaker table")
+  void worker() throws Exception {
+    String yaml = "idempotency:\n  ledger: memory\ncircuit_breaker:\n  consecutive_failures: 1\n"
+        + "fleet:\n  enabled: true\n  worker: billing-7\n  jdbc_url: \"" + url + "\"\n";
+    try (Hfr member = Hfr.builder().config(config(yaml)).build()) {
+      int closedPort;
+      try (ServerSocket s = new ServerSocket(0)) {
+        closedPort = s.getLocalPort();
+      }
+      try (TaskScope task = member.openTask(TaskSpec.builder("acme", "t-worker").build())) {
+        // refused on every attempt: the call fails and its breaker opens
+        assertThatThrownBy(() -> member.execute(FleetWorker.CALM, FleetWorker.invocation(HttpClient.newHttpClient(),
+            "http://127.0.0.1:" + closedPort + "/calm", "w", "acme", "c")));
+      }
+      assertThat(OneArgumentCall.awaitMillis(() -> count("SELECT count(*) FROM hfr_fleet_breaker WHERE updated_by = 'billing-7'") == 1, 10_000))
+          .as("the open breaker published under the configured name").isNotNegative();
+    }
+  }
+
+  @Test
+  @DisplayName("fleet.sync_interval_ms: how late a breaker state written without a notification reaches the worker")
+  void syncIntervalMs() throws Exception {
+    for (long interval : new long[] {100, 60_000}) {
+      String target = "sync-probe-" + interval;
+      String yaml = "idempotency:\n  ledger: memory\nfleet:\n  enabled: true\n  sync_interval_ms: " + interval
+          + "\n  jdbc_url: \"" + url + "\"\n";
+      long builtAt = System.currentTimeMillis() - 1;
+      try (Hfr member = Hfr.builder().config(config(yaml)).build()) {
+        var breaker = member.circuitBreakers().orElseThrow().forTarget(dev.hfr.runtime.breaker.TargetKind.TOOL, target);
+        // The worker has read the table once (its first read, right after LISTEN) and now waits out its interval.
+        assertThat(OneArgumentCall.awaitMillis(() -> count("SELECT count(*) FROM pg_stat_activity WHERE state = 'idle'"
+            + " AND query LIKE 'SELECT target, state, open_until%' AND backend_start >= to_timestamp(" + builtAt
+            + " / 1000.0)") >= 1, 10_000)).isNotNegative();
+        try (Connection c = postgres.getPostgresDatabase().getConnection(); Statement s = c.createStatement()) {
+          s.executeUpdate("INSERT INTO hfr_fleet_breaker VALUES ('tool:" + target + "', 'OPEN', "
+              + (System.currentTimeMillis() + 120_000) + ", NULL, 0, 'elsewhere', " + System.currentTimeMillis() + ")");
+        }
+        if (interval == 100) {
+          assertThat(OneArgumentCall.awaitMillis(() -> breaker.state() == dev.hfr.runtime.breaker.CircuitState.OPEN, 10_000))
+              .as("read within its 100 ms interval").isNotNegative();
+        } else {
+          Thread.sleep(1_500);
+          assertThat(breaker.state()).as("not read again before 60 s").isEqualTo(dev.hfr.runtime.breaker.CircuitState.CLOSED);
+        }
+      }
+    }
+  }
+
+  @Test
+  @DisplayName("fleet.pool: the fleet's pool on jdbc_url waits connect_timeout_ms for a server that never answers")
+  void pool() throws Exception {
+    try (ServerSocket silent = new ServerSocket(0)) {
+      java.util.List<java.net.Socket> held = new java.util.concurrent.CopyOnWriteArrayList<>();
+      Thread acceptor = new Thread(() -> {
+        try {
+          while (true) {
+            held.add(silent.accept());
+          }
+        } catch (java.io.IOException closed) {
+          // the test is over
+        }
+      });
+      acceptor.setDaemon(true);
+      acceptor.start();
+      String yaml = "idempotency:\n  ledger: memory\nfleet:\n  enabled: true\n  jdbc_url: \"jdbc:postgresql://127.0.0.1:"
+          + silent.getLocalPort() + "/postgres?user=postgres\"\n  pool:\n    connect_timeout_ms: ";
+      long shortWait = millisToBuild(yaml + "300\n");
+      long longWait = millisToBuild(yaml + "3000\n");
+      assertThat(longWait).as("3 s to connect").isGreaterThanOrEqualTo(2_900);
+      assertThat(shortWait).as("0.3 s to connect").isLessThan(longWait);
+      for (java.net.Socket s : held) {
+        s.close();
+      }
+    }
+  }
+
+  private static long millisToBuild(String yaml) {
+    long start = System.nanoTime();
+    try (Hfr member = Hfr.builder().config(config(yaml)).build()) {
+      return (System.nanoTime() - start) / 1_000_000;
+    }
+  }
+
+  private static int count(String sql) {
+    try (Connection c = postgres.getPostgresDatabase().getConnection(); Statement s = c.createStatement();
+        ResultSet r = s.executeQuery(sql)) {
+      r.next();
+      return r.getInt(1);
+    } catch (SQLException e) {
+      return -1; // the table does not exist yet
     }
   }
 

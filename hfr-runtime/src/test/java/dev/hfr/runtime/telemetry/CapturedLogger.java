@@ -10,13 +10,13 @@ import java.util.logging.Logger;
 
 /**
  * The java.util.logging logger behind {@code System.Logger} {@value DecisionLog#LOGGER_NAME} (the JDK's
- * default backend), with a handler that keeps what it is given instead of printing it. Optionally holds
+ * default backend), or another of HFR's loggers, with a handler that keeps what it is given instead of printing it. Optionally holds
  * the first record until released, to stop the decision writer in the middle of a batch.
  */
 public final class CapturedLogger implements AutoCloseable {
 
   public final List<LogRecord> records = new CopyOnWriteArrayList<>();
-  private final Logger logger = Logger.getLogger(DecisionLog.LOGGER_NAME);
+  private final Logger logger;
   private final CountDownLatch release = new CountDownLatch(1);
   private final CountDownLatch holding = new CountDownLatch(1);
   private final boolean holdFirst;
@@ -41,7 +41,8 @@ public final class CapturedLogger implements AutoCloseable {
     public void close() {}
   };
 
-  private CapturedLogger(Level level, boolean holdFirst) {
+  private CapturedLogger(String name, Level level, boolean holdFirst) {
+    this.logger = Logger.getLogger(name);
     this.holdFirst = holdFirst;
     logger.setLevel(level);
     logger.setUseParentHandlers(false);
@@ -50,12 +51,17 @@ public final class CapturedLogger implements AutoCloseable {
 
   /** Captures at {@code level}: INFO keeps decision events, WARNING is a production service's setting. */
   public static CapturedLogger at(Level level) {
-    return new CapturedLogger(level, false);
+    return new CapturedLogger(DecisionLog.LOGGER_NAME, level, false);
+  }
+
+  /** Captures the logger {@code name} (any of HFR's, e.g. {@code dev.hfr.breakers}) at {@code level}. */
+  public static CapturedLogger of(String name, Level level) {
+    return new CapturedLogger(name, level, false);
   }
 
   /** Captures at INFO and holds the writer inside the first record until {@link #release()}. */
   public static CapturedLogger holdingFirstRecord() {
-    return new CapturedLogger(Level.INFO, true);
+    return new CapturedLogger(DecisionLog.LOGGER_NAME, Level.INFO, true);
   }
 
   /** Waits until the writer is held inside the first record. */

@@ -18,10 +18,12 @@ import dev.hfr.runtime.registry.ToolRegistry;
 import dev.hfr.runtime.telemetry.DecisionSink;
 import dev.hfr.spring.boot.config.HfrProperties;
 import dev.hfr.spring.boot.config.HfrPropertiesConfig;
+import dev.hfr.spring.boot.config.HfrPropertiesException;
 import dev.hfr.spring.boot.config.PropertyOrigins;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.observation.ObservationRegistry;
 import java.nio.file.Path;
+import java.util.List;
 import javax.sql.DataSource;
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
@@ -63,6 +65,13 @@ public class HfrAutoConfiguration {
   @ConditionalOnMissingBean
   HfrConfig hfrConfig(HfrProperties properties, ToolRegistry tools, Environment environment) {
     PropertyOrigins origins = PropertyOrigins.of(environment);
+    if (environment.getProperty("hfr") != null) {
+      // `hfr:` with nothing under it, or a value where the mapping belongs: nothing below would bind
+      throw new HfrPropertiesException(List.of(new HfrPropertiesException.Problem("hfr", origins.describe("hfr"),
+          "is empty or not a mapping (was \"" + environment.getProperty("hfr") + "\"); HFR's settings go under it,"
+              + " indented, e.g. `hfr:`, then `  retry:`, then `    max-attempts-per-step: 3`; remove the line to keep"
+              + " the defaults")));
+    }
     HfrConfig config = HfrPropertiesConfig.toConfig(properties, origins);
     HfrPropertiesConfig.check(config, tools.tools(), origins);
     return config;
@@ -80,7 +89,7 @@ public class HfrAutoConfiguration {
     return switch (settings.ledger()) {
       case "postgres" -> {
         if (settings.jdbcUrl() != null) {
-          yield Ledgers.postgres(settings.jdbcUrl(), LedgerOptions.defaults());
+          yield Ledgers.postgres(settings.jdbcUrl(), settings.pool(), LedgerOptions.defaults());
         }
         DataSource ds = dataSource.getIfUnique();
         if (ds == null) {
@@ -110,7 +119,7 @@ public class HfrAutoConfiguration {
         : "postgres".equals(config.idempotency().ledger()) ? config.idempotency().jdbcUrl() : null;
     PostgresFleet.Builder builder;
     if (url != null) {
-      builder = PostgresFleet.builder(url);
+      builder = PostgresFleet.builder(url, settings.pool());
     } else {
       DataSource ds = dataSource.getIfUnique();
       if (ds == null) {
@@ -122,7 +131,11 @@ public class HfrAutoConfiguration {
       builder = PostgresFleet.builder(ds);
     }
     meterRegistry.ifUnique(builder::meterRegistry);
-    return builder.expectedWorkers(settings.expectedWorkers()).build();
+    if (settings.worker() != null) {
+      builder.worker(settings.worker());
+    }
+    return builder.expectedWorkers(settings.expectedWorkers()).maxBatch(settings.batchSize())
+        .syncInterval(java.time.Duration.ofMillis(settings.syncIntervalMs())).build();
   }
 
   /** Where escalations wait when the application has no handler of its own; the {@code hfr} endpoint lists them. */

@@ -1,5 +1,9 @@
 package dev.hfr.spring.boot;
 
+import java.lang.annotation.Annotation;
+import java.lang.reflect.Method;
+import java.util.ArrayList;
+import java.util.List;
 import org.springframework.beans.BeansException;
 import org.springframework.beans.factory.BeanClassLoaderAware;
 import org.springframework.beans.factory.config.BeanDefinition;
@@ -39,6 +43,7 @@ public final class RecoveringToolBeans implements BeanDefinitionRegistryPostProc
 
   @Override
   public void postProcessBeanDefinitionRegistry(BeanDefinitionRegistry registry) throws BeansException {
+    List<String> unprotected = new ArrayList<>();
     for (String name : registry.getBeanDefinitionNames()) {
       BeanDefinition definition = registry.getBeanDefinition(name);
       String className = definition.getBeanClassName();
@@ -47,6 +52,9 @@ public final class RecoveringToolBeans implements BeanDefinitionRegistryPostProc
       }
       Class<?> proxy = proxyOf(className);
       if (proxy == null) {
+        if (carriesHfrAnnotations(className)) {
+          unprotected.add(className);
+        }
         continue;
       }
       definition.setAttribute(TOOL_CLASS_ATTRIBUTE, className);
@@ -56,6 +64,33 @@ public final class RecoveringToolBeans implements BeanDefinitionRegistryPostProc
         definition.setBeanClassName(proxy.getName());
       }
     }
+    if (!unprotected.isEmpty()) {
+      throw new MissingProxyException(unprotected);
+    }
+  }
+
+  /**
+   * Whether a method of the class carries an annotation of {@code dev.hfr.annotations} (what makes the processor
+   * generate a proxy). The class is loaded, not initialised; Spring's and the JDK's own classes are skipped.
+   */
+  private boolean carriesHfrAnnotations(String className) {
+    if (className.startsWith("org.springframework.") || className.startsWith("java.")) {
+      return false;
+    }
+    Class<?> type;
+    try {
+      type = ClassUtils.forName(className, classLoader);
+    } catch (ClassNotFoundException | LinkageError e) {
+      return false; // Spring reports a class it cannot load itself
+    }
+    for (Method m : type.getDeclaredMethods()) {
+      for (Annotation a : m.getDeclaredAnnotations()) {
+        if (a.annotationType().getPackageName().equals("dev.hfr.annotations")) {
+          return true;
+        }
+      }
+    }
+    return false;
   }
 
   @Override

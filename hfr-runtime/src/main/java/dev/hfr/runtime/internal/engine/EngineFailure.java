@@ -9,6 +9,7 @@ import dev.hfr.runtime.ToolInvocation;
 import dev.hfr.runtime.ToolOutcome;
 import dev.hfr.runtime.action.Action;
 import dev.hfr.runtime.action.Reason;
+import dev.hfr.runtime.ledger.LedgerUnavailableException;
 import dev.hfr.runtime.telemetry.HfrMeters;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
@@ -60,6 +61,9 @@ final class EngineFailure {
 
   /** A write that fails closed: escalated, counted, and the structured failure the caller gets. */
   ToolCallException failClosed(Call<?> c, Throwable failure) {
+    if (failure instanceof LedgerUnavailableException && c.attempts == 0) {
+      return ledgerUnavailable(c, failure);
+    }
     c.reason = Reason.CONTROLLER_FAILURE;
     c.action = Action.ESCALATE;
     ToolOutcome.Status status = ToolOutcome.Status.FAILED;
@@ -82,6 +86,24 @@ final class EngineFailure {
     ToolCallException e = oversight.failure(outcome, c.error, c.attempts > 0, c.task::report);
     e.addSuppressed(failure);
     return e;
+  }
+
+  /**
+   * The ledger's database did not answer before the write's first attempt: nothing was sent, so the write is
+   * refused ({@code ledger_unavailable}), not escalated; calling again once the database is back works.
+   */
+  private ToolCallException ledgerUnavailable(Call<?> c, Throwable failure) {
+    c.reason = Reason.LEDGER_UNAVAILABLE;
+    c.action = Action.FAIL;
+    ToolOutcome outcome = new ToolOutcome(c.tool.name(), ToolOutcome.Status.FAILED, null, false, false, List.of(), false,
+        false, DegradeLevel.L0, 0, Reason.LEDGER_UNAVAILABLE.code());
+    try {
+      decisions.record(c, Action.FAIL, Reason.LEDGER_UNAVAILABLE, DecisionRecorder.ENFORCE);
+      c.task.onCallEnd(outcome, false);
+    } catch (RuntimeException ignored) {
+      // Recording is best effort here; the refusal below still reaches the caller.
+    }
+    return oversight.failure(outcome, failure, false, c.task::report);
   }
 
   /** The engine could not even set up for this tool: reads go straight through, writes are refused. */

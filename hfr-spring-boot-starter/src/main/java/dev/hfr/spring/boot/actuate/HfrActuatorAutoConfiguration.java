@@ -3,6 +3,7 @@ package dev.hfr.spring.boot.actuate;
 import dev.hfr.runtime.Hfr;
 import dev.hfr.runtime.config.HfrConfig;
 import dev.hfr.runtime.escalate.EscalationQueue;
+import dev.hfr.runtime.fleet.PostgresFleet;
 import dev.hfr.spring.boot.HfrAutoConfiguration;
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.actuate.autoconfigure.endpoint.condition.ConditionalOnAvailableEndpoint;
@@ -24,9 +25,10 @@ public class HfrActuatorAutoConfiguration {
   @Bean
   @ConditionalOnMissingBean
   @ConditionalOnAvailableEndpoint
-  HfrEndpoint hfrEndpoint(Hfr hfr, ObjectProvider<EscalationQueue> escalations, ObjectProvider<HfrConfig> config) {
+  HfrEndpoint hfrEndpoint(Hfr hfr, ObjectProvider<EscalationQueue> escalations, ObjectProvider<HfrConfig> config,
+      ObjectProvider<PostgresFleet> fleet) {
     HfrConfig c = config.getIfAvailable(HfrConfig::defaults);
-    return new HfrEndpoint(hfr, escalations.getIfUnique(), c.configuredTenants());
+    return new HfrEndpoint(hfr, escalations.getIfUnique(), c.configuredTenants(), fleet.getIfUnique());
   }
 
   /** Only where Spring Boot's health module is present. */

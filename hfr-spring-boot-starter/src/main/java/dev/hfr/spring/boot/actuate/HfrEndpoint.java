@@ -7,7 +7,10 @@ import dev.hfr.runtime.breaker.CircuitBreaker;
 import dev.hfr.runtime.budget.TenantRetryBudgets;
 import dev.hfr.runtime.escalate.EscalationQueue;
 import dev.hfr.runtime.escalate.EvidenceBundle;
+import dev.hfr.runtime.fleet.PostgresFleet;
+import dev.hfr.runtime.ledger.IdempotencyLedger;
 import dev.hfr.runtime.ledger.LedgerRecord;
+import dev.hfr.runtime.ledger.PostgresLedger;
 import java.time.Instant;
 import java.util.Comparator;
 import java.util.List;
@@ -32,33 +35,58 @@ public class HfrEndpoint {
   private final Hfr hfr;
   private final EscalationQueue escalations;
   private final List<String> configuredTenants;
+  private final PostgresFleet fleet;
 
   /**
    * @param escalations the queue escalations wait in, or {@code null} when the application handles them itself
    * @param configuredTenants the tenants of the configuration, whose budgets are listed even before they retry
    */
   public HfrEndpoint(Hfr hfr, EscalationQueue escalations, List<String> configuredTenants) {
+    this(hfr, escalations, configuredTenants, null);
+  }
+
+  /**
+   * @param escalations the queue escalations wait in, or {@code null} when the application handles them itself
+   * @param configuredTenants the tenants of the configuration, whose budgets are listed even before they retry
+   * @param fleet the fleet the engine shares budgets and breakers with, or {@code null}
+   */
+  public HfrEndpoint(Hfr hfr, EscalationQueue escalations, List<String> configuredTenants, PostgresFleet fleet) {
     this.hfr = hfr;
     this.escalations = escalations;
     this.configuredTenants = List.copyOf(configuredTenants);
+    this.fleet = fleet;
   }
 
   @ReadOperation
   public Report report() {
-    List<LedgerRecord> pending = hfr.ledger().pending();
-    List<PendingTask> tasks = hfr.pendingTasks();
+    Storage storage = storage();
+    Resumable resumable = null;
+    if (!Boolean.FALSE.equals(storage.ledgerAvailable())) {
+      List<LedgerRecord> pending = hfr.ledger().pending();
+      List<PendingTask> tasks = hfr.pendingTasks();
+      resumable = new Resumable(pending.size(), pending.stream()
+          .sorted(Comparator.comparing(LedgerRecord::updatedAt))
+          .limit(LISTED)
+          .map(PendingWrite::of)
+          .toList(),
+          tasks.size(), tasks.stream().limit(LISTED).map(CutOffTask::of).toList());
+    }
     return new Report(
         hfr.mode(),
         breakers(),
         budgets(),
         escalations == null ? null
             : new Escalations(escalations.size(), escalations.pending().stream().limit(LISTED).map(Escalation::of).toList()),
-        new Resumable(pending.size(), pending.stream()
-            .sorted(Comparator.comparing(LedgerRecord::updatedAt))
-            .limit(LISTED)
-            .map(PendingWrite::of)
-            .toList(),
-            tasks.size(), tasks.stream().limit(LISTED).map(CutOffTask::of).toList()));
+        resumable,
+        storage);
+  }
+
+  /** Where the ledger and the fleet stand: a PostgreSQL ledger or a fleet may be waiting for their database. */
+  private Storage storage() {
+    IdempotencyLedger ledger = hfr.ledger();
+    Boolean available = ledger instanceof PostgresLedger pg ? pg.available() : null;
+    Long outages = ledger instanceof PostgresLedger pg ? pg.outages() : null;
+    return new Storage(ledger.getClass().getSimpleName(), available, outages, fleet == null ? null : fleet.connected());
   }
 
   /** Switches the mode: {@code {"mode": "SHADOW"}}; OFF is the kill switch. Answers with the new report. */
@@ -85,9 +113,24 @@ public class HfrEndpoint {
         tenants.stream().map(t -> new TenantBudget(t, budgets.available(t), budgets.limit(t))).toList());
   }
 
-  /** What the endpoint answers. */
+  /**
+   * What the endpoint answers. {@code resumable} is {@code null} while the ledger's database does not answer
+   * ({@code storage.ledgerAvailable} false).
+   */
   public record Report(HfrMode mode, List<Breaker> breakers, Budgets budgets, Escalations escalations,
-      Resumable resumable) {}
+      Resumable resumable, Storage storage) {}
+
+  /**
+   * The ledger and the fleet.
+   *
+   * @param ledger the ledger's kind ({@code PostgresLedger}, {@code EmbeddedFileLedger}, ...)
+   * @param ledgerAvailable whether a PostgreSQL ledger's database answers (writes are refused with
+   *     {@code ledger_unavailable} while it does not); {@code null} for other ledgers
+   * @param ledgerOutages how often a PostgreSQL ledger lost its database (or started without it); {@code null} for others
+   * @param fleetConnected whether the fleet's database answers (else this worker runs on its local share);
+   *     {@code null} without a fleet
+   */
+  public record Storage(String ledger, Boolean ledgerAvailable, Long ledgerOutages, Boolean fleetConnected) {}
 
   /** One circuit breaker. */
   public record Breaker(String kind, String name, String state, String lastTripReason, long timesOpened) {

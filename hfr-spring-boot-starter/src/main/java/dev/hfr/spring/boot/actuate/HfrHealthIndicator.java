@@ -3,6 +3,7 @@ package dev.hfr.spring.boot.actuate;
 import dev.hfr.runtime.Hfr;
 import dev.hfr.runtime.breaker.CircuitBreaker;
 import dev.hfr.runtime.breaker.CircuitState;
+import dev.hfr.runtime.ledger.PostgresLedger;
 import java.util.List;
 import org.springframework.boot.health.contributor.AbstractHealthIndicator;
 import org.springframework.boot.health.contributor.Health;
@@ -26,6 +27,15 @@ public class HfrHealthIndicator extends AbstractHealthIndicator {
 
   @Override
   protected void doHealthCheck(Health.Builder builder) {
+    if (hfr.ledger() instanceof PostgresLedger pg && !pg.available()) {
+      // Reads go on; writes are refused until the database answers, and the ledger asks again by itself.
+      builder.down()
+          .withDetail("mode", hfr.mode().name())
+          .withDetail("ledger", "PostgresLedger")
+          .withDetail("ledgerAvailable", false)
+          .withDetail("writes", "refused (ledger_unavailable) until the database answers; reads go on");
+      return;
+    }
     hfr.ledger().find(Hfr.DEFAULT_TENANT, PROBE_KEY);
     List<String> open = hfr.circuitBreakers()
         .map(b -> b.all().stream().filter(c -> c.state() != CircuitState.CLOSED).map(HfrHealthIndicator::describe).toList())

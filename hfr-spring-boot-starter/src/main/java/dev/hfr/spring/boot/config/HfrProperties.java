@@ -120,9 +120,22 @@ public record HfrProperties(
    * @param path the embedded ledger's directory, relative to the working directory unless absolute (default
    *     hfr-ledger)
    * @param jdbcUrl the PostgreSQL ledger's JDBC URL; without it, ledger=postgres uses the application's DataSource
+   * @param pool the HikariCP pool HFR opens on jdbc-url (not applied to the application's DataSource)
    */
   public record Idempotency(
-      Boolean enabled, List<String> keyFields, String ledger, Long reconcileTimeoutMs, String path, String jdbcUrl) {}
+      Boolean enabled, List<String> keyFields, String ledger, Long reconcileTimeoutMs, String path, String jdbcUrl,
+      Pool pool) {}
+
+  /**
+   * The HikariCP pool HFR opens on a JDBC URL.
+   *
+   * @param maxSize the most connections (ledger default 10, fleet default 4)
+   * @param connectTimeoutMs how long a statement waits for a connection, at least 250 (default 1000)
+   * @param socketTimeoutMs how long a statement waits for the server's answer; 0 = no limit (ledger default 0,
+   *     fleet default 5000)
+   * @param statementTimeoutMs the server's statement_timeout; 0 = the server's own (ledger default 0, fleet 2000)
+   */
+  public record Pool(Integer maxSize, Long connectTimeoutMs, Long socketTimeoutMs, Long statementTimeoutMs) {}
 
   /**
    * Verification settings.
@@ -153,6 +166,9 @@ public record HfrProperties(
    * @param halfOpenProbes probe calls let through when half-open (default 2)
    * @param windowMs the window rates are computed over (default 60000)
    * @param minCalls calls needed in the window before rates can trip (default 20)
+   * @param cooldownMultiplier each failed probe multiplies the cooldown by this, 1..100 (default 2)
+   * @param maxCooldownMs the longest the cooldown grows to (default 300000, or cooldown-ms if longer)
+   * @param cooldownJitter each cooldown is drawn within ± this fraction, 0..0.99 (default 0.2)
    */
   public record CircuitBreaker(
       Double errorRateThreshold,
@@ -162,7 +178,10 @@ public record HfrProperties(
       Long cooldownMs,
       Integer halfOpenProbes,
       Long windowMs,
-      Integer minCalls) {}
+      Integer minCalls,
+      Double cooldownMultiplier,
+      Long maxCooldownMs,
+      Double cooldownJitter) {}
 
   /**
    * Decision-event settings.
@@ -180,8 +199,13 @@ public record HfrProperties(
    * @param jdbcUrl the fleet's database; default the ledger's hfr.idempotency.jdbc-url, else the application's
    *     DataSource
    * @param expectedWorkers workers sharing a budget: without the database each allows itself limit / this (default 1)
+   * @param worker this worker's name in the fleet's tables (default the JVM's pid@host)
+   * @param syncIntervalMs how often the fleet's breakers are read besides notifications (default 500)
+   * @param batchSize the most retry tokens one lease takes (default 20)
+   * @param pool the HikariCP pool HFR opens on the fleet's JDBC URL
    */
-  public record Fleet(Boolean enabled, String jdbcUrl, Integer expectedWorkers) {}
+  public record Fleet(Boolean enabled, String jdbcUrl, Integer expectedWorkers, String worker, Long syncIntervalMs,
+      Integer batchSize, Pool pool) {}
 
   /**
    * The article's task limits (also under a tenant).

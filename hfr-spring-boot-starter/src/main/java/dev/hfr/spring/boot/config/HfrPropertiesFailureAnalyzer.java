@@ -9,6 +9,7 @@ class HfrPropertiesFailureAnalyzer extends AbstractFailureAnalyzer<HfrProperties
   @Override
   protected FailureAnalysis analyze(Throwable rootFailure, HfrPropertiesException cause) {
     return new FailureAnalysis(cause.getMessage(),
-        "Fix the hfr.* properties listed above; docs/SPRING.md lists every key, its range and its default.", cause);
+        "Fix the hfr.* properties listed above; docs/CONFIG.md lists every key, its range and its default"
+            + " (in Spring, keys are written in kebab case: max_attempts_per_step is hfr.retry.max-attempts-per-step).", cause);
   }
 }

@@ -1,0 +1,2 @@
+/** The connection pools HFR opens on JDBC URLs. */
+package dev.hfr.runtime.internal.jdbc;
