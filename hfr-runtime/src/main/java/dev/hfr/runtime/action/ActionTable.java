@@ -3,6 +3,8 @@ package dev.hfr.runtime.action;
 import dev.hfr.annotations.Criticality;
 import dev.hfr.annotations.Fault;
 import dev.hfr.annotations.Risk;
+import dev.hfr.runtime.classify.Classification;
+import dev.hfr.runtime.classify.DefaultFailureClassifier;
 
 /**
  * The F2D-9 fault class → default action table (the paper's Tables 2–4 and 11), in one place. It is the
@@ -86,6 +88,24 @@ public final class ActionTable {
    * Anything else after a write leaves its outcome unknown until it is reconciled.
    */
   public static boolean provesNotApplied(Fault fault) {
+    return provesNotApplied(fault, null);
+  }
+
+  /**
+   * {@link #provesNotApplied(Fault)}, and also a plain HTTP 503: the paper files it under T1 with the other
+   * 5xx answers, but RFC 9110 (§15.6.4) defines it as a server "currently unable to handle the request" —
+   * refused before processing, like a 429. A 500, 502 or 504 may come after the server did the work and
+   * proves nothing. (A server that answers 503 after applying a write breaks that contract: give the engine a
+   * classifier that files its 503s under another rule.)
+   *
+   * @param fault the class the engine acts on
+   * @param classification the classifier's answer it came from, or {@code null}
+   */
+  public static boolean provesNotApplied(Fault fault, Classification classification) {
+    if (fault == Fault.T1 && classification != null && classification.fault() == Fault.T1
+        && DefaultFailureClassifier.RULE_SERVICE_UNAVAILABLE.equals(classification.rule())) {
+      return true;
+    }
     switch (fault) {
       case T2:
       case T4:

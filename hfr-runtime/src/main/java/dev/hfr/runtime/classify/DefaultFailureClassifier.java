@@ -73,6 +73,13 @@ public final class DefaultFailureClassifier implements FailureClassifier, MeterB
   /** The rule id of an answer given because a rule itself failed. */
   public static final String RULE_CLASSIFIER_ERROR = "classifier.error";
 
+  /**
+   * The rule id of a plain HTTP 503 (T1): refused before processing (RFC 9110 §15.6.4), so the engine reads it as
+   * proof that a write was not applied ({@link dev.hfr.runtime.action.ActionTable#provesNotApplied(Fault,
+   * Classification)}).
+   */
+  public static final String RULE_SERVICE_UNAVAILABLE = "http.503";
+
   /** How many links of a cause chain are read; bounds self-referencing chains. */
   public static final int MAX_CAUSE_DEPTH = 32;
 
@@ -95,6 +102,8 @@ public final class DefaultFailureClassifier implements FailureClassifier, MeterB
   static final Classification HTTP_429_CONTEXT = c(Fault.T6, 0.85, Fault.T2, "http.429.context-length");
   static final Classification HTTP_529 = c(Fault.T4, 0.95, null, "http.529");
   static final Classification HTTP_5XX = c(Fault.T1, 0.9, null, "http.5xx");
+  /** Refused before processing (RFC 9110): the engine reads it as proof that a write was not applied. */
+  static final Classification HTTP_503 = c(Fault.T1, 0.9, null, RULE_SERVICE_UNAVAILABLE);
   static final Classification HTTP_504 = c(Fault.T1, 0.85, Fault.T3, "http.504");
   static final Classification HTTP_5XX_OVERLOADED_CODE = c(Fault.T4, 0.9, Fault.T1, "http.5xx.overloaded");
   static final Classification HTTP_5XX_OVERLOADED_TEXT = c(Fault.T4, 0.8, Fault.T1, "http.5xx.overloaded");
@@ -397,7 +406,7 @@ public final class DefaultFailureClassifier implements FailureClassifier, MeterB
     } else if ((found & OVERLOADED) != 0) {
       c = coded(packed, OVERLOADED) ? HTTP_5XX_OVERLOADED_CODE : HTTP_5XX_OVERLOADED_TEXT;
     } else {
-      c = status == 504 ? HTTP_504 : HTTP_5XX;
+      c = status == 504 ? HTTP_504 : status == 503 ? HTTP_503 : HTTP_5XX;
     }
     return withRetryAfter(c, retryAfter(headers, innerHeaders));
   }

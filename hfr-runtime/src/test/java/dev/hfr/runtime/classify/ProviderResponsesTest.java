@@ -172,8 +172,8 @@ class ProviderResponsesTest {
             Fault.T1, null, "http.5xx"),
         row("504 gateway timeout: outcome of a write unknown", 504, Map.of(), "upstream request timeout",
             Fault.T1, Fault.T3, "http.504"),
-        row("503 with Retry-After", 503, Map.of("Retry-After", "30"), "Service Unavailable",
-            Fault.T1, null, "http.5xx"),
+        row("503 with Retry-After: refused before processing, a rule of its own", 503, Map.of("Retry-After", "30"),
+            "Service Unavailable", Fault.T1, null, "http.503"),
         row("408 request timeout", 408, Map.of(), "", Fault.T3, null, "http.408"),
         row("409 conflict goes to reconciliation, not a blind retry", 409, Map.of(),
             "{\"error\":{\"type\":\"idempotency_error\",\"message\":\"Keys for idempotent requests can only be used "

@@ -44,10 +44,10 @@ final class Classify {
     c.rt.meters.attempt(c.fault, false);
     boolean newEvidence = previous == null || previous.fault() != cls.fault() || !previous.rule().equals(cls.rule());
     c.history().recordFailure(c.fault, newEvidence);
-    if (c.write() && !c.hasResult && c.fault != Fault.V1 && !ActionTable.provesNotApplied(c.fault)) {
+    if (c.write() && !c.hasResult && c.fault != Fault.V1 && !ActionTable.provesNotApplied(c.fault, cls)) {
       c.mayHaveApplied = true;
     }
-    if (c.key != null && c.ledgerState == LedgerState.PREPARED && !ActionTable.provesNotApplied(c.fault)
+    if (c.key != null && c.ledgerState == LedgerState.PREPARED && !ActionTable.provesNotApplied(c.fault, cls)
         && c.risk != Risk.R1 && !c.alreadyCommitted) {
       // The write may have happened: record that before deciding anything (never a silent resend).
       writes.transition(c, LedgerState.UNKNOWN, null);

@@ -257,7 +257,7 @@ public final class Compensator {
       }
       Classification cls = classify(e, req.latencyNanos);
       Fault fault = cls.confidence() < Controller.MIN_CONFIDENCE ? Fault.UNCLASSIFIED : cls.fault();
-      if (ActionTable.provesNotApplied(fault)) {
+      if (ActionTable.provesNotApplied(fault, cls)) {
         ledger.transition(req.tenant, compensationKey, LedgerState.PREPARED, LedgerState.FAILED, null, token);
         record(req, Action.FAIL, Reason.COMPENSATION_FAILED, 1, cls, original.state());
         meters.record(req.tool.name(), CompensationMeters.Outcome.FAILED);

@@ -71,7 +71,7 @@ final class Decide {
     // A write that any attempt may have applied is never sent elsewhere (a rung has no key): not only
     // when the last attempt was ambiguous — a timeout followed by a resend that "proves not applied"
     // says nothing about the first attempt.
-    boolean ambiguous = f != null && f != Fault.V1 && !ActionTable.provesNotApplied(f);
+    boolean ambiguous = f != null && f != Fault.V1 && !ActionTable.provesNotApplied(f, c.classification);
     boolean unknownWrite = c.ledgerState == LedgerState.UNKNOWN
         || (c.write() && !c.hasResult && ((features.idempotency() && c.mayHaveApplied) || (ambiguous && !c.history().reconciledAbsent())));
     boolean committedWrite = c.write() && c.hasResult;

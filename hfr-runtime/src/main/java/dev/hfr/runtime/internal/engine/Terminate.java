@@ -31,7 +31,7 @@ final class Terminate {
     if (c.key != null && c.ledgerState == LedgerState.PREPARED && !c.alreadyCommitted && c.lease != null) {
       // The last fault proves only that the last attempt did nothing; an earlier one may still have.
       boolean notApplied = c.attempts == 0
-          || (!c.mayHaveApplied && c.fault != null && ActionTable.provesNotApplied(c.fault));
+          || (!c.mayHaveApplied && c.fault != null && ActionTable.provesNotApplied(c.fault, c.classification));
       writes.transition(c, notApplied ? LedgerState.FAILED : LedgerState.UNKNOWN, null);
     }
     boolean unknown = c.ledgerState == LedgerState.UNKNOWN;
@@ -68,6 +68,6 @@ final class Terminate {
   /** A write without a ledger record (idempotency.enabled: false) whose last attempt proves nothing. */
   private static boolean unkeyedWriteMayHaveHappened(Call<?> c) {
     return c.write() && c.key == null && c.attempts > 0 && !c.hasResult && c.fault != null && c.fault != Fault.V1
-        && !ActionTable.provesNotApplied(c.fault) && !c.history().reconciledAbsent();
+        && !ActionTable.provesNotApplied(c.fault, c.classification) && !c.history().reconciledAbsent();
   }
 }
