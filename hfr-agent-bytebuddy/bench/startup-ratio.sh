@@ -11,6 +11,7 @@
 # variant always runs first. Variants (default: none agent otel):
 #   none        no agent
 #   agent       -javaagent:target/hfr-agent.jar, default options (shadow mode)
+#   agent-idle  the agent with every client switched off: its premain alone, no Byte Buddy (where the agent's cost goes)
 #   otel        -javaagent: the OpenTelemetry Java agent $OTEL_VERSION (default 2.22.0), fetched from Maven Central into
 #               target/bench/ with Maven on first use, with -Dotel.traces.exporter=none -Dotel.metrics.exporter=none
 #               -Dotel.logs.exporter=none
@@ -47,6 +48,7 @@ jvm_args() {
   case "$1" in
     none) ;;
     agent) echo "-javaagent:target/hfr-agent.jar" ;;
+    agent-idle) echo "-javaagent:target/hfr-agent.jar=instrument.jdk-httpclient=false,instrument.http-url-connection=false,instrument.okhttp=false,instrument.apache-httpclient5=false" ;;
     otel) echo "-javaagent:$OTEL_JAR -Dotel.traces.exporter=none -Dotel.metrics.exporter=none -Dotel.logs.exporter=none" ;;
     jar:*) echo "-javaagent:${1#jar:}" ;;
     opt:*) echo "${1#opt:}" ;;
