@@ -10,6 +10,7 @@ import java.util.List;
 import net.bytebuddy.ByteBuddy;
 import net.bytebuddy.agent.builder.AgentBuilder;
 import net.bytebuddy.description.type.TypeDescription;
+import net.bytebuddy.dynamic.Nexus;
 import net.bytebuddy.dynamic.DynamicType;
 import net.bytebuddy.utility.JavaModule;
 
@@ -25,6 +26,12 @@ final class AttachWeaving {
   private AttachWeaving() {}
 
   static void install(ByteBuddy byteBuddy, AdviceWeaving weaving, Instrumentation inst, List<Integer> clients, Module bridgeModule) {
+    // Byte Buddy's switch (relocated with it, so it is the agent's alone) that keeps AgentBuilder.Default from setting up
+    // its type-initializer injection (Nexus), which this agent never uses and which reaches for sun.misc.Unsafe: on
+    // JDK 24 and later the JVM would print four warnings on the application's stderr (JEP 498)
+    if (System.getProperty(Nexus.PROPERTY) == null) {
+      System.setProperty(Nexus.PROPERTY, "true");
+    }
     AgentBuilder.Ignored builder = new AgentBuilder.Default(byteBuddy)
         .with(AgentBuilder.RedefinitionStrategy.RETRANSFORMATION)
         .with(AgentBuilder.InitializationStrategy.NoOp.INSTANCE)
