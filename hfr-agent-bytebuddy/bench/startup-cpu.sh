@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
-# What the agent adds to the CPU time of a JVM that sends one request (issue 16, item 4; docs/AGENT.md,
-# "Start-up"). A benchmark, not a test: run it on a machine as quiet as you can get, at normal priority.
+# What the agent adds to the CPU time of a JVM that sends one request, in milliseconds, beside a no-op and an empty
+# agent (the floors of any agent). For ratios beside the OpenTelemetry agent, see startup-ratio.sh
+# (docs/BENCHMARKS.md, "Java agent overhead"). A benchmark, not a test: run it on a machine as quiet as you can get.
 #
 #   mvn -B -pl hfr-agent-bytebuddy -am package -DskipTests     # the agent jar and the test classes
 #   hfr-agent-bytebuddy/bench/startup-cpu.sh [RUNS] [VARIANT...]

@@ -4,6 +4,7 @@ import dev.hfr.agent.internal.bootstrap.HfrBridge;
 import dev.hfr.agent.internal.config.AgentOptions;
 import dev.hfr.agent.internal.instrumentation.HttpClientInstrumentations;
 import dev.hfr.agent.internal.instrumentation.LibraryWatch;
+import dev.hfr.agent.internal.instrumentation.Weaving;
 import java.lang.instrument.Instrumentation;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -20,8 +21,9 @@ import java.util.function.Supplier;
  * transformer stays registered only while the libraries' clients are watched ({@link LibraryWatch}): the JVM
  * calls a registered transformer for every class it loads, which is most of what an agent costs a JVM's start-up
  * (docs/AGENT.md, "Start-up"), so a JVM whose class path has neither OkHttp nor Apache HttpClient does not pay it.
- * The recorder (meters, events file, stderr summary) and the weaver (ASM) start with the first weaving; the
- * Prometheus endpoint, when asked for, starts at once.
+ * The recorder (meters, events file, stderr summary) and the weaver (Byte Buddy, {@link WeaverLoader}) start with the
+ * first weaving; the Prometheus endpoint, when asked for, starts at once. Attaching to a running JVM hands the weaving
+ * to Byte Buddy's {@code AgentBuilder}, which retransforms what is loaded already.
  *
  * <p>This is the start-up path of every JVM the agent is in, so it is kept cheap on purpose: it loads no
  * instrumentation class before weaving (the class names are constants), and it creates no lambda, whose first
@@ -54,15 +56,24 @@ final class AgentInstaller {
       StringBuilder names = inJdk ? jdkClients : libraryClientNames;
       names.append(names.length() == 0 ? "" : ", ").append(HfrBridge.clientName(client));
     }
-    FirstUse firstUse = new FirstUse(options, Map.copyOf(clientByInternalName));
+    FirstUse firstUse = new FirstUse(options);
     if (options.prometheusPort() >= 0) {
       firstUse.startRecording(); // the endpoint should answer from the start
     }
     LibraryWatch watch = LibraryWatch.decide(options.watch(), libraryClients, attach,
         LibraryWatch.classPath(System.getProperty("java.class.path", "")));
     LazyTransformer transformer =
-        new LazyTransformer(Set.copyOf(clientByInternalName.keySet()), firstUse, inst, HfrBridge.class.getModule());
-    if (watch.watching()) {
+        new LazyTransformer(Map.copyOf(clientByInternalName), firstUse, inst, HfrBridge.class.getModule());
+    if (attach) {
+      List<Integer> clients = new ArrayList<>(jdkClientSlots);
+      if (watch.watching()) {
+        clients.addAll(libraryClients);
+      }
+      Weaving weaving = transformer.delegate();
+      if (weaving != null) {
+        weaving.installOnAttach(inst, clients, HfrBridge.class.getModule());
+      }
+    } else if (watch.watching()) {
       inst.addTransformer(transformer, true);
       // the transformer stays: every instrumented class is woven when it loads, or now if it is loaded already
       Set<String> all = new HashSet<>(jdkClasses);
@@ -75,16 +86,13 @@ final class AgentInstaller {
         (HttpClientInstrumentations.wovenOnFirstConnection(name) ? onFirstConnection : now).add(name);
       }
       if (!jdkClientSlots.isEmpty()) {
-        // the recording, ASM, the hooks and the weaver's classes before the transformer is registered: the JVM hands a
-        // registered transformer a copy of every class it loads, and those were some 125 classes (docs/AGENT.md, "Seventh round")
+        // the recording, the weaver and the advice before the transformer is registered: the JVM hands a registered
+        // transformer a copy of every class it loads, and those are hundreds of classes (docs/AGENT.md, "Start-up")
         transformer.prepare(jdkClientSlots);
       }
       inst.addTransformer(transformer, true);
       try {
         weaveJdkClasses(now, inst, transformer);
-        if (attach) {
-          retransformLoaded(libraryClasses, inst); // woven now, not watched for later
-        }
       } finally {
         removeTransformer(inst, transformer);
       }
@@ -197,18 +205,16 @@ final class AgentInstaller {
 
   /**
    * What happens when the first instrumented class loads (or at once, for the Prometheus endpoint): the
-   * recording starts and the hook transformer is built, each at most once. Both run on the thread that
+   * recording starts and the weaver is loaded, each at most once. Both run on the thread that
    * loads the class, before the class is defined, so the very first request is recorded. (The recording
    * loads Micrometer, the runtime's classifier and JDK classes, never an instrumented class.)
    */
-  private static final class FirstUse implements Supplier<HookTransformer> {
+  private static final class FirstUse implements Supplier<Weaving> {
     private final AgentOptions options;
-    private final Map<String, Integer> clientByInternalName;
     private boolean recording;
 
-    FirstUse(AgentOptions options, Map<String, Integer> clientByInternalName) {
+    FirstUse(AgentOptions options) {
       this.options = options;
-      this.clientByInternalName = clientByInternalName;
     }
 
     synchronized void startRecording() {
@@ -221,17 +227,17 @@ final class AgentInstaller {
     }
 
     @Override
-    public HookTransformer get() {
+    public Weaving get() {
       try {
         startRecording();
       } catch (Throwable t) {
         AgentLog.warn("could not start recording; no request is recorded: " + t);
       }
-      AsmClasses.defineInBootstrap(); // before anything loads an ASM class through the system class loader
-      long began = System.nanoTime();
-      HookTransformer transformer = new HookTransformer(clientByInternalName, HfrBridge.CLIENTS);
-      AgentLog.debug("set up the hooks in " + AgentLog.millisSince(began));
-      return transformer;
+      try {
+        return WeaverLoader.load();
+      } catch (java.io.IOException | ReflectiveOperationException e) {
+        throw new IllegalStateException("could not load the weaver from the agent jar: " + e, e);
+      }
     }
   }
 }

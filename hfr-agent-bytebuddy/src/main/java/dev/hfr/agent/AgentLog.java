@@ -5,7 +5,7 @@ package dev.hfr.agent;
  * purpose: initialising the application's logging (or java.util.logging) from an agent changes how
  * that application's logging is set up later.
  */
-final class AgentLog {
+public final class AgentLog {
 
   private AgentLog() {}
 

@@ -43,9 +43,6 @@ final class BootstrapInjector {
   /** The diagnostic system property that can turn the direct definition off ({@link #directDefinition}). */
   static final String MODE = "hfr.agent.bootstrap";
 
-  /** The definer's {@code define}, kept for {@link #defineInBootstrap}; {@code null} until the bridge is defined directly. */
-  private static Method define;
-
   private BootstrapInjector() {}
 
   /** Injects the bridge; false when an earlier start of the agent in this JVM injected it already. */
@@ -102,23 +99,6 @@ final class BootstrapInjector {
         Map.of(), Set.of(), Map.of());
     Method defineMethod = definer.getMethod("define", String[].class, byte[][].class);
     defineMethod.invoke(null, CLASSES, Arrays.copyOf(classes, CLASSES.length));
-    define = defineMethod;
-  }
-
-  /**
-   * Whether {@link #defineInBootstrap} can define a package whose first class is {@code firstClass}; the caller
-   * checks and defines in one critical section of its own ({@code AsmClasses}).
-   */
-  static synchronized boolean canDefineInBootstrap(String firstClass) {
-    return define != null && !inBootstrap(firstClass);
-  }
-
-  /**
-   * Defines more classes in the bootstrap class loader, in order, the way the bridge was (used for ASM,
-   * {@link AsmClasses}); only when {@link #canDefineInBootstrap} said so.
-   */
-  static synchronized void defineInBootstrap(String[] classNames, byte[][] classFiles) throws ReflectiveOperationException {
-    define.invoke(null, classNames, classFiles);
   }
 
   /**
@@ -141,7 +121,7 @@ final class BootstrapInjector {
   /**
    * Reads class files from the agent jar itself (the code source of this class), which the system class
    * loader has open already. {@code getResourceAsStream} would do the same through the module system and a
-   * {@code jar:} URL connection, loading some thirty JDK classes at start-up for four reads. {@link AsmClasses} reads
+   * {@code jar:} URL connection, loading some thirty JDK classes at start-up for four reads. {@link WeaverLoader} reads
    * its nested jar through it too.
    */
   static final class AgentJar implements AutoCloseable {
@@ -149,6 +129,27 @@ final class BootstrapInjector {
 
     private AgentJar(JarFile jar) {
       this.jar = jar;
+    }
+
+    /**
+     * The stored entry {@code name} of the agent jar, read where it lies each time a part of it is asked for (the jar stays
+     * open; the system class loader has it open already, so the JVM shares its index); or, when the agent was not loaded
+     * from its jar, the class loader's resource, in memory; {@code null} when there is neither.
+     */
+    static Bytes openEntry(String name) throws IOException {
+      AgentJar agentJar = open();
+      ZipEntry inJar = agentJar.jar == null ? null : agentJar.jar.getEntry(name);
+      if (inJar != null && inJar.getMethod() == ZipEntry.STORED) {
+        return new Bytes.InJar(agentJar.jar, inJar);
+      }
+      agentJar.close();
+      InputStream in = BootstrapInjector.class.getClassLoader().getResourceAsStream(name);
+      if (in == null) {
+        return null;
+      }
+      try (in) {
+        return new Bytes.InMemory(in.readAllBytes());
+      }
     }
 
     /** The agent's jar; or, when this class was not loaded from a jar (the module's own tests), its class loader. */
@@ -199,6 +200,63 @@ final class BootstrapInjector {
     public void close() throws IOException {
       if (jar != null) {
         jar.close();
+      }
+    }
+  }
+
+  /** Parts of a nested jar, read on demand. */
+  abstract static class Bytes {
+    abstract long size();
+
+    abstract byte[] read(long offset, int length) throws IOException;
+
+    /** A stored entry of a jar file: each read skips to its place (no inflating, so skipping reads nothing). */
+    static final class InJar extends Bytes {
+      private final JarFile jar;
+      private final ZipEntry entry;
+
+      InJar(JarFile jar, ZipEntry entry) {
+        this.jar = jar;
+        this.entry = entry;
+      }
+
+      @Override
+      long size() {
+        return entry.getSize();
+      }
+
+      @Override
+      byte[] read(long offset, int length) throws IOException {
+        try (InputStream in = jar.getInputStream(entry)) {
+          in.skipNBytes(offset);
+          byte[] bytes = new byte[length];
+          if (in.readNBytes(bytes, 0, length) != length) {
+            throw new IOException(entry.getName() + " ends before " + (offset + length));
+          }
+          return bytes;
+        }
+      }
+    }
+
+    /** A copy in memory (the agent's classes are not in its jar: this module's tests, or its plain jar on the class path). */
+    static final class InMemory extends Bytes {
+      private final byte[] bytes;
+
+      InMemory(byte[] bytes) {
+        this.bytes = bytes;
+      }
+
+      @Override
+      long size() {
+        return bytes.length;
+      }
+
+      @Override
+      byte[] read(long offset, int length) throws IOException {
+        if (offset < 0 || offset + length > bytes.length) {
+          throw new IOException("no bytes " + offset + " to " + (offset + length) + " in " + bytes.length);
+        }
+        return Arrays.copyOfRange(bytes, (int) offset, (int) offset + length);
       }
     }
   }

@@ -11,14 +11,9 @@ import java.util.jar.JarFile;
 /**
  * A jar nested in the agent jar, one entry instead of hundreds. The JVM indexes every entry of an agent jar, in Java,
  * when it opens it, before {@code premain}, in every JVM the agent is in; at ~1,450 entries that indexing got hot
- * enough to be JIT-compiled (docs/AGENT.md, "Sixth round"). The build writes two:
- *
- * <ul>
- *   <li>{@link #LIBRARIES}: Micrometer, Prometheus's client and what they use (relocated, some 700 classes), which
- *       only the Prometheus endpoint needs;
- *   <li>{@link #ASM}: ASM's core package, stored, which {@link AsmClasses} reads in one pass to define it in the
- *       bootstrap class loader.
- * </ul>
+ * enough to be JIT-compiled (docs/AGENT.md, "Start-up"). The build writes two: {@link #LIBRARIES}, Micrometer,
+ * Prometheus's client and what they use (relocated, some 700 classes), which only the Prometheus endpoint needs; and
+ * the weaver's, which {@link WeaverLoader} reads in memory.
  *
  * <p>{@link #open()} makes a nested jar's classes loadable by the system class loader, where the agent's classes are:
  * it copies it to a temporary file ({@link TempJars}: deleted at exit, or by the next JVM that writes one when this one
@@ -31,8 +26,6 @@ final class NestedJar {
 
   /** Micrometer and Prometheus's client, opened by {@link Recording} for the Prometheus endpoint. */
   static final NestedJar LIBRARIES = new NestedJar("META-INF/hfr-agent/libraries.jar");
-  /** ASM's core package, opened only when it cannot be defined in the bootstrap class loader ({@link AsmClasses}). */
-  static final NestedJar ASM = new NestedJar("META-INF/hfr-agent/asm.jar");
 
   private static Instrumentation instrumentation;
 
@@ -53,7 +46,7 @@ final class NestedJar {
     return entry;
   }
 
-  /** What the copy's name says it holds: the entry's file name without {@code .jar} ({@code libraries}, {@code asm}). */
+  /** What the copy's name says it holds: the entry's file name without {@code .jar} ({@code libraries}). */
   private String kind() {
     return entry.substring(entry.lastIndexOf('/') + 1, entry.length() - ".jar".length());
   }

@@ -33,7 +33,7 @@ final class Recording {
     DecisionLog events = options.events() == null ? null : DecisionLog.start(options.events(), meters);
     RetryEnforcer enforcer = options.enforce()
         ? new RetryEnforcer(options.retryMaxAttempts(), options.retryBase().toMillis(), options.retryCap().toMillis(),
-            options.retryAfterMax().toMillis(), Clock.system(), meters)
+            options.retryAfterMax().toMillis(), options.retryBudget(), Clock.system(), meters)
         : null;
     HttpCallRecorder recorder = new HttpCallRecorder(
         new ShadowDecider(options.criticality()),

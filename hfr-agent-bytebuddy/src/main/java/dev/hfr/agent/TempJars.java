@@ -45,7 +45,7 @@ final class TempJars {
    * writable by this user alone (where the file system has POSIX permissions), deleted when the JVM exits; the first
    * time, then removes the jars earlier JVMs left behind ({@link #removeLeftOvers}).
    *
-   * @param kind lower-case letters, what the jar holds ({@code libraries}, {@code asm}, {@code bootstrap})
+   * @param kind lower-case letters, what the jar holds ({@code libraries}, {@code bootstrap})
    * @throws IOException when the folder is missing or not writable
    */
   static Path write(String kind, InputStream content) throws IOException {

@@ -6,9 +6,7 @@ import java.io.ByteArrayInputStream;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
-import java.lang.reflect.Field;
 import java.util.ArrayDeque;
-import java.util.ArrayList;
 import java.util.Deque;
 import java.util.HashMap;
 import java.util.HashSet;
@@ -43,7 +41,9 @@ class AgentJarIT {
   private static final int CONSTANT_METHOD_TYPE = 16;
 
   private static final String LIBRARIES_JAR = "META-INF/hfr-agent/libraries.jar";
-  private static final String ASM_JAR = "META-INF/hfr-agent/asm.jar";
+  private static final String WEAVER_JAR = "META-INF/hfr-agent/weaver.jar";
+  /** The advice templates, read as class files and inlined into the clients' classes, never loaded from the jar. */
+  private static final String ADVICE = "dev/hfr/agent/internal/advice/";
 
   /**
    * What Micrometer and Prometheus's client name but use only when it is there or when configured to, and the agent
@@ -56,6 +56,9 @@ class AgentJarIT {
       "dev/hfr/agent/shaded/org/LatencyUtils/",
       // exemplars from a tracer: Prometheus's client looks for the tracer initializer by class name, and there is none
       "dev/hfr/agent/shaded/io/prometheus/metrics/tracer/initializer/");
+
+  /** What Byte Buddy names but uses only when asked to: JNA, for injecting classes through it, which the weaver never does. */
+  private static final List<String> OPTIONAL_FOR_BYTE_BUDDY = List.of("com/sun/jna/");
 
   @Test
   @DisplayName("declares the premain, agentmain and attach entry points and may retransform")
@@ -71,27 +74,29 @@ class AgentJarIT {
   }
 
   @Test
-  @DisplayName("holds only classes under dev.hfr.agent, in it and in its nested jar: ASM, Micrometer, Prometheus and the runtime are relocated")
+  @DisplayName("holds only classes under dev.hfr.agent, in it and in its nested jars: Byte Buddy, Micrometer, Prometheus and the runtime are relocated")
   void everyClassIsRelocated() throws Exception {
     Map<String, byte[]> outer = classes(agentJarEntries());
-    Map<String, byte[]> asm = classes(nestedJarEntries(ASM_JAR));
+    Map<String, byte[]> weaver = classes(nestedJarEntries(WEAVER_JAR));
     Map<String, byte[]> nested = classes(nestedJarEntries(LIBRARIES_JAR));
-    for (Map<String, byte[]> classes : List.of(outer, asm, nested)) {
+    for (Map<String, byte[]> classes : List.of(outer, weaver, nested)) {
       assertThat(classes.keySet()).isNotEmpty().allMatch(n -> n.startsWith("dev/hfr/agent/"), "is under dev/hfr/agent/")
           .noneMatch(n -> n.startsWith("okhttp3/") || n.startsWith("org/apache/"));
     }
     assertThat(outer).containsKeys("dev/hfr/agent/shaded/dev/hfr/runtime/classify/DefaultFailureClassifier");
-    assertThat(asm).containsKeys("dev/hfr/agent/shaded/org/objectweb/asm/ClassReader");
+    assertThat(weaver).containsKeys("dev/hfr/agent/shaded/net/bytebuddy/asm/Advice",
+        "dev/hfr/agent/shaded/net/bytebuddy/agent/builder/AgentBuilder", "dev/hfr/agent/internal/weave/AdviceWeaving",
+        "dev/hfr/agent/internal/advice/JdkSendAdvice");
     assertThat(nested).containsKeys(
         "dev/hfr/agent/shaded/io/micrometer/core/instrument/MeterRegistry",
         "dev/hfr/agent/shaded/io/micrometer/prometheusmetrics/PrometheusMeterRegistry");
     assertThat(outer.keySet()).as("no class in two: the one earlier on the class path would shadow the other")
-        .doesNotContainAnyElementsOf(nested.keySet()).doesNotContainAnyElementsOf(asm.keySet());
-    assertThat(asm.keySet()).doesNotContainAnyElementsOf(nested.keySet());
+        .doesNotContainAnyElementsOf(nested.keySet()).doesNotContainAnyElementsOf(weaver.keySet());
+    assertThat(weaver.keySet()).doesNotContainAnyElementsOf(nested.keySet());
   }
 
   @Test
-  @DisplayName("has fewer than 150 entries: Micrometer and Prometheus are one nested jar, ASM another, the runtime only what the agent reaches")
+  @DisplayName("has fewer than 150 entries: Micrometer and Prometheus are one nested jar, Byte Buddy and the weaver another, the runtime only what the agent reaches")
   void fewEntries() throws Exception {
     try (JarFile jar = new JarFile(ForkedJvm.agentJar().toFile())) {
       // ~1,450 entries made the JVM's indexing of the jar, which every JVM with the agent does, hot enough to be
@@ -102,21 +107,27 @@ class AgentJarIT {
       assertThat(jar.stream().map(ZipEntry::getName).filter(n -> n.startsWith("dev/hfr/agent/shaded/io/")))
           .as("of Micrometer and Prometheus, only the interface the runtime's classifier implements")
           .containsExactly("dev/hfr/agent/shaded/io/micrometer/core/instrument/binder/MeterBinder.class");
-      assertThat(jar.getEntry(ASM_JAR)).as(ASM_JAR).isNotNull();
+      assertThat(jar.getEntry(WEAVER_JAR).getMethod()).as("%s is stored in the agent jar", WEAVER_JAR).isEqualTo(ZipEntry.STORED);
     }
-    try (ZipInputStream asm = new ZipInputStream(new ByteArrayInputStream(agentJarEntries().get(ASM_JAR)))) {
-      for (ZipEntry e; (e = asm.getNextEntry()) != null; ) {
-        assertThat(e.getMethod()).as("%s is stored: the agent jar's entry is deflated once", e.getName()).isEqualTo(ZipEntry.STORED);
+    try (ZipInputStream weaver = new ZipInputStream(new ByteArrayInputStream(agentJarEntries().get(WEAVER_JAR)))) {
+      for (ZipEntry e; (e = weaver.getNextEntry()) != null; ) {
+        // WeaverLoader defines each class from its place in the nested jar, found from the local headers
+        assertThat(e.getMethod()).as("%s is stored", e.getName()).isEqualTo(ZipEntry.STORED);
+        assertThat(e.getSize()).as("%s has its size in its local header", e.getName()).isNotNegative();
       }
     }
   }
 
   @Test
-  @DisplayName("every class its classes name is in it, in the nested jar or in the JDK, also what they reach through the nested jar")
+  @DisplayName("every class its classes name is in it, in a nested jar or in the JDK, also what they reach through the nested jars;"
+      + " only the advice templates, which are never loaded, name the clients' classes")
   void nothingReachableIsMissing() throws Exception {
-    // ASM is defined in the bootstrap loader (or loaded from its nested jar) before any class of the jar uses it
+    // the weaver's loader asks the agent's loader for what it does not hold itself: one class space, as far as names go
     Map<String, byte[]> outer = classes(agentJarEntries());
-    outer.putAll(classes(nestedJarEntries(ASM_JAR)));
+    Map<String, byte[]> weaver = classes(nestedJarEntries(WEAVER_JAR));
+    // package-info names only annotations, which the JVM reads on request alone (minimizeJar left Byte Buddy's out)
+    weaver.keySet().removeIf(name -> name.startsWith(ADVICE) || name.endsWith("/package-info"));
+    outer.putAll(weaver);
     Map<String, byte[]> nested = classes(nestedJarEntries(LIBRARIES_JAR));
     Set<String> missing = new TreeSet<>();
     Set<String> seen = new HashSet<>(outer.keySet());
@@ -129,7 +140,9 @@ class AgentJarIT {
           continue;
         }
         if (!nested.containsKey(referred)) {
-          if (!(nested.containsKey(name) && OPTIONAL_FOR_THE_LIBRARIES.stream().anyMatch(referred::startsWith))) {
+          boolean optional = nested.containsKey(name) ? OPTIONAL_FOR_THE_LIBRARIES.stream().anyMatch(referred::startsWith)
+              : name.startsWith("dev/hfr/agent/shaded/net/bytebuddy/") && OPTIONAL_FOR_BYTE_BUDDY.stream().anyMatch(referred::startsWith);
+          if (!optional) {
             missing.add(referred + " (named by " + name + ")");
           }
         } else if (seen.add(referred)) {
@@ -167,24 +180,15 @@ class AgentJarIT {
   }
 
   @Test
-  @DisplayName("ASM's core package, which the agent defines in the bootstrap class loader, is its nested jar, listed whole and each class after its superclass")
-  void asmIsListedWholeInDefinitionOrder() throws Exception {
-    Field listed = Class.forName("dev.hfr.agent.AsmClasses").getDeclaredField("IN_DEFINITION_ORDER");
-    listed.setAccessible(true);
-    List<String> order = List.of((String[]) listed.get(null));
-    Map<String, byte[]> asm = classes(nestedJarEntries(ASM_JAR));
-    List<String> inJar = asm.keySet().stream().map(n -> n.replace('/', '.')).toList();
-    assertThat(order).as("every class of the package, once").doesNotHaveDuplicates().containsExactlyInAnyOrderElementsOf(inJar);
-    for (String name : order) {
-      ClassReader reader = new ClassReader(asm.get(name.replace('.', '/')));
-      List<String> supertypes = new ArrayList<>(List.of(reader.getInterfaces()));
-      supertypes.add(reader.getSuperName());
-      for (String supertype : supertypes) {
-        String superName = supertype.replace('/', '.');
-        if (order.contains(superName)) {
-          assertThat(order.indexOf(superName)).as("%s comes before %s", superName, name).isLessThan(order.indexOf(name));
-        }
-      }
+  @DisplayName("the advice templates name the clients' classes and the bridge, never another class of the agent")
+  void adviceNamesOnlyTheClientsAndTheBridge() throws Exception {
+    Map<String, byte[]> advice = classes(nestedJarEntries(WEAVER_JAR));
+    advice.keySet().removeIf(name -> !name.startsWith(ADVICE));
+    assertThat(advice).isNotEmpty();
+    for (Map.Entry<String, byte[]> c : advice.entrySet()) {
+      assertThat(referredClasses(c.getValue())).as(c.getKey())
+          .allMatch(n -> n.equals(c.getKey()) || inJdk(n) || n.startsWith("okhttp3/") || n.startsWith("org/apache/hc/")
+              || n.startsWith("dev/hfr/agent/internal/bootstrap/") || n.startsWith("dev/hfr/agent/shaded/net/bytebuddy/"));
     }
   }
 

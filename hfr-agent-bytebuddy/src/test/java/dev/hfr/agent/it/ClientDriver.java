@@ -18,14 +18,19 @@ import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import okhttp3.Call;
 import okhttp3.Callback;
+import okhttp3.MediaType;
 import okhttp3.OkHttpClient;
 import okhttp3.Request;
+import okhttp3.RequestBody;
 import okhttp3.Response;
 import org.apache.hc.client5.http.classic.methods.HttpGet;
+import org.apache.hc.client5.http.classic.methods.HttpUriRequestBase;
 import org.apache.hc.client5.http.config.RequestConfig;
 import org.apache.hc.client5.http.impl.classic.CloseableHttpClient;
 import org.apache.hc.client5.http.impl.classic.HttpClients;
+import org.apache.hc.core5.http.ContentType;
 import org.apache.hc.core5.http.io.entity.EntityUtils;
+import org.apache.hc.core5.http.io.entity.StringEntity;
 import org.apache.hc.core5.util.Timeout;
 
 /**
@@ -57,6 +62,13 @@ public final class ClientDriver {
   private final OkHttpClient okhttpWarmUp = okhttp.newBuilder().readTimeout(Duration.ofMillis(WARM_UP_TIMEOUT_MILLIS)).build();
   private int timeoutMillis = TIMEOUT_MILLIS;
   private final CloseableHttpClient apache = HttpClients.custom()
+      .setDefaultRequestConfig(RequestConfig.custom().setResponseTimeout(Timeout.ofMilliseconds(TIMEOUT_MILLIS)).build())
+      .build();
+  /**
+   * For the enforcement scenarios: Apache's own retry of a 503 or 429 (once, after a second) would come on top of the
+   * agent's (docs/AGENT.md, Enforcement), so the counts would say nothing about the agent's.
+   */
+  private final CloseableHttpClient apacheWithoutRetries = HttpClients.custom().disableAutomaticRetries()
       .setDefaultRequestConfig(RequestConfig.custom().setResponseTimeout(Timeout.ofMilliseconds(TIMEOUT_MILLIS)).build())
       .build();
 
@@ -93,6 +105,19 @@ public final class ClientDriver {
           System.out.println(driver.jdkSend(jdkRequest(args[1], args[i])));
         }
       }
+      case "client-requests" -> {
+        // client-requests BASE CLIENT SPEC...: each SPEC (METHOD:/path[:idempotency-key]) through one client, printed,
+        // each followed by two unprinted GET /ok, so that the host's breaker never sees a majority of failures
+        String client = args[2];
+        driver.timeoutMillis = WARM_UP_TIMEOUT_MILLIS;
+        driver.send(client, "GET:/ok");
+        driver.timeoutMillis = TIMEOUT_MILLIS;
+        for (int i = 3; i < args.length; i++) {
+          System.out.println(driver.send(client, args[i]));
+          driver.send(client, "GET:/ok");
+          driver.send(client, "GET:/ok");
+        }
+      }
       default -> throw new IllegalArgumentException("unknown command " + args[0]);
     }
     System.out.flush();
@@ -117,11 +142,56 @@ public final class ClientDriver {
     HttpRequest.Builder request = HttpRequest.newBuilder(URI.create(base + parts[1]));
     if (parts[0].equals("POST")) {
       request.POST(HttpRequest.BodyPublishers.ofString("{}"));
+    } else if (!parts[0].equals("GET")) {
+      request.method(parts[0], HttpRequest.BodyPublishers.noBody());
     }
     if (parts.length > 2) {
       request.header("Idempotency-Key", parts[2]);
     }
     return request;
+  }
+
+  /** One request, {@code METHOD:/path[:idempotency-key]}, through {@code client} (a POST sends a small body). */
+  private String send(String client, String spec) {
+    String[] parts = spec.split(":");
+    String url = base + parts[1];
+    String key = parts.length > 2 ? parts[2] : null;
+    try {
+      return switch (client) {
+        case "jdk-send" -> jdkSend(jdkRequest(base, spec));
+        case "jdk-async" -> {
+          HttpRequest request = jdkRequest(base, spec).timeout(Duration.ofMillis(timeoutMillis)).build();
+          HttpResponse<String> r = jdk.sendAsync(request, HttpResponse.BodyHandlers.ofString())
+              .get(timeoutMillis + 8000L, TimeUnit.MILLISECONDS);
+          yield seen(r.statusCode(), r.body());
+        }
+        case "okhttp", "okhttp-async" -> {
+          Request.Builder request = new Request.Builder().url(url)
+              .method(parts[0], parts[0].equals("POST") ? RequestBody.create("{}", MediaType.get("application/json")) : null);
+          if (key != null) {
+            request.header("Idempotency-Key", key);
+          }
+          yield client.equals("okhttp") ? okhttp(request.build()) : okhttpAsync(request.build());
+        }
+        case "apache5" -> {
+          HttpUriRequestBase request = new HttpUriRequestBase(parts[0], URI.create(url));
+          if (parts[0].equals("POST")) {
+            request.setEntity(new StringEntity("{}", ContentType.APPLICATION_JSON));
+          }
+          if (key != null) {
+            request.setHeader("Idempotency-Key", key);
+          }
+          request.setConfig(RequestConfig.custom().setResponseTimeout(Timeout.ofMilliseconds(timeoutMillis)).build());
+          yield apacheWithoutRetries.execute(request,
+              r -> seen(r.getCode(), r.getEntity() == null ? "" : EntityUtils.toString(r.getEntity())));
+        }
+        default -> throw new IllegalArgumentException(client);
+      };
+    } catch (ExecutionException e) {
+      return "error=" + e.getCause().getClass().getName();
+    } catch (Exception e) {
+      return "error=" + e.getClass().getName();
+    }
   }
 
   private void matrix() {
@@ -180,14 +250,22 @@ public final class ClientDriver {
   }
 
   private String okhttp(String url) throws IOException {
-    try (Response r = okhttpClient().newCall(new Request.Builder().url(url).build()).execute()) {
+    return okhttp(new Request.Builder().url(url).build());
+  }
+
+  private String okhttp(Request request) throws IOException {
+    try (Response r = okhttpClient().newCall(request).execute()) {
       return seen(r.code(), r.body().string());
     }
   }
 
   private String okhttpAsync(String url) throws Exception {
+    return okhttpAsync(new Request.Builder().url(url).build());
+  }
+
+  private String okhttpAsync(Request request) throws Exception {
     CompletableFuture<String> seen = new CompletableFuture<>();
-    okhttpClient().newCall(new Request.Builder().url(url).build()).enqueue(new Callback() {
+    okhttpClient().newCall(request).enqueue(new Callback() {
       @Override
       public void onResponse(Call call, Response response) {
         try (response) {

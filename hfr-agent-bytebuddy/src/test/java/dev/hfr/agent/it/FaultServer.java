@@ -7,6 +7,7 @@ import java.io.OutputStream;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.nio.charset.StandardCharsets;
+import java.time.Instant;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutorService;
@@ -20,13 +21,20 @@ import java.util.concurrent.atomic.AtomicInteger;
  * {@code /unavailable} 503, {@code /overloaded} 529 with an {@code overloaded_error} body,
  * {@code /context} 400 with {@code context_length_exceeded}, {@code /unauthorized} 401,
  * {@code /forbidden} 403, {@code /hang} no answer for 10 s (past every client's timeout);
- * {@code /flaky} 503 twice then 200, {@code /write} and {@code /keyed-write} always 503. It counts the requests per path.
+ * {@code /flaky} 503 twice then 200, {@code /write} and {@code /keyed-write} always 503;
+ * {@code /anthropic-rate} 429 once with {@code anthropic-ratelimit-requests-reset} {@value #RESET_MILLIS} ms ahead, then
+ * 200; {@code /openai-rate} 429 once with {@code x-ratelimit-remaining-requests: 0} and
+ * {@code x-ratelimit-reset-requests: }{@value #RESET_MILLIS}{@code ms}, then 200. A path's first segment picks the answer
+ * ({@code /flaky/okhttp} is a {@code /flaky} of its own); the requests are counted per whole path.
  */
 final class FaultServer implements AutoCloseable {
 
   static final String OVERLOADED_BODY = "{\"type\":\"error\",\"error\":{\"type\":\"overloaded_error\",\"message\":\"Overloaded\"}}";
   static final String CONTEXT_BODY =
       "{\"error\":{\"message\":\"This model's maximum context length is 8192 tokens.\",\"type\":\"invalid_request_error\",\"code\":\"context_length_exceeded\"}}";
+
+  /** How far ahead the rate-limit resets of {@code /anthropic-rate} and {@code /openai-rate} lie. */
+  static final int RESET_MILLIS = 600;
 
   private final HttpServer server;
   private final ExecutorService handlers = Executors.newCachedThreadPool(r -> {
@@ -59,7 +67,8 @@ final class FaultServer implements AutoCloseable {
       String path = exchange.getRequestURI().getPath();
       exchange.getRequestBody().readAllBytes();
       int n = counts.computeIfAbsent(path, p -> new AtomicInteger()).incrementAndGet();
-      switch (path) {
+      int second = path.indexOf('/', 1);
+      switch (second < 0 ? path : path.substring(0, second)) {
         case "/ok" -> respond(exchange, 200, "ok");
         case "/rate" -> {
           exchange.getResponseHeaders().set("Retry-After", "1");
@@ -81,6 +90,20 @@ final class FaultServer implements AutoCloseable {
         }
         case "/flaky" -> respond(exchange, n <= 2 ? 503 : 200, n <= 2 ? "unavailable" : "ok after " + n);
         case "/write", "/keyed-write" -> respond(exchange, 503, "unavailable");
+        case "/anthropic-rate" -> {
+          if (n == 1) {
+            exchange.getResponseHeaders().set("anthropic-ratelimit-requests-reset",
+                Instant.now().plusMillis(RESET_MILLIS).toString());
+          }
+          respond(exchange, n == 1 ? 429 : 200, n == 1 ? "slow down" : "ok after " + n);
+        }
+        case "/openai-rate" -> {
+          if (n == 1) {
+            exchange.getResponseHeaders().set("x-ratelimit-remaining-requests", "0");
+            exchange.getResponseHeaders().set("x-ratelimit-reset-requests", RESET_MILLIS + "ms");
+          }
+          respond(exchange, n == 1 ? 429 : 200, n == 1 ? "slow down" : "ok after " + n);
+        }
         default -> respond(exchange, 404, "no such path");
       }
     }

@@ -18,7 +18,7 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * The jars the agent writes into the temporary folder (the copy of the nested libraries jar for {@code prometheus.port};
- * with {@code -Dhfr.agent.bootstrap=jar} also the bridge's jar and the copy of ASM's nested jar) are named after their
+ * with {@code -Dhfr.agent.bootstrap=jar} also the bridge's jar) are named after their
  * JVM's pid, so that a JVM killed with {@code SIGKILL}, whose exit code never runs, does not leave them for good: the
  * next JVM that writes one removes them (docs/AGENT.md, "Temporary files"). Every JVM here has a temporary folder of
  * its own test, never the machine's {@code /tmp}.
@@ -35,11 +35,11 @@ class LeftOverJarsIT {
     long killedPid;
     try (ForkedJvm killed = idleJvmWithEndpoint(tmp, "-Dhfr.agent.bootstrap=jar")) {
       killedPid = killed.pid();
-      assertThat(kindsOfJarsOf(killedPid, tmp, List.of())).as("the jars of a running JVM (the fallback's two, the libraries' copy)")
-          .containsExactlyInAnyOrder("bootstrap", "asm", "libraries");
+      assertThat(kindsOfJarsOf(killedPid, tmp, List.of())).as("the jars of a running JVM (the fallback's, the libraries' copy)")
+          .containsExactlyInAnyOrder("bootstrap", "libraries");
       killed.kill();
     }
-    assertThat(kindsOfJarsOf(killedPid, tmp, List.of())).as("what SIGKILL left").containsExactlyInAnyOrder("bootstrap", "asm", "libraries");
+    assertThat(kindsOfJarsOf(killedPid, tmp, List.of())).as("what SIGKILL left").containsExactlyInAnyOrder("bootstrap", "libraries");
     List<Path> notTheAgents = plantLookalikes(tmp, killedPid);
 
     try (ForkedJvm next = idleJvmWithEndpoint(tmp)) {
@@ -105,7 +105,7 @@ class LeftOverJarsIT {
   }
 
   /**
-   * The kinds ({@code libraries}, {@code asm}, {@code bootstrap}) of the agent's jars in {@code tmp} named after
+   * The kinds ({@code libraries}, {@code bootstrap}) of the agent's jars in {@code tmp} named after
    * {@code pid}, except the files {@link #plantLookalikes} planted.
    */
   private static List<String> kindsOfJarsOf(long pid, Path tmp, List<Path> planted) throws IOException {

@@ -18,12 +18,21 @@ public final class HfrBridge {
   public static final int HTTP_URL_CONNECTION = 1;
   /** OkHttp 4 and 5. */
   public static final int OKHTTP = 2;
-  /** Apache HttpClient 5 classic. */
+  /** Apache HttpClient 5 (classic). */
   public static final int APACHE_HTTPCLIENT5 = 3;
   /** The number of client slots. */
   public static final int CLIENTS = 4;
 
   private static final String[] NAMES = {"jdk-httpclient", "http-url-connection", "okhttp", "apache-httpclient5"};
+
+  /**
+   * The response headers the library clients' advice reads (only from a response of status 400 or more), in this order:
+   * the rate-limit hints enforcement honours, and the remaining counts that say which reset applies.
+   */
+  private static final String[] RATE_LIMIT_HEADERS = {"Retry-After", "retry-after-ms",
+      "x-ratelimit-reset-requests", "x-ratelimit-reset-tokens", "x-ratelimit-remaining-requests", "x-ratelimit-remaining-tokens",
+      "anthropic-ratelimit-requests-reset", "anthropic-ratelimit-tokens-reset", "anthropic-ratelimit-input-tokens-reset",
+      "anthropic-ratelimit-output-tokens-reset"};
 
   /** Marks a nested call: its exit leaves one level of {@link CallDepth} and records nothing. */
   public static final Object NESTED = new Object();
@@ -39,6 +48,11 @@ public final class HfrBridge {
   private static volatile int disabled;
 
   private HfrBridge() {}
+
+  /** The names of the headers the advice reads for {@link #libraryExit} (a copy: the caller may not change the bridge's). */
+  public static String[] rateLimitHeaders() {
+    return RATE_LIMIT_HEADERS.clone();
+  }
 
   /** The tag value and log name of a client slot. */
   public static String clientName(int client) {
@@ -96,19 +110,24 @@ public final class HfrBridge {
     return false;
   }
 
-  public static void jdkAsyncExit(Object call, Object future, Throwable thrown) {
+  /**
+   * After {@code sendAsync} returned {@code future} (or threw): the future the application gets, the same one unless
+   * enforcement may repeat the request ({@link HttpCallHooks#jdkFinishAsync}).
+   */
+  public static Object jdkAsyncExit(Object call, Object client, Object request, Object handler, Object future, Throwable thrown) {
     if (call == null) {
-      return;
+      return future;
     }
     try {
       if (call != NESTED && enabled(JDK_HTTP_CLIENT)) {
-        hooks.jdkFinishAsync(call, future, thrown);
+        return hooks.jdkFinishAsync(call, client, request, handler, future, thrown);
       }
     } catch (Throwable t) {
       fail(JDK_HTTP_CLIENT, t);
     } finally {
       CallDepth.exit(JDK_HTTP_CLIENT);
     }
+    return future;
   }
 
   // ---- java.net.HttpURLConnection ----
@@ -166,7 +185,12 @@ public final class HfrBridge {
 
   // ---- OkHttp, Apache HttpClient 5 ----
 
-  public static Object libraryEnter(int client, String method, String host, boolean idempotencyKey) {
+  /**
+   * Before a library client's attempt.
+   *
+   * @param resendable whether the request's body, if any, can be sent again
+   */
+  public static Object libraryEnter(int client, String method, String host, boolean idempotencyKey, boolean resendable) {
     HttpCallHooks h = active(client);
     if (h == null) {
       return null;
@@ -175,7 +199,7 @@ public final class HfrBridge {
       return NESTED;
     }
     try {
-      Object call = h.libraryStart(client, method, host, idempotencyKey);
+      Object call = h.libraryStart(client, method, host, idempotencyKey, resendable);
       return call == null ? NESTED : call;
     } catch (Throwable t) {
       fail(client, t);
@@ -183,19 +207,29 @@ public final class HfrBridge {
     }
   }
 
-  public static void libraryExit(int client, Object call, int status, String retryAfter, Throwable thrown) {
+  /**
+   * After a library client's attempt; true asks the advice to run the method again (an enforced retry, the backoff
+   * waited out and {@code response} closed).
+   *
+   * @param headers the values of {@link #rateLimitHeaders()}, or {@code null} when none were read
+   * @param canceled whether the application canceled the call
+   */
+  public static boolean libraryExit(int client, Object call, Object response, int status, String[] headers, Throwable thrown,
+      boolean canceled) {
     if (call == null) {
-      return;
+      return false;
     }
-    try {
-      if (call != NESTED && enabled(client)) {
-        hooks.libraryFinish(call, status, retryAfter, thrown);
+    if (call != NESTED && enabled(client)) {
+      try {
+        if (hooks.libraryFinish(call, response, status, headers, thrown, canceled)) {
+          return true; // still inside the outermost call: keep the depth for the repeat
+        }
+      } catch (Throwable t) {
+        fail(client, t);
       }
-    } catch (Throwable t) {
-      fail(client, t);
-    } finally {
-      CallDepth.exit(client);
     }
+    CallDepth.exit(client);
+    return false;
   }
 
   // ----

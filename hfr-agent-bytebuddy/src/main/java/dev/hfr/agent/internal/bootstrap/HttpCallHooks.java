@@ -21,8 +21,12 @@ public interface HttpCallHooks {
    */
   boolean jdkFinish(Object call, Object response, Throwable thrown);
 
-  /** After {@code sendAsync} returned {@code future} (a {@code CompletableFuture<HttpResponse>}), or threw. */
-  void jdkFinishAsync(Object call, Object future, Throwable thrown);
+  /**
+   * After {@code sendAsync} returned {@code future} (a {@code CompletableFuture<HttpResponse>}), or threw: returns the
+   * future the application gets, {@code future} itself unless enforcement may send the request again, which it then
+   * does through {@code client} ({@code HttpClient}) with the same {@code request} and body {@code handler}.
+   */
+  Object jdkFinishAsync(Object call, Object client, Object request, Object handler, Object future, Throwable thrown);
 
   /** Before the first {@code getInputStream}/{@code getResponseCode} of a {@code java.net.HttpURLConnection}. */
   Object urlConnectionStart(Object connection);
@@ -30,9 +34,16 @@ public interface HttpCallHooks {
   /** After that call returned or threw. */
   void urlConnectionFinish(Object call, Object connection, Throwable thrown);
 
-  /** Before a library client's request; the advice read {@code method}, {@code host} and the key's presence. */
-  Object libraryStart(int client, String method, String host, boolean idempotencyKey);
+  /**
+   * Before a library client's request; the advice read {@code method}, {@code host}, the key's presence and whether the
+   * body can be sent again.
+   */
+  Object libraryStart(int client, String method, String host, boolean idempotencyKey, boolean resendable);
 
-  /** After it: {@code status} 0 when no response came, {@code retryAfter} the raw header or {@code null}. */
-  void libraryFinish(Object call, int status, String retryAfter, Throwable thrown);
+  /**
+   * After an attempt: {@code status} 0 when no response came, {@code headers} the values of
+   * {@link HfrBridge#rateLimitHeaders()} or {@code null}. True (enforcement only) asks for the attempt to be run
+   * again: the backoff has been waited out and {@code response} (a {@code Closeable}) closed.
+   */
+  boolean libraryFinish(Object call, Object response, int status, String[] headers, Throwable thrown, boolean canceled);
 }

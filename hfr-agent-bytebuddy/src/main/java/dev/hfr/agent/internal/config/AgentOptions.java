@@ -38,6 +38,7 @@ public final class AgentOptions {
   private Duration retryBase = Duration.ofMillis(100);
   private Duration retryCap = Duration.ofSeconds(2);
   private Duration retryAfterMax = Duration.ofSeconds(10);
+  private int retryBudget = 600;
   private final boolean[] clientEnabled = {true, true, true, true};
   private Watch watch = Watch.AUTO;
   private final List<String> problems = new ArrayList<>();
@@ -98,6 +99,7 @@ public final class AgentOptions {
       case "retry.base" -> retryBase = duration(value);
       case "retry.cap" -> retryCap = duration(value);
       case "retry.after.max" -> retryAfterMax = duration(value);
+      case "retry.budget" -> retryBudget = intIn(value, 0, 1_000_000);
       case "instrument.jdk-httpclient" -> clientEnabled[0] = bool(value);
       case "instrument.http-url-connection" -> clientEnabled[1] = bool(value);
       case "instrument.okhttp" -> clientEnabled[2] = bool(value);
@@ -109,7 +111,7 @@ public final class AgentOptions {
 
   private static Map<String, String> keys() {
     Map<String, String> k = new LinkedHashMap<>();
-    k.put("enforce", "true: retry idempotent JDK HttpClient requests on T1/T2/T3 (default false: shadow, observe only)");
+    k.put("enforce", "true: retry idempotent requests of every client but HttpURLConnection on T1/T2/T3 (default false: shadow, observe only)");
     k.put("events", "a file to append one JSON line per decision to (default: none)");
     k.put("events.successes", "true: also write an event for each successful request (default false)");
     k.put("prometheus.port", "serve the meters in Prometheus text format on this port, path /metrics (default: off; 0 = any free port)");
@@ -121,6 +123,7 @@ public final class AgentOptions {
     k.put("retry.base", "enforcement: the backoff's base delay (default 100ms)");
     k.put("retry.cap", "enforcement: the backoff's cap (default 2s)");
     k.put("retry.after.max", "enforcement: a longer Retry-After is not waited for; the response goes to the application (default 10s)");
+    k.put("retry.budget", "enforcement: retries per minute the agent may make in this JVM, all hosts together (default 600)");
     k.put("instrument.jdk-httpclient", "false: leave java.net.http.HttpClient alone");
     k.put("instrument.http-url-connection", "false: leave HttpURLConnection alone");
     k.put("instrument.okhttp", "false: leave OkHttp alone");
@@ -224,6 +227,9 @@ public final class AgentOptions {
   public Duration retryCap() { return retryCap; }
 
   public Duration retryAfterMax() { return retryAfterMax; }
+
+  /** Enforcement: retries per minute the agent may make in this JVM. */
+  public int retryBudget() { return retryBudget; }
 
   /** Whether the client in bridge slot {@code client} is instrumented. */
   public boolean instruments(int client) { return clientEnabled[client]; }

@@ -1,30 +1,45 @@
 package dev.hfr.agent.internal.instrumentation;
 
 import dev.hfr.agent.internal.bootstrap.HfrBridge;
-import dev.hfr.agent.internal.weave.MethodHook;
 import java.util.List;
 
 /**
- * Everything the agent instruments: one {@link TypeInstrumentation} per HTTP client, by bridge slot.
- *
- * <p>The start-up path asks only {@link #classNames(int)}, which answers from constants, so that a JVM
- * loads no instrumentation (and no hook) class until one of their classes appears, and then only that
- * client's ({@link #hooks(int)}); every class loaded from the agent jar at start-up costs its CPU time
+ * Which classes the agent instruments, by client (bridge slot), as constants. The start-up path asks only this class,
+ * so that a JVM loads nothing of the weaver (Byte Buddy, the advice: {@code dev.hfr.agent.internal.weave}, in the agent
+ * jar's nested weaver jar) until one of these classes is woven; every class loaded at start-up costs its CPU time
  * (docs/AGENT.md, "Start-up").
  */
 public final class HttpClientInstrumentations {
 
+  /** {@code java.net.http.HttpClient}: the facade every client the JDK builds is (5 KB to weave, the implementation 26 KB). */
+  public static final String JDK_CLIENT_FACADE = "jdk.internal.net.http.HttpClientFacade";
+  /** The facade's superclass, loaded before the agent registers its transformer. */
+  public static final String JDK_CLIENT_API = "java.net.http.HttpClient";
+  /** {@code HttpURLConnection}: the API class, whose {@code getResponseCode} is woven. */
+  public static final String URL_CONNECTION_API = "java.net.HttpURLConnection";
+  /** The JDK's implementation, whose {@code getInputStream} is woven (HTTPS delegates to it). */
+  public static final String URL_CONNECTION_IMPLEMENTATION = "sun.net.www.protocol.http.HttpURLConnection";
+  /** The JDK's URL handlers, whose {@code openConnection} creates every http and https connection. */
+  public static final String HTTP_HANDLER = "sun.net.www.protocol.http.Handler";
+  /** The https URL handler. */
+  public static final String HTTPS_HANDLER = "sun.net.www.protocol.https.Handler";
+  /** OkHttp 4 and 5: the interceptor that runs each call's network attempts, on the caller's or the dispatcher's thread. */
+  public static final String OKHTTP_RETRY_INTERCEPTOR = "okhttp3.internal.http.RetryAndFollowUpInterceptor";
+  /** Apache HttpClient 5 classic: the client the builders create. */
+  public static final String APACHE_INTERNAL_CLIENT = "org.apache.hc.client5.http.impl.classic.InternalHttpClient";
+  /** Apache HttpClient 5 classic: the minimal client. */
+  public static final String APACHE_MINIMAL_CLIENT = "org.apache.hc.client5.http.impl.classic.MinimalHttpClient";
+
   /** The instrumented classes of each client (binary names), in bridge slot order. */
   private static final String[][] CLASS_NAMES = {
-      {JdkHttpClientInstrumentation.CLIENT_FACADE},
-      {HttpUrlConnectionInstrumentation.API, HttpUrlConnectionInstrumentation.JDK_IMPLEMENTATION,
-          HttpUrlConnectionInstrumentation.HTTP_HANDLER, HttpUrlConnectionInstrumentation.HTTPS_HANDLER},
-      {OkHttpInstrumentation.REAL_CALL},
-      {ApacheHttpClient5Instrumentation.INTERNAL_CLIENT, ApacheHttpClient5Instrumentation.MINIMAL_CLIENT}};
+      {JDK_CLIENT_FACADE},
+      {URL_CONNECTION_API, URL_CONNECTION_IMPLEMENTATION, HTTP_HANDLER, HTTPS_HANDLER},
+      {OKHTTP_RETRY_INTERCEPTOR},
+      {APACHE_INTERNAL_CLIENT, APACHE_MINIMAL_CLIENT}};
 
   private HttpClientInstrumentations() {}
 
-  /** The classes the client in bridge slot {@code client} instruments: {@link TypeInstrumentation#classNames()} without loading it. */
+  /** The classes the client in bridge slot {@code client} instruments. */
   public static List<String> classNames(int client) {
     return List.of(CLASS_NAMES[client]);
   }
@@ -39,31 +54,20 @@ public final class HttpClientInstrumentations {
   }
 
   /**
-   * Whether a JDK client's class is woven only when the first connection is opened (by a URL handler's hook), not when
-   * the agent starts: the {@code HttpURLConnection} classes, whose implementation alone is 66 KB to weave, which a JVM
-   * that uses another client never needs.
+   * Whether a JDK client's class is woven only when the first connection is opened (by a URL handler's advice), not
+   * when the agent starts: the {@code HttpURLConnection} classes, whose implementation alone is 66 KB to weave, which a
+   * JVM that uses another client never needs.
    */
   public static boolean wovenOnFirstConnection(String className) {
-    return className.equals(HttpUrlConnectionInstrumentation.API) || className.equals(HttpUrlConnectionInstrumentation.JDK_IMPLEMENTATION);
+    return className.equals(URL_CONNECTION_API) || className.equals(URL_CONNECTION_IMPLEMENTATION);
   }
 
   /**
-   * The JDK classes the client's instrumented classes are defined after (their superclasses), by binary name: loading them
-   * first loads the platform class loader's reader of the runtime image too, which the agent does before it registers its
-   * transformer.
+   * The JDK classes the client's instrumented classes are defined after (their superclasses), by binary name: loading
+   * them first loads the platform class loader's reader of the runtime image too, which the agent does before it
+   * registers its transformer.
    */
   public static List<String> loadedFirst(int client) {
-    return client == HfrBridge.JDK_HTTP_CLIENT ? List.of(JdkHttpClientInstrumentation.CLIENT_API) : List.of();
-  }
-
-  /** The hooks of the client in bridge slot {@code client}: {@link TypeInstrumentation#hooks()}. */
-  public static List<MethodHook> hooks(int client) {
-    return switch (client) {
-      case HfrBridge.JDK_HTTP_CLIENT -> new JdkHttpClientInstrumentation().hooks();
-      case HfrBridge.HTTP_URL_CONNECTION -> new HttpUrlConnectionInstrumentation().hooks();
-      case HfrBridge.OKHTTP -> new OkHttpInstrumentation().hooks();
-      case HfrBridge.APACHE_HTTPCLIENT5 -> new ApacheHttpClient5Instrumentation().hooks();
-      default -> throw new IllegalArgumentException("no client in slot " + client);
-    };
+    return client == HfrBridge.JDK_HTTP_CLIENT ? List.of(JDK_CLIENT_API) : List.of();
   }
 }

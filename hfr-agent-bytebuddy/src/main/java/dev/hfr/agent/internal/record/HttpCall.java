@@ -18,6 +18,8 @@ final class HttpCall {
   long attemptStartNanos;
   /** How long the last finished attempt took. */
   long latencyNanos;
+  /** The backoff before the next attempt of an enforced {@code sendAsync}, set when its retry is decided. */
+  long pendingDelayNanos;
 
   HttpCall(int client, String method, String host, Risk risk, boolean retryable, long startNanos) {
     this.client = client;

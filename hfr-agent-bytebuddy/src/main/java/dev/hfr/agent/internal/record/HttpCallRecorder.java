@@ -7,6 +7,7 @@ import dev.hfr.agent.internal.telemetry.AgentMeters;
 import dev.hfr.agent.internal.telemetry.DecisionLog;
 import dev.hfr.agent.internal.telemetry.HttpDecisionEvent;
 import dev.hfr.runtime.classify.Observation;
+import java.io.Closeable;
 import java.time.Duration;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
@@ -19,8 +20,10 @@ import java.util.concurrent.TimeUnit;
  * the meters and writes the decision event.
  *
  * <p>In shadow mode nothing the application sees changes: the recorder reads the response and returns.
- * Under enforcement only a synchronous JDK {@code send} of a request that may be repeated is ever sent
- * again; see {@link RetryEnforcer}.
+ * Under enforcement a request the agent may repeat ({@link RequestRisk#retryable}, with a body that can be sent again)
+ * is sent again by the client that sent it: the advice runs the JDK's {@code send}, OkHttp's interceptor or Apache's
+ * {@code doExecute} again, and a JDK {@code sendAsync} is sent again through its client once its future completes. See
+ * {@link RetryEnforcer} for when.
  */
 public final class HttpCallRecorder implements HttpCallHooks {
 
@@ -52,45 +55,57 @@ public final class HttpCallRecorder implements HttpCallHooks {
 
   @Override
   public Object jdkStart(Object request) {
-    return start(HfrBridge.JDK_HTTP_CLIENT, JdkHttp.method(request), JdkHttp.host(request), JdkHttp.hasIdempotencyKey(request));
+    return start(HfrBridge.JDK_HTTP_CLIENT, JdkHttp.method(request), JdkHttp.host(request), JdkHttp.hasIdempotencyKey(request), true);
   }
 
   @Override
   public boolean jdkFinish(Object handle, Object response, Throwable thrown) {
     HttpCall call = (HttpCall) handle;
     int status = JdkHttp.status(response);
-    Decision decision = finish(call, status, JdkHttp.header(response, "Retry-After"),
-        JdkHttp.header(response, "retry-after-ms"), status >= 400 ? JdkHttp.bufferedBody(response) : null, thrown);
-    long delay = enforcer == null ? -1 : enforcer.retryDelayNanos(call.host, call.retryable, call.attempt, decision);
-    if (delay < 0 || !sleep(delay)) {
+    String[] headers = status >= 400 ? JdkHttp.rateLimitHeaders(response) : null;
+    Decision decision = finish(call, status, headers, status >= 400 ? JdkHttp.bufferedBody(response) : null, thrown);
+    long delay = retryDelay(call, decision, headers, false);
+    if (delay < 0) {
       event(call, status, decision, thrown, false, 0);
       return false;
     }
-    event(call, status, decision, thrown, true, delay);
-    meters.retry(HfrBridge.clientName(call.client), call.host, decision.classTag());
     JdkHttp.discard(response);
-    call.attempt++;
-    call.attemptStartNanos = System.nanoTime();
-    return true;
+    return retryAfter(call, status, decision, thrown, delay);
   }
 
   @Override
-  public void jdkFinishAsync(Object handle, Object future, Throwable thrown) {
+  public Object jdkFinishAsync(Object handle, Object client, Object request, Object handler, Object future, Throwable thrown) {
     HttpCall call = (HttpCall) handle;
     if (thrown != null || !(future instanceof CompletableFuture<?> cf)) {
-      recordFinal(call, 0, null, null, null, thrown);
-      return;
+      recordFinal(call, 0, null, null, thrown);
+      return future;
     }
-    // A dependent stage: the application's future, its value and its exception are untouched.
-    cf.whenComplete((response, failure) -> {
-      try {
-        int status = JdkHttp.status(response);
-        recordFinal(call, status, JdkHttp.header(response, "Retry-After"), JdkHttp.header(response, "retry-after-ms"),
-            status >= 400 ? JdkHttp.bufferedBody(response) : null, unwrap(failure));
-      } catch (Throwable t) {
-        HfrBridge.fail(HfrBridge.JDK_HTTP_CLIENT, t);
-      }
-    });
+    if (enforcer == null || !call.retryable) {
+      // A dependent stage: the application's future, its value and its exception are untouched.
+      cf.whenComplete(new AsyncObserver(this, call));
+      return future;
+    }
+    CompletableFuture<Object> result = new CompletableFuture<>();
+    new AsyncRetries(this, call, client, request, handler, result).watch(cf);
+    return result;
+  }
+
+  /** The end of a {@code sendAsync} attempt: decides whether to send it again; false when it was the last. */
+  boolean asyncAttemptEnded(HttpCall call, Object response, Throwable failure, boolean retryPossible) {
+    int status = JdkHttp.status(response);
+    String[] headers = status >= 400 ? JdkHttp.rateLimitHeaders(response) : null;
+    Throwable cause = unwrap(failure);
+    Decision decision = finish(call, status, headers, status >= 400 ? JdkHttp.bufferedBody(response) : null, cause);
+    long delay = retryPossible ? retryDelay(call, decision, headers, false) : -1;
+    if (delay < 0) {
+      event(call, status, decision, cause, false, 0);
+      return false;
+    }
+    JdkHttp.discard(response);
+    event(call, status, decision, cause, true, delay);
+    meters.retry(HfrBridge.clientName(call.client), call.host, decision.classTag());
+    call.pendingDelayNanos = delay;
+    return true;
   }
 
   // ---- java.net.HttpURLConnection ----
@@ -101,42 +116,80 @@ public final class HttpCallRecorder implements HttpCallHooks {
       return null;
     }
     return start(HfrBridge.HTTP_URL_CONNECTION, UrlConnections.method(connection), UrlConnections.host(connection),
-        UrlConnections.hasIdempotencyKey(connection));
+        UrlConnections.hasIdempotencyKey(connection), false);
   }
 
   @Override
   public void urlConnectionFinish(Object handle, Object connection, Throwable thrown) {
     int status = UrlConnections.status(connection);
-    recordFinal((HttpCall) handle, status, status > 0 ? UrlConnections.retryAfter(connection) : null, null, null,
-        status > 0 ? null : thrown);
+    String[] headers = null;
+    if (status > 0) {
+      headers = new String[RateLimitHeaders.NAMES.length];
+      headers[0] = UrlConnections.retryAfter(connection);
+    }
+    recordFinal((HttpCall) handle, status, headers, null, status > 0 ? null : thrown);
   }
 
   // ---- OkHttp, Apache HttpClient 5 ----
 
   @Override
-  public Object libraryStart(int client, String method, String host, boolean idempotencyKey) {
-    return start(client, method, host, idempotencyKey);
+  public Object libraryStart(int client, String method, String host, boolean idempotencyKey, boolean resendable) {
+    return start(client, method, host, idempotencyKey, resendable);
   }
 
   @Override
-  public void libraryFinish(Object handle, int status, String retryAfter, Throwable thrown) {
-    recordFinal((HttpCall) handle, status, retryAfter, null, null, thrown);
+  public boolean libraryFinish(Object handle, Object response, int status, String[] headers, Throwable thrown, boolean canceled) {
+    HttpCall call = (HttpCall) handle;
+    Decision decision = finish(call, status, headers, null, thrown);
+    long delay = retryDelay(call, decision, headers, canceled);
+    if (delay < 0) {
+      event(call, status, decision, thrown, false, 0);
+      return false;
+    }
+    close(response); // before the wait: the connection goes back to the pool
+    return retryAfter(call, status, decision, thrown, delay);
   }
 
   // ----
 
-  private HttpCall start(int client, String method, String host, boolean idempotencyKey) {
+  private HttpCall start(int client, String method, String host, boolean idempotencyKey, boolean resendable) {
     return new HttpCall(client, RequestRisk.methodTag(method), hosts.tag(host), RequestRisk.of(method, idempotencyKey),
-        RequestRisk.retryable(method, idempotencyKey), System.nanoTime());
+        resendable && RequestRisk.retryable(method, idempotencyKey), System.nanoTime());
   }
 
-  private void recordFinal(HttpCall call, int status, String retryAfter, String retryAfterMs, String body, Throwable thrown) {
-    Decision decision = finish(call, status, retryAfter, retryAfterMs, body, thrown);
+  /** How long to wait before sending the attempt again under enforcement, or -1 when it is not sent again. */
+  private long retryDelay(HttpCall call, Decision decision, String[] headers, boolean canceled) {
+    if (enforcer == null || canceled) {
+      return -1;
+    }
+    return enforcer.retryDelayNanos(call.host, call.retryable, call.attempt, decision,
+        RateLimitHeaders.anthropicResetMillis(headers, System.currentTimeMillis()));
+  }
+
+  /** Records the attempt as retried, waits out the delay and starts the next attempt; false when interrupted. */
+  private boolean retryAfter(HttpCall call, int status, Decision decision, Throwable thrown, long delayNanos) {
+    if (!sleep(delayNanos)) {
+      event(call, status, decision, thrown, false, 0);
+      return false;
+    }
+    event(call, status, decision, thrown, true, delayNanos);
+    meters.retry(HfrBridge.clientName(call.client), call.host, decision.classTag());
+    nextAttempt(call);
+    return true;
+  }
+
+  static void nextAttempt(HttpCall call) {
+    call.attempt++;
+    call.attemptStartNanos = System.nanoTime();
+  }
+
+  void recordFinal(HttpCall call, int status, String[] headers, String body, Throwable thrown) {
+    Decision decision = finish(call, status, headers, body, thrown);
     event(call, status, decision, thrown, false, 0);
   }
 
   /** Classifies and decides one attempt and counts it; the event is written by the caller. */
-  private Decision finish(HttpCall call, int status, String retryAfter, String retryAfterMs, String body, Throwable thrown) {
+  private Decision finish(HttpCall call, int status, String[] headers, String body, Throwable thrown) {
     long latency = System.nanoTime() - call.attemptStartNanos;
     call.latencyNanos = latency;
     Decision decision;
@@ -145,7 +198,8 @@ public final class HttpCallRecorder implements HttpCallHooks {
     } else {
       Observation.Builder observation = Observation.builder().latency(Duration.ofNanos(latency)).exception(thrown).body(body);
       if (status > 0) {
-        observation.httpStatus(status).header("Retry-After", retryAfter).header("retry-after-ms", retryAfterMs);
+        observation.httpStatus(status);
+        RateLimitHeaders.addTo(observation, headers);
       }
       decision = decider.decide(observation.build(), call.risk);
     }
@@ -175,6 +229,17 @@ public final class HttpCallRecorder implements HttpCallHooks {
         latency / 1_000_000.0));
   }
 
+  /** Closes a library response the application will never see (an enforced retry replaces it). */
+  private static void close(Object response) {
+    if (response instanceof Closeable c) {
+      try {
+        c.close();
+      } catch (Exception ignored) {
+        // the response is dropped either way
+      }
+    }
+  }
+
   private static boolean sleep(long nanos) {
     try {
       TimeUnit.NANOSECONDS.sleep(nanos);
@@ -185,7 +250,7 @@ public final class HttpCallRecorder implements HttpCallHooks {
     }
   }
 
-  private static Throwable unwrap(Throwable t) {
+  static Throwable unwrap(Throwable t) {
     while ((t instanceof CompletionException || t instanceof ExecutionException) && t.getCause() != null) {
       t = t.getCause();
     }

@@ -37,6 +37,19 @@ final class JdkHttp {
     return response == null ? null : ((HttpResponse<?>) response).headers().firstValue(name).orElse(null);
   }
 
+  /** The values of {@link RateLimitHeaders#NAMES} in a response, aligned with them; {@code null} without a response. */
+  static String[] rateLimitHeaders(Object response) {
+    if (response == null) {
+      return null;
+    }
+    java.net.http.HttpHeaders headers = ((HttpResponse<?>) response).headers();
+    String[] values = new String[RateLimitHeaders.NAMES.length];
+    for (int i = 0; i < values.length; i++) {
+      values[i] = headers.firstValue(RateLimitHeaders.NAMES[i]).orElse(null);
+    }
+    return values;
+  }
+
   /** A prefix of the body when the application's handler has already read it into memory, else {@code null}. */
   static String bufferedBody(Object response) {
     if (response == null) {

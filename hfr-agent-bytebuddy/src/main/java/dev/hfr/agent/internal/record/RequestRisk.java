@@ -6,9 +6,9 @@ import java.util.Locale;
 /**
  * What an HTTP request risks if it is sent twice, inferred from its method and an
  * {@code Idempotency-Key} header, since nobody annotated it: GET, HEAD, OPTIONS and TRACE read
- * ({@link Risk#R0}); PUT, or any request carrying a key, is an idempotent write ({@link Risk#R1});
- * everything else (POST, PATCH, DELETE, unknown methods) is a write whose outcome has to be found out
- * before anything else is tried ({@link Risk#R2}).
+ * ({@link Risk#R0}); PUT and DELETE (idempotent by HTTP's definition, RFC 9110 §9.2.2), or any request carrying a
+ * key, are idempotent writes ({@link Risk#R1}); everything else (POST, PATCH, unknown methods) is a write whose outcome
+ * has to be found out before anything else is tried ({@link Risk#R2}).
  */
 public final class RequestRisk {
 
@@ -19,16 +19,20 @@ public final class RequestRisk {
     if (isSafe(method)) {
       return Risk.R0;
     }
-    return idempotencyKey || "PUT".equals(methodTag(method)) ? Risk.R1 : Risk.R2;
+    return idempotencyKey || isIdempotentWrite(method) ? Risk.R1 : Risk.R2;
   }
 
   /**
-   * Whether the agent may send the request again by itself under enforcement: safe methods, and
-   * writes that carry an idempotency key. A PUT without a key is idempotent by HTTP's definition, but
-   * the agent cannot know the server honours it, so it is not retried.
+   * Whether the agent may send the request again by itself under enforcement: the safe methods, PUT and DELETE, and
+   * any request that carries an idempotency key (a POST without one never).
    */
   public static boolean retryable(String method, boolean idempotencyKey) {
-    return isSafe(method) || idempotencyKey;
+    return isSafe(method) || isIdempotentWrite(method) || idempotencyKey;
+  }
+
+  private static boolean isIdempotentWrite(String method) {
+    String m = methodTag(method);
+    return m.equals("PUT") || m.equals("DELETE");
   }
 
   private static boolean isSafe(String method) {

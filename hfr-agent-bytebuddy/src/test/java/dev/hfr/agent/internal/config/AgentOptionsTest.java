@@ -21,6 +21,7 @@ class AgentOptionsTest {
     assertThat(o.summaryInterval()).isEqualTo(Duration.ofSeconds(60));
     assertThat(o.criticality()).isEqualTo(Criticality.Level.MEDIUM);
     assertThat(o.watch()).isEqualTo(AgentOptions.Watch.AUTO);
+    assertThat(o.retryBudget()).isEqualTo(600);
     assertThat(o.problems()).isEmpty();
     assertThat(AgentOptions.parse("  ").problems()).isEmpty();
   }
@@ -30,7 +31,7 @@ class AgentOptionsTest {
   void parsesPairs() {
     AgentOptions o = AgentOptions.parse(
         "prometheus.port=9464,events=/tmp/hfr-events.jsonl,enforce=true,summary.interval=90s,criticality=high,"
-            + "retry.base=20ms,retry.cap=1s,retry.max.attempts=4,hosts.max=7,instrument.okhttp=false");
+            + "retry.base=20ms,retry.cap=1s,retry.max.attempts=4,hosts.max=7,instrument.okhttp=false,retry.budget=12");
     assertThat(o.problems()).isEmpty();
     assertThat(o.prometheusPort()).isEqualTo(9464);
     assertThat(o.events()).isEqualTo(Path.of("/tmp/hfr-events.jsonl"));
@@ -41,6 +42,7 @@ class AgentOptionsTest {
     assertThat(o.retryCap()).isEqualTo(Duration.ofSeconds(1));
     assertThat(o.retryMaxAttempts()).isEqualTo(4);
     assertThat(o.maxHosts()).isEqualTo(7);
+    assertThat(o.retryBudget()).isEqualTo(12);
     assertThat(o.instruments(2)).isFalse();
     assertThat(o.instruments(0)).isTrue();
   }

@@ -45,7 +45,7 @@ class LibraryWatchTest {
   @DisplayName("auto: a switched-off library on the class path does not count")
   void autoIgnoresSwitchedOffClients() throws IOException {
     LibraryWatch w = LibraryWatch.decide(Watch.AUTO, List.of(HfrBridge.APACHE_HTTPCLIENT5), false,
-        classPath("okhttp3/internal/connection/RealCall.class"));
+        classPath("okhttp3/internal/http/RetryAndFollowUpInterceptor.class"));
     assertThat(w.watching()).isFalse();
   }
 
@@ -71,7 +71,7 @@ class LibraryWatchTest {
     LibraryWatch all = LibraryWatch.decide(Watch.ALL, LIBRARIES, false, classPath());
     assertThat(all.watching()).isTrue();
     assertThat(all.reason()).isEqualTo("watch=all");
-    LibraryWatch jdk = LibraryWatch.decide(Watch.JDK, LIBRARIES, true, classPath("okhttp3/internal/connection/RealCall.class"));
+    LibraryWatch jdk = LibraryWatch.decide(Watch.JDK, LIBRARIES, true, classPath("okhttp3/internal/http/RetryAndFollowUpInterceptor.class"));
     assertThat(jdk.watching()).isFalse();
     assertThat(jdk.reason()).isEqualTo("watch=jdk");
   }
@@ -97,7 +97,7 @@ class LibraryWatchTest {
   void classPathEntries() throws IOException {
     Path jar = dir.resolve("client.jar");
     try (JarOutputStream out = new JarOutputStream(Files.newOutputStream(jar))) {
-      out.putNextEntry(new JarEntry("okhttp3/internal/connection/RealCall.class"));
+      out.putNextEntry(new JarEntry("okhttp3/internal/http/RetryAndFollowUpInterceptor.class"));
       out.closeEntry();
     }
     try (URLClassLoader cp = LibraryWatch.classPath(dir.resolve("missing") + File.pathSeparator + jar)) {

@@ -15,15 +15,15 @@ class RequestRiskTest {
       "GET, false, R0, true",
       "head, false, R0, true",
       "OPTIONS, false, R0, true",
-      "PUT, false, R1, false",
+      "PUT, false, R1, true",
       "PUT, true, R1, true",
       "POST, false, R2, false",
       "POST, true, R1, true",
       "PATCH, false, R2, false",
-      "DELETE, false, R2, false",
+      "DELETE, false, R1, true",
       "PROPFIND, false, R2, false",
   })
-  @DisplayName("the method and an Idempotency-Key decide the risk; only reads and keyed writes may be retried")
+  @DisplayName("the method and an Idempotency-Key decide the risk; reads, PUT, DELETE and keyed writes may be retried, a POST without a key never")
   void riskOfARequest(String method, boolean key, Risk risk, boolean retryable) {
     assertThat(RequestRisk.of(method, key)).isEqualTo(risk);
     assertThat(RequestRisk.retryable(method, key)).isEqualTo(retryable);
