@@ -26,7 +26,7 @@ public class CallRefusedException extends ToolCallException {
       case "key_in_use":
         return "another recoverer holds this write's ledger key right now: wait for it, do not run the write twice";
       case "already_committed":
-        return "the ledger already holds this write as committed: it is not executed again";
+        return "the ledger already holds this write as committed: it is not executed again, and calling it again will not help";
       default:
         return "a policy or safety refusal is never retried or degraded around: change the request";
     }

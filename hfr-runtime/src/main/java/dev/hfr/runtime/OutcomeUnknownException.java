@@ -4,17 +4,29 @@ import java.util.function.Supplier;
 
 /**
  * A write may or may not have been applied, and HFR could not find out (no reconcile method, or it could
- * not tell): the ledger record stays UNKNOWN. Never resend the call blindly — that is how duplicates are
- * made. The same task re-run with the same arguments reconciles first; after a restart {@link
- * Hfr#resumePending()} does the same for writes whose process vanished.
+ * not tell): the ledger record stays UNKNOWN and the call was handed to the escalation handler, so this is
+ * a {@link CallEscalatedException} ({@code outcome().status()} is {@code ESCALATED}; {@code FAILED} with
+ * reason {@code escalation_failed} when the handler itself threw). Never resend the call blindly — that is
+ * how duplicates are made. Inside the same task a re-call with the same arguments is answered from the
+ * ledger (reconciled first where the tool can be asked; reason {@code outcome_unknown_recall} where it
+ * cannot), never sent again; after a restart {@link Hfr#resumePending()} does the same for writes whose
+ * process vanished.
  */
-public class OutcomeUnknownException extends ToolCallException {
+public class OutcomeUnknownException extends CallEscalatedException {
 
   private static final long serialVersionUID = 1L;
 
   public OutcomeUnknownException(ToolOutcome outcome, Throwable cause, Supplier<TaskReport> report, boolean stackTrace) {
-    super(outcome, cause, report, "the write may have been applied: do not resend it; check the target"
-        + (outcome.artifactRefs().isEmpty() ? "" : " for " + outcome.artifactRefs().get(0))
-        + ", or re-run the task with the same task id and arguments so HFR reconciles before anything else", stackTrace);
+    super(outcome, cause, report, nextStep(outcome), stackTrace);
+  }
+
+  private static String nextStep(ToolOutcome outcome) {
+    String target = outcome.artifactRefs().isEmpty() ? "" : " for " + outcome.artifactRefs().get(0);
+    if ("outcome_unknown_recall".equals(outcome.reason())) {
+      return "this write was made before in the task and may have been applied; a person was asked to check"
+          + target + ". Calling it again will not help: it is answered from the ledger, never sent again";
+    }
+    return "the write may have been applied: do not resend it; check the target" + target
+        + ", or re-run the task with the same task id and arguments so HFR reconciles before anything else";
   }
 }

@@ -13,9 +13,10 @@ import java.util.function.Supplier;
  * {@code IOException} cannot resend a write HFR decided not to resend. The subclass names the case:
  *
  * <ul>
- *   <li>{@link OutcomeUnknownException} — a write may or may not have been applied: never resend it;
  *   <li>{@link CallRefusedException} — policy, approval, a task limit or another recoverer refused the call;
  *   <li>{@link CallEscalatedException} — handed to a human or upstream system with its evidence;
+ *   <li>{@link OutcomeUnknownException}, a {@link CallEscalatedException} — a write may or may not have been
+ *       applied and a person was asked: never resend it;
  *   <li>{@link CallFailedException} — a structured failure; {@code outcome().retryable()} says whether a
  *       later, separate call could succeed.
  * </ul>
@@ -73,7 +74,7 @@ public class ToolCallException extends RuntimeException {
   public static ToolCallException of(ToolOutcome outcome, Throwable cause, boolean writeOutcomeUnknown,
       Supplier<TaskReport> report, boolean stackTrace) {
     Objects.requireNonNull(outcome, "outcome");
-    if (writeOutcomeUnknown) {
+    if (writeOutcomeUnknown && !"key_in_use".equals(outcome.reason())) {
       return new OutcomeUnknownException(outcome, cause, report, stackTrace);
     }
     if (outcome.errorType() == Fault.T8 || REFUSALS.contains(outcome.reason())) {

@@ -50,4 +50,13 @@ public record ToolOutcome(
     artifactRefs = List.copyOf(artifactRefs);
     Objects.requireNonNull(degradeLevel, "degradeLevel");
   }
+
+  /**
+   * Whether the result is a replay: the call repeated a write its task had already committed (the model called
+   * the tool again with the same arguments), and was answered with that write's result without sending
+   * anything ({@code reason} {@code replayed_from_ledger}).
+   */
+  public boolean replayed() {
+    return "replayed_from_ledger".equals(reason);
+  }
 }

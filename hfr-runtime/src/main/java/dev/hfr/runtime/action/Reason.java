@@ -79,6 +79,16 @@ public enum Reason {
   RESUMED_WRITE,
   /** The ledger already holds this write as committed: it is not executed again. */
   ALREADY_COMMITTED,
+  /**
+   * A re-call of a write the task already committed (the model called the tool again with the same
+   * arguments): answered with the result the write returned, without sending anything.
+   */
+  REPLAYED_FROM_LEDGER,
+  /**
+   * A re-call of a write whose outcome is unknown and cannot be found out (no reconcile method, not
+   * idempotent): nothing is sent; the write is with a person, and calling again will not help.
+   */
+  OUTCOME_UNKNOWN_RECALL,
   /** The context overflowed and was compressed. */
   CONTEXT_COMPRESSED,
   /** The context overflowed and no compressor could shrink it. */

@@ -18,8 +18,11 @@ import java.time.Duration;
 public record BreakerSettings(double errorRateThreshold, double rateLimitThreshold, long p95LatencyMs,
     int consecutiveFailures, long cooldownMs, int halfOpenProbes, long windowMs, int minCalls) {
 
-  /** The paper's values, plus ours for what the paper leaves open (429 rate 0.5, 60 s window, 20 calls). */
-  public static final BreakerSettings DEFAULTS = new BreakerSettings(0.50, 0.50, 0, 5, 30_000, 2, 60_000, 20);
+  /**
+   * The paper's values, plus ours for what the paper leaves open (429 rate 0.5, 60 s window, 10 calls): the
+   * breaker's own defaults, so an engine without a file trips alike.
+   */
+  public static final BreakerSettings DEFAULTS = new BreakerSettings(0.50, 0.50, 0, 5, 30_000, 2, 60_000, 10);
 
   public BreakerSettings {
     if (!(errorRateThreshold > 0 && errorRateThreshold <= 1) || !(rateLimitThreshold > 0 && rateLimitThreshold <= 1)) {

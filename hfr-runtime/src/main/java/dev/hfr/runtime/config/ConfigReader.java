@@ -309,6 +309,7 @@ final class ConfigReader {
     }
     d.neverRetryOn.add(RetryCondition.T7);
     d.neverRetryOn.add(RetryCondition.T8);
+    d.neverRetryOn.add(RetryCondition.T3_WRITE_WITHOUT_IDEMPOTENCY); // the retry gate's own rule: always in force
     if (on != null || never != null) {
       for (RetryCondition c : d.retryOn) {
         if (d.neverRetryOn.contains(c)) {

@@ -462,12 +462,11 @@ public final class HfrConfig {
       }
       switch (c) {
         case T3_READONLY:
-          if (tool.risk() == Risk.R0) {
-            faults.add(Fault.T3);
-          }
-          break;
         case T3:
-          if (tool.risk() != Risk.R2 || !d.neverRetryOn.contains(RetryCondition.T3_WRITE_WITHOUT_IDEMPOTENCY)) {
+          // §4.3's should_retry: a timeout is retried where the resend cannot repeat an effect — a read, an
+          // R1 write under its key (the provider deduplicates), an R2 write once its reconcile found it
+          // absent (the retry gate reconciles first). An R1 write without a key (idempotency off) is not.
+          if (tool.risk() != Risk.R1 || idempotency.enabled()) {
             faults.add(Fault.T3);
           }
           break;

@@ -12,11 +12,17 @@ public enum RetryCondition {
   T1(Fault.T1),
   /** Rate limit; waits at least Retry-After. */
   T2(Fault.T2),
-  /** Timeout with unknown outcome, for reads and idempotent writes; queryable writes reconcile first. */
+  /**
+   * Timeout with unknown outcome, retried where a resend cannot repeat an effect: a read (R0), an idempotent
+   * write (R1) under its key, a queryable write (R2) after its reconcile found it absent; never an R3 write.
+   */
   T3(Fault.T3),
-  /** Timeout, retried only for read-only (R0) tools. */
+  /** The paper's spelling of {@link #T3}: a timeout is retried only where the resend is safe (the same rule). */
   T3_READONLY(Fault.T3),
-  /** Only in {@code never_retry_on}: a timed-out write without an idempotency key (R2) is not retried blindly. */
+  /**
+   * Only in {@code never_retry_on}, and always in force: a timed-out write without an idempotency key is never
+   * resent before its reconcile found it absent.
+   */
   T3_WRITE_WITHOUT_IDEMPOTENCY(Fault.T3),
   /** Overload; usually degraded rather than retried on the same model. */
   T4(Fault.T4),

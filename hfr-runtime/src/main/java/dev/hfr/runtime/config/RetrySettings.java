@@ -16,7 +16,7 @@ import java.util.Set;
  * @param maxRetriesPerTenantPerMinute retries one tenant may spend per minute (B_tenant)
  * @param respectRetryAfter whether a server's Retry-After lengthens the delay
  * @param retryOn the classes (and conditions) that may be retried
- * @param neverRetryOn classes never retried; T7 and T8 are always among them
+ * @param neverRetryOn classes never retried; T7, T8 and T3_write_without_idempotency are always among them
  */
 public record RetrySettings(long baseDelayMs, long maxDelayMs, Jitter jitter, int maxAttemptsPerStep,
     int maxRetriesPerTask, int maxRetriesPerTenantPerMinute, boolean respectRetryAfter,
@@ -47,6 +47,8 @@ public record RetrySettings(long baseDelayMs, long maxDelayMs, Jitter jitter, in
     EnumSet<RetryCondition> never = copy(neverRetryOn);
     never.add(RetryCondition.T7);
     never.add(RetryCondition.T8);
+    // A write without a key is never resent before its reconcile found it absent: the retry gate's own rule.
+    never.add(RetryCondition.T3_WRITE_WITHOUT_IDEMPOTENCY);
     retryOn = Collections.unmodifiableSet(on);
     neverRetryOn = Collections.unmodifiableSet(never);
   }

@@ -58,6 +58,11 @@ public final class HfrMeters {
   public static final String APPROVALS = "harness.approvals";
   public static final String CALLS = "harness.calls";
   public static final String CALL_DURATION = "harness.call.duration";
+  /**
+   * Re-calls of a write the task already made (the model calling a tool again) answered without a new
+   * attempt — from the ledger, the task's kept result or a reconcile — by status; not in {@value #CALL_DURATION}.
+   */
+  public static final String RECALLS = "harness.recalls";
   public static final String RETRY_AMPLIFICATION = "harness.retry.amplification";
   public static final String CONTROLLER_FAILURES = "harness.controller.failures";
   public static final String CIRCUIT_STATE = "harness.circuit.state";

@@ -94,6 +94,7 @@ public final class ToolMeters {
   private final AtomicReferenceArray<Counter> escalations = new AtomicReferenceArray<>(REASONS.length);
   private final AtomicReferenceArray<Counter> approvals = new AtomicReferenceArray<>(2);
   private final AtomicReferenceArray<Timer> durations = new AtomicReferenceArray<>(STATUSES.length * 2);
+  private final AtomicReferenceArray<Counter> recalls = new AtomicReferenceArray<>(STATUSES.length);
   private final AtomicReferenceArray<Counter> controllerFailures = new AtomicReferenceArray<>(2);
   private final Counter duplicates;
   /** Calls that succeeded at their first attempt and were accepted: one logical call and one successful attempt each. */
@@ -358,6 +359,25 @@ public final class ToolMeters {
   public void call(ToolOutcome.Status status, boolean degraded, long nanos) {
     otherCalls.increment();
     durationTimer(status, degraded).record(nanos, TimeUnit.NANOSECONDS);
+  }
+
+  /**
+   * A re-call of a write the task already made ended with {@code status} without a new attempt: a logical call,
+   * but not one the tool failed or succeeded at, so it is kept out of {@link HfrMeters#CALL_DURATION}.
+   */
+  public void recall(ToolOutcome.Status status) {
+    otherCalls.increment();
+    Counter c = recalls.get(status.ordinal());
+    if (c == null) {
+      c = Counter.builder(HfrMeters.RECALLS)
+          .tag("tool", tool)
+          .tag("status", status.name().toLowerCase(Locale.ROOT))
+          .description("Re-calls of a write the task already made, answered without a new attempt")
+          .baseUnit("calls")
+          .register(registry);
+      recalls.set(status.ordinal(), c);
+    }
+    c.increment();
   }
 
   private Timer durationTimer(ToolOutcome.Status status, boolean degraded) {

@@ -28,12 +28,13 @@ class ToolPolicyResolutionTest {
       .retry(RetrySpec.of(6, 50, 2000, Fault.T1)).verify(VerifyLevel.V3).build();
 
   @Test
-  @DisplayName("with the paper's defaults, T3 is retried only for read-only tools (T3_readonly)")
-  void defaultsRetryTimeoutsOnlyForReads() {
+  @DisplayName("with the paper's defaults, T3 (T3_readonly) is retried where the resend is safe: reads, R1 under its key, "
+      + "R2 once reconciled absent (the retry gate reconciles first)")
+  void defaultsRetryTimeoutsWhereSafe() {
     HfrConfig c = HfrConfig.defaults();
     assertThat(c.policyFor("acme", SEARCH).retry().retryOn()).containsExactlyInAnyOrder(Fault.T1, Fault.T2, Fault.T3, Fault.T6);
-    assertThat(c.policyFor("acme", RESERVE).retry().retryOn()).containsExactlyInAnyOrder(Fault.T1, Fault.T2, Fault.T6);
-    assertThat(c.policyFor("acme", PLACE_ORDER).retries(Fault.T3)).isFalse();
+    assertThat(c.policyFor("acme", RESERVE).retry().retryOn()).containsExactlyInAnyOrder(Fault.T1, Fault.T2, Fault.T3, Fault.T6);
+    assertThat(c.policyFor("acme", PLACE_ORDER).retries(Fault.T3)).isTrue();
     assertThat(c.policyFor("acme", SEARCH).retry().maxAttempts()).isEqualTo(4);
   }
 
@@ -182,10 +183,22 @@ class ToolPolicyResolutionTest {
   }
 
   @Test
-  void plainT3InRetryOnCoversIdempotentWritesButNotQueryableOnes() {
-    HfrConfig c = HfrConfigLoader.parse("hfr:\n  retry:\n    retry_on: [T1, T3]\n", "hfr.yaml");
-    assertThat(c.policyFor(null, RESERVE).retries(Fault.T3)).isTrue();
-    assertThat(c.policyFor(null, PLACE_ORDER).retries(Fault.T3))
-        .as("never_retry_on keeps T3_write_without_idempotency").isFalse();
+  @DisplayName("T3 and T3_readonly mean the same; an R1 write without a key (idempotency off) never retries a timeout")
+  void plainT3AndT3ReadonlyAgree() {
+    HfrConfig t3 = HfrConfigLoader.parse("hfr:\n  retry:\n    retry_on: [T1, T3]\n", "hfr.yaml");
+    HfrConfig readonly = HfrConfigLoader.parse("hfr:\n  retry:\n    retry_on: [T1, T3_readonly]\n", "hfr.yaml");
+    for (ToolDescriptor tool : new ToolDescriptor[] {SEARCH, RESERVE, PLACE_ORDER, SEND_MAIL}) {
+      assertThat(t3.policyFor(null, tool).retry()).as(tool.name()).isEqualTo(readonly.policyFor(null, tool).retry());
+    }
+    HfrConfig unkeyed = HfrConfigLoader.parse("hfr:\n  idempotency:\n    enabled: false\n", "hfr.yaml");
+    assertThat(unkeyed.policyFor(null, RESERVE).retries(Fault.T3)).isFalse();
+    assertThat(unkeyed.policyFor(null, SEARCH).retries(Fault.T3)).isTrue();
+  }
+
+  @Test
+  @DisplayName("T3_write_without_idempotency is always in never_retry_on, listed or not: the retry gate's own rule")
+  void writeWithoutIdempotencyIsAlwaysNeverRetried() {
+    HfrConfig c = HfrConfigLoader.parse("hfr:\n  retry:\n    never_retry_on: [T7]\n", "hfr.yaml");
+    assertThat(c.retry().neverRetryOn()).contains(RetryCondition.T3_WRITE_WITHOUT_IDEMPOTENCY, RetryCondition.T8);
   }
 }

@@ -41,11 +41,17 @@ final class Accept {
       }
       return c.result;
     }
+    if (c.key != null && !c.replayed && c.ledgerState != null && c.ledgerState.isCommitted()) {
+      WriteAnswers answers = c.task.answers();
+      if (answers != null) {
+        answers.remember(c.key, c.result); // a re-call of this write in the task gets this result, nothing is sent
+      }
+    }
     List<String> refs = c.key == null ? List.of() : CallEnd.artifactRefs(c);
     ToolOutcome outcome = new ToolOutcome(c.tool.name(), ToolOutcome.Status.SUCCESS, null, false, c.write(), refs,
         verificationOwed, degraded, level, c.attempts, recoveredReason(c));
     end.finish(c, outcome, c.write() && verificationOwed);
-    if (c.policy.humanSpotCheckRate() > 0) {
+    if (c.policy.humanSpotCheckRate() > 0 && !c.replayed) { // a replay is no new result to sample
       oversight.maybeSpotCheck(c, c.rt.meters);
     }
     return c.result;
@@ -60,6 +66,9 @@ final class Accept {
   }
 
   private static String recoveredReason(Call<?> c) {
+    if (c.replayed) {
+      return Reason.REPLAYED_FROM_LEDGER.code();
+    }
     if (c.alreadyCommitted) {
       return Reason.ALREADY_COMMITTED.code();
     }

@@ -178,8 +178,21 @@ public final class AttemptTimeout implements AutoCloseable {
     }
   }
 
-  /** The tool's reconcile method, bounded by {@code reconcile_timeout_ms}. */
+  /**
+   * The tool's reconcile method, bounded by {@code reconcile_timeout_ms}. An answer that says neither present
+   * nor absent (a {@code null} instead of an {@code Optional}) is thrown as unreadable: the write stays unknown,
+   * never committed.
+   */
   <R> Optional<R> reconcile(Call<R> c) throws Exception {
+    Optional<R> found = reconcileOnce(c);
+    if (found == null) {
+      throw new IllegalStateException(c.tool.reconcileMethod() + " returned null instead of an Optional: HFR cannot tell"
+          + " whether " + c.tool.name() + " was applied; return Optional.empty() when it was not");
+    }
+    return found;
+  }
+
+  private <R> Optional<R> reconcileOnce(Call<R> c) throws Exception {
     long bound = c.policy.reconcileTimeoutMs() * 1_000_000L;
     if (c.rt.ignoresInterrupts) {
       return abandonable(c.invocation::reconcile, bound, c.tool.reconcileMethod() + " (reconcile of " + c.tool.name() + ")");

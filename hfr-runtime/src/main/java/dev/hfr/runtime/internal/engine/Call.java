@@ -97,6 +97,10 @@ final class Call<R> {
   LeaseHeartbeat.Beat heartbeat;
   LedgerState ledgerState;
   boolean alreadyCommitted;
+  /** The call repeats an earlier write of its task (the model called the tool again): it has that write's key. */
+  boolean recall;
+  /** The result is a committed write's, kept by the task and answered without sending anything. */
+  boolean replayed;
 
   /**
    * The failure of the last attempt on the current target, not yet reported to its (closed) breaker: a

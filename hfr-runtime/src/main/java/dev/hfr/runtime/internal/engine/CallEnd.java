@@ -28,7 +28,12 @@ final class CallEnd {
       explicit.recordCommittedWrite(new TaskState.CommittedCall(c.step, c.tool, c.invocation, c.key));
     }
     c.task.onCallEnd(outcome, unverifiedSideEffect);
-    c.rt.meters.call(outcome.status(), outcome.degraded(), clock.nanoTime() - c.startNanos);
+    if ((c.recall || c.replayed) && c.attempts == 0) {
+      // Answered without sending anything: neither a success nor a failure of the tool.
+      c.rt.meters.recall(outcome.status());
+    } else {
+      c.rt.meters.call(outcome.status(), outcome.degraded(), clock.nanoTime() - c.startNanos);
+    }
     writes.releaseLease(c);
     listener.ended(outcome, c.ledgerState);
   }

@@ -42,8 +42,14 @@ interface CallTask {
   /** The next logical step number (1, 2, ...): the call's place in the task. */
   long nextStep();
 
-  /** The occurrence of the task's next write of {@code tool} with these arguments: part of its key. */
-  int nextOccurrence(String tool, String argsHash);
+  /** The occurrence of the task's latest write of {@code tool} with these arguments, or -1 (see {@link WriteOccurrences}). */
+  int latestOccurrence(String tool, String argsHash);
+
+  /** Starts the task's write of {@code tool} with these arguments after occurrence {@code after}; returns its occurrence. */
+  int startOccurrence(String tool, String argsHash, int after);
+
+  /** What the task's writes ended with, for re-calls; {@code null} for a one-call task (it has no re-call). */
+  WriteAnswers answers();
 
   void onCallStart(boolean highRiskCall);
 

@@ -91,7 +91,9 @@ final class Init {
   private <R> Next prepareWrite(Call<R> c) {
     List<Object> args = IdempotencyKeys.arguments(c.tool, c.invocation);
     c.argsHash = IdempotencyKeys.argsHash(args);
-    c.key = writes.key(c.task, c.tool.name(), args, c.argsHash, c.step);
+    WriteClaims.Keyed keyed = writes.key(c.task, c.tool.name(), args, c.argsHash, c.step);
+    c.key = keyed.key();
+    c.recall = keyed.recall();
     TaskState explicit = c.task instanceof TaskState task ? task : null;
     if (explicit != null) {
       // The task's start checkpoint goes before its first write's record (§5.4): a cut-off task is listed
@@ -161,9 +163,22 @@ final class Init {
     return decide.settle(c, Action.RECONCILE, Reason.RESUMED_WRITE);
   }
 
-  /** The ledger holds the write as committed: it is never executed again (§5.4). */
+  /**
+   * The ledger holds the write as committed: it is never executed again (§5.4). A write the task committed
+   * in this process is answered with the result it returned then (a replay); otherwise the world is asked
+   * again where that is safe, and an R3 or unqueryable R2 write is refused.
+   */
+  @SuppressWarnings("unchecked")
   private <R> Next alreadyCommitted(Call<R> c) {
     c.alreadyCommitted = true;
+    WriteAnswers answers = c.task.answers();
+    WriteAnswers.Committed kept = answers == null ? null : answers.committed(c.key);
+    if (kept != null) {
+      c.result = (R) kept.result();
+      c.hasResult = true;
+      c.replayed = true;
+      return Next.to(ControllerState.ACCEPT);
+    }
     if (c.risk == Risk.R1 && c.tool.reconcileMethod() == null) {
       // The service answers a known key with the committed result, without a second effect (Proposition 2).
       return Next.to(ControllerState.RUN_STEP);

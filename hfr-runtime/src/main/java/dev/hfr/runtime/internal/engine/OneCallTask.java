@@ -101,10 +101,20 @@ final class OneCallTask implements CallTask {
     return 1;
   }
 
-  /** The task makes one call: its write is the first of its kind. */
+  /** The task makes one call: no write came before it. */
   @Override
-  public int nextOccurrence(String tool, String argsHash) {
-    return 0;
+  public int latestOccurrence(String tool, String argsHash) {
+    return -1;
+  }
+
+  @Override
+  public int startOccurrence(String tool, String argsHash, int after) {
+    return after + 1;
+  }
+
+  @Override
+  public WriteAnswers answers() {
+    return null;
   }
 
   @Override

@@ -40,14 +40,12 @@ final class Reconcile {
         return decide.settle(c, Action.RETRY, Reason.RESEND_SAME_KEY);
       }
       c.rt.meters.reconcile(ToolMeters.ReconcileOutcome.UNKNOWN);
-      return decide.settle(c, Action.ESCALATE, Reason.RECONCILE_UNKNOWN);
+      // A re-call cannot learn more than the call it repeats: its answer says so, and nothing is sent.
+      return decide.settle(c, Action.ESCALATE, c.recall ? Reason.OUTCOME_UNKNOWN_RECALL : Reason.RECONCILE_UNKNOWN);
     }
     Optional<R> found;
     try {
-      found = timeouts.reconcile(c);
-      if (found == null) {
-        throw new IllegalStateException(c.tool.reconcileMethod() + " returned null instead of an Optional");
-      }
+      found = timeouts.reconcile(c); // never null: an unreadable answer is thrown
     } catch (Exception e) {
       // The query itself failed or ran out of reconcile_timeout_ms: do not guess; the record stays UNKNOWN.
       c.error = e;

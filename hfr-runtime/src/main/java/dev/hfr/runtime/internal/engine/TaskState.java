@@ -94,8 +94,10 @@ public final class TaskState implements CallTask {
     Tally tally;
     /** The writes the task committed, in commit order: what compensation undoes. Guarded by the task. */
     List<CommittedCall> committedWrites;
-    /** Per (tool, arguments) write counts, the occurrence in each write's key (created by the first write). */
+    /** Per (tool, arguments) the latest write's occurrence, part of each write's key (created by the first write). */
     volatile WriteOccurrences occurrences;
+    /** What the task's writes ended with, for re-calls (created by the first write). */
+    volatile WriteAnswers answers;
     /** The task's last saved checkpoint (§5.4), or {@code null}: none saved (yet). */
     volatile TaskCheckpoint checkpoint;
     /** What an earlier, cut-off run of this task left unfinished, or {@code null}. */
@@ -180,9 +182,18 @@ public final class TaskState implements CallTask {
   @Override
   public boolean implicit() { return false; }
 
-  /** The occurrence of the task's next write of {@code tool} with these arguments: part of its key. */
   @Override
-  public int nextOccurrence(String tool, String argsHash) {
+  public int latestOccurrence(String tool, String argsHash) {
+    WriteOccurrences o = occurrences();
+    return o.latest(tool, argsHash);
+  }
+
+  @Override
+  public int startOccurrence(String tool, String argsHash, int after) {
+    return occurrences().startAfter(tool, argsHash, after);
+  }
+
+  private WriteOccurrences occurrences() {
     Rare r = rare();
     WriteOccurrences o = r.occurrences;
     if (o == null) {
@@ -194,7 +205,23 @@ public final class TaskState implements CallTask {
         }
       }
     }
-    return o.next(tool, argsHash);
+    return o;
+  }
+
+  @Override
+  public WriteAnswers answers() {
+    Rare r = rare();
+    WriteAnswers a = r.answers;
+    if (a == null) {
+      synchronized (r) {
+        a = r.answers;
+        if (a == null) {
+          a = new WriteAnswers();
+          r.answers = a;
+        }
+      }
+    }
+    return a;
   }
 
   /** The task's last saved checkpoint, or {@code null}. */
@@ -494,6 +521,11 @@ public final class TaskState implements CallTask {
     Rare r = rare();
     if (r.committedWrites == null) {
       r.committedWrites = new ArrayList<>(4);
+    }
+    for (CommittedCall known : r.committedWrites) {
+      if (known.key().equals(call.key())) {
+        return; // a re-call of a write already listed: one write, undone once
+      }
     }
     r.committedWrites.add(call);
   }

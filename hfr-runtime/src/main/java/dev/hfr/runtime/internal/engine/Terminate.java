@@ -38,11 +38,18 @@ final class Terminate {
     boolean committed = c.ledgerState != null && c.ledgerState.isCommitted();
     ToolOutcome.Status status = ToolOutcome.Status.FAILED;
     Reason reason = c.reason;
-    if (s == ControllerState.ESCALATE) {
+    WriteAnswers answers = c.key == null ? null : c.task.answers();
+    if (s == ControllerState.ESCALATE && answers != null && c.recall && answers.wasEscalated(c.key)) {
+      // The write this call repeats is already with a person: the model's re-call is answered, not escalated again.
+      status = ToolOutcome.Status.ESCALATED;
+    } else if (s == ControllerState.ESCALATE) {
       c.rt.meters.escalation(reason);
       try {
         oversight.escalate(c);
         status = ToolOutcome.Status.ESCALATED;
+        if (answers != null) {
+          answers.markEscalated(c.key);
+        }
       } catch (Exception e) {
         reason = Reason.ESCALATION_FAILED;
       }
@@ -50,7 +57,7 @@ final class Terminate {
       c.task.requestReplan();
     }
     boolean retryable = !unknown && !committed && c.fault != Fault.T7 && c.fault != Fault.T8 && c.fault != Fault.V1
-        && reason != Reason.KEY_IN_USE && reason != Reason.ALREADY_COMMITTED;
+        && reason != Reason.KEY_IN_USE && reason != Reason.ALREADY_COMMITTED && reason != Reason.OUTCOME_UNKNOWN_RECALL;
     ToolOutcome outcome = new ToolOutcome(c.tool.name(), status, c.fault, retryable, c.write() && (unknown || committed),
         c.key == null ? List.of() : CallEnd.artifactRefs(c), unknown || committed, c.rung >= 0, c.rungLevel(), c.attempts,
         reason.code());

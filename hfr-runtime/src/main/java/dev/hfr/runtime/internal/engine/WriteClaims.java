@@ -77,26 +77,54 @@ final class WriteClaims {
   }
 
   /**
-   * The write's key: from the step id the agent named on this thread, else from the write's occurrence in
-   * the task (DESIGN.md §3), so inserted reads, re-plans and concurrency leave keys where they were. In
-   * an explicit task, a record an earlier HFR keyed by the global step number ({@code legacyStep}) is
-   * found and keeps its key, so a ledger written before keys by occurrence is never silently mismatched.
+   * A write's key, and whether the call repeats an earlier write of its task (a re-call).
+   *
+   * @param recall the key is an earlier write's of the task: the same logical write, answered from its record
    */
-  String key(CallTask task, String tool, List<Object> args, String argsHash, long legacyStep) {
+  record Keyed(String key, boolean recall) {}
+
+  /**
+   * The write's key: from the step id the agent named on this thread, else from the write's occurrence in
+   * the task (DESIGN.md §3), so inserted reads, re-plans and concurrency leave keys where they were. A call
+   * with the same tool and arguments as the task's latest such write is that write again — the model
+   * calling a tool again — and gets its key, unless the ledger shows it provably did not happen (FAILED,
+   * RECONCILED_ABSENT, COMPENSATED): then it is a new write, the next occurrence. Two equal writes on
+   * purpose take distinct step ids. In an explicit task, a record an earlier HFR keyed by the global step
+   * number ({@code legacyStep}) is found and keeps its key, so a ledger written before keys by occurrence
+   * is never silently mismatched.
+   */
+  Keyed key(CallTask task, String tool, List<Object> args, String argsHash, long legacyStep) {
     String stepId = ExplicitSteps.current();
     if (stepId != null) {
-      return IdempotencyKeys.keyForStep(task.tenant(), task.taskId(), stepId, tool, args);
+      return new Keyed(IdempotencyKeys.keyForStep(task.tenant(), task.taskId(), stepId, tool, args), false);
     }
-    String key = IdempotencyKeys.key(task.tenant(), task.taskId(), tool, args, task.nextOccurrence(tool, argsHash));
+    int latest = task.latestOccurrence(tool, argsHash);
+    if (latest >= 0) {
+      String earlier = IdempotencyKeys.key(task.tenant(), task.taskId(), tool, args, latest);
+      Optional<LedgerRecord> r = ledger.find(task.tenant(), earlier);
+      if (r.isEmpty() || !provesNotApplied(r.get().state())) {
+        return new Keyed(earlier, true);
+      }
+    }
+    int occurrence = task.startOccurrence(tool, argsHash, latest);
+    String key = IdempotencyKeys.key(task.tenant(), task.taskId(), tool, args, occurrence);
+    if (occurrence != latest + 1) {
+      return new Keyed(key, true); // another call of the task started this write meanwhile
+    }
     if (!task.implicit()) {
       // One point read; an implicit task's id is new in every process, so no old record can carry it.
       String legacy = IdempotencyKeys.legacyStepKey(task.tenant(), task.taskId(), legacyStep, tool, args);
       Optional<LedgerRecord> old = ledger.find(task.tenant(), legacy);
       if (old.isPresent() && old.get().tool().equals(tool) && old.get().argsHash().equals(argsHash)) {
-        return legacy;
+        return new Keyed(legacy, false);
       }
     }
-    return key;
+    return new Keyed(key, false);
+  }
+
+  /** Whether a record in {@code state} proves its write did not take effect (or was undone): a new one may be sent. */
+  private static boolean provesNotApplied(LedgerState state) {
+    return state == LedgerState.FAILED || state == LedgerState.RECONCILED_ABSENT || state == LedgerState.COMPENSATED;
   }
 
   /** Claims the write of task {@code taskId} under {@code key}; waits at most until {@code deadline} for another holder. */

@@ -51,8 +51,8 @@ public final class WriteLedger {
     return keysWrites;
   }
 
-  /** The write's key (occurrence or step id; an old ledger's step key when its record is found). */
-  String key(CallTask task, String tool, List<Object> args, String argsHash, long step) {
+  /** The write's key (occurrence or step id; an old ledger's step key when its record is found), and whether it is a re-call. */
+  WriteClaims.Keyed key(CallTask task, String tool, List<Object> args, String argsHash, long step) {
     return claims.key(task, tool, args, argsHash, step);
   }
 

@@ -71,6 +71,12 @@ class ScriptedTool<R> extends ToolInvocation<R> {
     return this;
   }
 
+  /** The reconcile method answers {@code null} instead of an {@code Optional}: neither present nor absent. */
+  ScriptedTool<R> reconcileAnswersNull() {
+    reconcile.add(() -> null);
+    return this;
+  }
+
   ScriptedTool<R> reconcileFindsNothing() {
     reconcile.add(Optional::empty);
     return this;
