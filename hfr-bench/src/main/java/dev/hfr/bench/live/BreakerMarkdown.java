@@ -17,7 +17,7 @@ public final class BreakerMarkdown {
 
   /**
    * @param command the command that reproduces these figures
-   * @param machine where and when they were measured (load average included)
+   * @param machine when and on what they were measured (Java version, processors)
    */
   public BreakerMarkdown(BreakerResults results, String command, String machine) {
     this.r = results;
@@ -28,7 +28,7 @@ public final class BreakerMarkdown {
   public String render() {
     StringBuilder s = new StringBuilder();
     s.append(BEGIN).append('\n');
-    s.append("## Breaker defaults on the wire (issue 12)\n\n");
+    s.append("## Breaker defaults on the wire\n\n");
     s.append("The live order service (R2) alone, through the generated `OrderTools_Recovering` proxy. HFR runs with the defaults a "
         + "user gets (`Hfr.builder()` with an in-memory ledger and nothing else: breaker open after 5 consecutive failed *calls*, "
         + "30 s cooldown); the comparison is a blind 3-try retry of the plain tool. Client timeout ")
@@ -48,7 +48,7 @@ public final class BreakerMarkdown {
         + "order up before it sends it again; the blind retry resends at once (safe here only because these 500s commit nothing).\n");
     s.append("\n**Outage**: every request answers 503 for ").append(r.outageSeconds()).append(" s while ")
         .append(r.outageThreads()).append(" callers keep placing orders (").append(BreakerScenarios.OUTAGE_PAUSE_MILLIS)
-        .append(" ms between orders). Issue 12 asks that the breaker stop attempts within 2 s and that calls then end fast.\n\n");
+        .append(" ms between orders). The breaker should stop attempts within 2 s, and calls should then end fast.\n\n");
     s.append("| strategy | orders tried | placed | requests to the service | in the first 2 s | after 2 s | last request (s after the start) "
         + "| call p50 (ms) | call p95 (ms) | breaker stops |\n|---|---|---|---|---|---|---|---|---|---|\n");
     for (BreakerResults.Outage o : r.outages()) {
