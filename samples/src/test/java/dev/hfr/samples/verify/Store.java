@@ -1,5 +1,6 @@
 package dev.hfr.samples.verify;
 
+import dev.hfr.annotations.Idempotent;
 import dev.hfr.annotations.IdempotencyKey;
 import dev.hfr.annotations.Risk;
 import dev.hfr.annotations.SideEffect;
@@ -80,6 +81,7 @@ public class Store {
 
   /** Charges {@code customer}; the payment provider deduplicates on the idempotency key. */
   @SideEffect(value = Risk.R1, compensate = "refund")
+  @Idempotent
   @Verify(level = VerifyLevel.V1, by = ConfirmationVerifier.class)
   public String charge(String customer, String amount, @IdempotencyKey String key) throws IOException, InterruptedException {
     return send("POST", "/charges", customer, amount, key);
@@ -87,6 +89,7 @@ public class Store {
 
   /** Refunds the live charge of {@code amount} to {@code customer}: the compensation of {@link #charge}. */
   @SideEffect(value = Risk.R1)
+  @Idempotent
   public String refund(String customer, String amount, @IdempotencyKey String key) throws IOException, InterruptedException {
     return send("POST", "/refunds", customer, amount, null);
   }

@@ -22,6 +22,7 @@ final class OrderService implements HttpHandler {
   private final Wire wire;
   private final EffectLedger ledger;
   private final Map<String, String> orderByRef = new ConcurrentHashMap<>();
+  private final Map<String, String> cancelledByRef = new ConcurrentHashMap<>();
   private final AtomicLong ids = new AtomicLong();
 
   OrderService(FaultPlan plan, Wire wire, EffectLedger ledger) {
@@ -37,6 +38,15 @@ final class OrderService implements HttpHandler {
       int task = Wire.task(ex);
       if ("GET".equals(ex.getRequestMethod())) {
         String ref = Wire.query(ex).getOrDefault("ref", "");
+        if (ex.getRequestURI().getPath().endsWith("/cancel")) {
+          String cancelled = cancelledByRef.get(ref);
+          if (cancelled == null) {
+            Wire.send(ex, 404, order("", ref));
+          } else {
+            Wire.send(ex, 200, order(cancelled, ref));
+          }
+          return;
+        }
         WireFault fault = plan.next(LiveServices.OP_ORDER_LOOKUP, task);
         if (wire.answerError(ex, fault, false)) {
           return;
@@ -57,6 +67,7 @@ final class OrderService implements HttpHandler {
       if (ex.getRequestURI().getPath().endsWith("/cancel")) {
         String id = orderByRef.remove(ref);
         if (id != null) {
+          cancelledByRef.put(ref, id);
           ledger.undo(ref);
         }
         Wire.send(ex, 200, order(id == null ? "" : id, ref));
