@@ -156,7 +156,7 @@ class RejectedWriteTest {
 
   @Test
   @DisplayName("a rejected order that was placed is cancelled, then placed again: exactly one order stands")
-  void placedButRejectedIsCompensatedThenRetried() {
+  void placedButRejectedIsCompensatedThenRetried() throws Exception {
     next("/orders", Next.DONE_BUT_WRONG_ANSWER);
     String answer;
     List<CommittedWrite> writes;
@@ -180,7 +180,7 @@ class RejectedWriteTest {
 
   @Test
   @DisplayName("a rejected order that was not placed is found absent and placed again under its key, with nothing cancelled")
-  void notPlacedAndRejectedIsRetried() {
+  void notPlacedAndRejectedIsRetried() throws Exception {
     next("/orders", Next.NOT_DONE_WRONG_ANSWER);
     String answer;
     List<CommittedWrite> writes;
@@ -218,7 +218,7 @@ class RejectedWriteTest {
 
   @Test
   @DisplayName("a rejected keyed charge is refunded, then charged again under a new key: the customer pays once")
-  void keyedChargeGetsANewKeyOnlyAfterItsRefund() {
+  void keyedChargeGetsANewKeyOnlyAfterItsRefund() throws Exception {
     next("/charges", Next.DONE_BUT_WRONG_ANSWER);
     String answer;
     try (TaskScope task = hfr.openTask(TaskSpec.builder("acme", "pay-1").build())) {
