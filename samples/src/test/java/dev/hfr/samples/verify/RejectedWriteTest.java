@@ -179,6 +179,18 @@ class RejectedWriteTest {
   }
 
   @Test
+  @DisplayName("outside any task too, a rejected order that was placed is cancelled and placed again under a new key")
+  void placedButRejectedOutsideATask() throws Exception {
+    next("/orders", Next.DONE_BUT_WRONG_ANSWER);
+
+    assertThat(store.placeOrder("fay", "rug")).startsWith("ok-");
+    assertThat(requests).containsExactly("POST /orders fay/rug", "GET /orders fay/rug", "POST /cancellations fay/rug",
+        "POST /orders fay/rug");
+    assertThat(inPlace("/orders", "fay/rug")).isEqualTo(1);
+    assertThat(decisionsOf("Store.placeOrder")).containsExactly(Reason.COMPENSATED, Reason.REJECTED_WRITE_COMPENSATED);
+  }
+
+  @Test
   @DisplayName("a rejected order that was not placed is found absent and placed again under its key, with nothing cancelled")
   void notPlacedAndRejectedIsRetried() throws Exception {
     next("/orders", Next.NOT_DONE_WRONG_ANSWER);

@@ -106,6 +106,8 @@ final class Call<R> {
    * ({@link RejectedWrite#prepareAgain}), since its provider answers the old key with the rejected answer.
    */
   boolean freshKey;
+  /** How many fresh keys the call took: a call outside any task numbers its write's occurrences itself. */
+  int freshKeys;
 
   /**
    * The failure of the last attempt on the current target, not yet reported to its (closed) breaker: a

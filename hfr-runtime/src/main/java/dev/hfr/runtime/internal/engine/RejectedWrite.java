@@ -125,7 +125,14 @@ final class RejectedWrite {
   /** The write's next occurrence: its old record proves nothing of it is in place, so the task counts it anew. */
   private <R> Next rekey(Call<R> c) {
     List<Object> args = IdempotencyKeys.arguments(c.tool, c.invocation);
-    WriteClaims.Keyed keyed = writes.key(c.task, c.tool.name(), args, c.argsHash(), c.step);
+    WriteClaims.Keyed keyed;
+    if (c.task instanceof TaskState || ExplicitSteps.current() != null) {
+      keyed = writes.key(c.task, c.tool.name(), args, c.argsHash(), c.step);
+    } else {
+      // A call outside any task keeps no occurrences of its own: its write's next key is this call's next one.
+      keyed = new WriteClaims.Keyed(
+          IdempotencyKeys.key(c.task.tenant(), c.task.taskId(), c.tool.name(), args, ++c.freshKeys), false);
+    }
     if (keyed.recall() || keyed.key().equals(c.key)) {
       // A step the agent named has one key (or another call of the task took the next occurrence).
       if (c.ledgerState == LedgerState.RECONCILED_ABSENT) {
