@@ -94,10 +94,8 @@ public final class TaskState implements CallTask {
     Tally tally;
     /** The writes the task committed, in commit order: what compensation undoes. Guarded by the task. */
     List<CommittedCall> committedWrites;
-    /** Per (tool, arguments) the latest write's occurrence, part of each write's key (created by the first write). */
-    volatile WriteOccurrences occurrences;
-    /** What the task's writes ended with, for re-calls (created by the first write). */
-    volatile WriteAnswers answers;
+    /** Per (tool, arguments) the latest write's occurrence, and what the writes ended with (created by the first write). */
+    volatile Writes writes;
     /** The task's last saved checkpoint (§5.4), or {@code null}: none saved (yet). */
     volatile TaskCheckpoint checkpoint;
     /** What an earlier, cut-off run of this task left unfinished, or {@code null}. */
@@ -194,35 +192,32 @@ public final class TaskState implements CallTask {
   }
 
   private WriteOccurrences occurrences() {
-    Rare r = rare();
-    WriteOccurrences o = r.occurrences;
-    if (o == null) {
-      synchronized (r) {
-        o = r.occurrences;
-        if (o == null) {
-          o = new WriteOccurrences();
-          r.occurrences = o;
-        }
-      }
-    }
-    return o;
+    return writes().occurrences();
   }
 
   @Override
   public WriteAnswers answers() {
+    return writes().answers();
+  }
+
+  /** The task's write bookkeeping, created by its first write. */
+  private Writes writes() {
     Rare r = rare();
-    WriteAnswers a = r.answers;
-    if (a == null) {
+    Writes w = r.writes;
+    if (w == null) {
       synchronized (r) {
-        a = r.answers;
-        if (a == null) {
-          a = new WriteAnswers();
-          r.answers = a;
+        w = r.writes;
+        if (w == null) {
+          w = new Writes(new WriteOccurrences(), new WriteAnswers());
+          r.writes = w;
         }
       }
     }
-    return a;
+    return w;
   }
+
+  /** The occurrence in each write's key, and what the writes ended with, for re-calls. */
+  private record Writes(WriteOccurrences occurrences, WriteAnswers answers) {}
 
   /** The task's last saved checkpoint, or {@code null}. */
   TaskCheckpoint checkpoint() {
