@@ -58,7 +58,7 @@ public final class HfrBench {
     }
     RunInfo info = new RunInfo(command(options), options.seed(), options.quick() ? "quick" : "full",
         Instant.now().truncatedTo(ChronoUnit.SECONDS).toString(),
-        "Java " + Runtime.version() + ", " + Runtime.getRuntime().availableProcessors() + " processors" + loadAverage());
+        "Java " + Runtime.version() + ", " + Runtime.getRuntime().availableProcessors() + " processors");
     BenchReport report = new BenchReport(info, synthetic == null ? null : synthetic.results(),
         synthetic == null ? null : synthetic.timing(), live, breaker, params);
     Path md = report.writeTo(options.out());
@@ -67,16 +67,6 @@ public final class HfrBench {
       System.err.println("docs written to " + report.writeDocs(options.docs()).toAbsolutePath());
     }
     return report;
-  }
-
-  /** The machine's load average when the run ended (Linux), so figures measured on a busy machine say so. */
-  private static String loadAverage() {
-    try {
-      String[] f = Files.readString(Path.of("/proc/loadavg")).trim().split("\\s+");
-      return ", load average " + f[0] + " " + f[1] + " " + f[2];
-    } catch (java.io.IOException | RuntimeException e) {
-      return "";
-    }
   }
 
   /** The one command that reproduces a run from a clean checkout. */

@@ -224,6 +224,8 @@ public final class Hfr implements RecoveryEngine, AutoCloseable {
     this.checkpoints = keysWrites && features.idempotency()
         ? new TaskCheckpoints(ledger, owner, clock, spec -> SpecText.of(spec, configVersion)) : TaskCheckpoints.NONE;
     this.oversight = new Oversight(b.approvalGate, b.escalationHandler, b.stackTraces, checkpoints);
+    this.compensator = new Compensator(clock, ledger, b.classifier, sink, b.escalationHandler,
+        new CompensationMeters(b.meterRegistry), meters, b.leaseTtl, owner, timeouts);
     EngineParts parts = new EngineParts(clock, features,
         new ToolRuntimes(meters, breakers, bulkheads, policies, b.callTiming, clock),
         new FailureHandling(b.classifier, gate.build(), backoff, b.random, b.maxRetryAfter, b.compressor),
@@ -232,10 +234,8 @@ public final class Hfr implements RecoveryEngine, AutoCloseable {
         oversight,
         new DecisionRecorder(meters, sink, clock, telemetry(b.config).sampleRate(),
             observations != null ? observations : CallListener.NONE),
-        timeouts);
+        timeouts, compensator);
     this.controller = new Controller(parts, b.sleeper, b.scheduler != null ? BackoffScheduler.using(b.scheduler) : ownScheduler());
-    this.compensator = new Compensator(clock, ledger, b.classifier, sink, b.escalationHandler,
-        new CompensationMeters(b.meterRegistry), meters, b.leaseTtl, owner, timeouts);
   }
 
   /** The {@code telemetry} section of {@code config}, or its defaults without one. */

@@ -12,7 +12,22 @@ import java.util.List;
  * @param wallSeconds how long the scenarios took
  */
 public record BreakerResults(long seed, int tasks, int threads, long outageSeconds, int outageThreads,
-    List<Transient> transients, List<Outage> outages, double wallSeconds) {
+    List<Transient> transients, List<Outage> outages, List<Rejected> rejected, double wallSeconds) {
+
+  /**
+   * One run of orders whose receipt is sometimes wrong (the verifier rejects it).
+   *
+   * @param committed whether the order was placed before the wrong receipt was sent
+   * @param failureRate the chance that a {@code POST /orders} answers a wrong receipt
+   * @param accepted orders the caller got an accepted receipt for
+   * @param escalated orders handed to a person
+   * @param standing orders standing at the end (placed and not cancelled)
+   * @param duplicates references with more than one standing order
+   * @param cancelled orders cancelled (compensations)
+   * @param requests requests the order service received (places, lookups, cancellations)
+   */
+  public record Rejected(boolean committed, double failureRate, String strategy, int tasks, int accepted, int escalated,
+      int standing, int duplicates, int cancelled, int requests) {}
 
   /**
    * One transient run.

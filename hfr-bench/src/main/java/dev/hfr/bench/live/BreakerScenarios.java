@@ -7,7 +7,11 @@ import dev.hfr.bench.live.service.WireFault;
 import dev.hfr.bench.live.tools.OrderTools;
 import dev.hfr.bench.live.tools.OrderTools_Recovering;
 import dev.hfr.bench.live.tools.ToolHttp;
+import dev.hfr.bench.live.tools.VerifiedOrderTools;
+import dev.hfr.bench.live.tools.VerifiedOrderTools_Recovering;
 import dev.hfr.runtime.Hfr;
+import dev.hfr.runtime.ToolCallException;
+import dev.hfr.runtime.ToolOutcome;
 import dev.hfr.runtime.action.Reason;
 import dev.hfr.runtime.ledger.InMemoryLedger;
 import dev.hfr.runtime.telemetry.DecisionSink;
@@ -36,6 +40,8 @@ import java.util.concurrent.atomic.AtomicInteger;
  *       or 50 % (a seeded schedule per order and request, so both strategies meet the same failures).
  *   <li>Outage: every request answers 503 for 30 s while {@link #OUTAGE_THREADS} callers keep placing
  *       orders; when does the service stop hearing from the client, and how fast do calls end?
+ *   <li>Rejected writes: a {@code POST} answers a receipt that names no order, after placing it or without;
+ *       the verifier rejects it, and HFR reconciles, cancels a placed order and places it again.
  * </ul>
  */
 public final class BreakerScenarios {
@@ -51,6 +57,11 @@ public final class BreakerScenarios {
   static final Duration CLIENT_TIMEOUT = Duration.ofSeconds(2);
   static final String HFR = "HFR (defaults)";
   static final String BLIND = "blind 3-try retry";
+  static final int REJECTED_TASKS = 200;
+  static final double REJECTED_RATE = 0.20;
+  static final String HFR_UNDO = "HFR, order can be cancelled";
+  static final String HFR_NO_UNDO = "HFR, no compensate method";
+  static final String BLIND_CHECKED = "blind 3-try retry on a wrong receipt";
 
   private final long seed;
   private final Progress progress;
@@ -64,7 +75,7 @@ public final class BreakerScenarios {
   public BreakerResults run() throws IOException, InterruptedException {
     long start = System.nanoTime();
     List<BreakerResults.Transient> transients = new ArrayList<>();
-    progress.start("breaker scenarios", 6);
+    progress.start("breaker and rejected-write scenarios", 12);
     for (double rate : new double[] {0.20, 0.50}) {
       transients.add(transientRun(rate, true));
       progress.advance(1);
@@ -73,9 +84,78 @@ public final class BreakerScenarios {
     }
     List<BreakerResults.Outage> outages = List.of(outageRun(true), outageRun(false));
     progress.advance(2);
+    List<BreakerResults.Rejected> rejected = new ArrayList<>();
+    for (boolean committed : new boolean[] {true, false}) {
+      for (String strategy : List.of(HFR_UNDO, HFR_NO_UNDO, BLIND_CHECKED)) {
+        rejected.add(rejectedRun(committed, strategy));
+        progress.advance(1);
+      }
+    }
     progress.done();
-    return new BreakerResults(seed, TASKS, THREADS, OUTAGE.toSeconds(), OUTAGE_THREADS, transients, outages,
+    return new BreakerResults(seed, TASKS, THREADS, OUTAGE.toSeconds(), OUTAGE_THREADS, transients, outages, rejected,
         (System.nanoTime() - start) / 1e9);
+  }
+
+  /**
+   * Orders whose {@code POST} answers, with probability {@link #REJECTED_RATE}, a receipt that names no order
+   * — after placing it ({@code committed}) or without — through the verified order tool: HFR with a
+   * cancellable order, HFR with a tool that declares no compensate method, or the plain tool retried blindly
+   * (up to three tries) while its receipt is wrong.
+   */
+  private BreakerResults.Rejected rejectedRun(boolean committed, String strategy) throws IOException, InterruptedException {
+    WireFault wrong = committed ? WireFault.COMMIT_THEN_WRONG_RECEIPT : WireFault.WRONG_RECEIPT_NOTHING_COMMITTED;
+    FaultPlan faults = new FaultPlan(seed, REJECTED_RATE, 0, 1, Map.of(LiveServices.OP_ORDER_CREATE, List.of(wrong)));
+    ExecutorService pool = Executors.newFixedThreadPool(THREADS);
+    try (LiveServices services = LiveServices.start(faults, CLIENT_TIMEOUT.toMillis() * 2);
+        InMemoryLedger ledger = new InMemoryLedger();
+        Hfr hfr = hfr(ledger, new AtomicInteger())) {
+      ToolHttp http = new ToolHttp(CLIENT_TIMEOUT);
+      VerifiedOrderTools tools = strategy.equals(BLIND_CHECKED) ? new VerifiedOrderTools(http, services.orderUri())
+          : VerifiedOrderTools_Recovering.create(hfr, http, services.orderUri());
+      List<Future<Integer>> calls = new ArrayList<>();
+      for (int i = 0; i < REJECTED_TASKS; i++) {
+        int task = i;
+        calls.add(pool.submit(() -> placeChecked(tools, strategy, task)));
+      }
+      int accepted = 0;
+      int escalated = 0;
+      for (Future<Integer> f : calls) {
+        int outcome = get(f);
+        accepted += outcome == 1 ? 1 : 0;
+        escalated += outcome == 2 ? 1 : 0;
+      }
+      return new BreakerResults.Rejected(committed, REJECTED_RATE, strategy, REJECTED_TASKS, accepted, escalated,
+          services.orders().standing(), services.orders().duplicates(), services.orders().undone(), services.orders().requests());
+    } finally {
+      pool.shutdownNow();
+    }
+  }
+
+  /** Places one verified order: 1 accepted, 2 escalated, 0 otherwise. */
+  private static int placeChecked(VerifiedOrderTools tools, String strategy, int task) {
+    String ref = "order-" + task;
+    if (strategy.equals(BLIND_CHECKED)) {
+      for (int i = 0; i < 3; i++) {
+        try {
+          if (!tools.placeOrder(task, ref, "widget", 1).orderId().isEmpty()) {
+            return 1;
+          }
+        } catch (RuntimeException e) {
+          // a failed try: the blind retry tries again
+        }
+      }
+      return 0;
+    }
+    try {
+      if (strategy.equals(HFR_UNDO)) {
+        tools.placeOrder(task, ref, "widget", 1);
+      } else {
+        tools.placeOrderNoUndo(task, ref, "widget", 1);
+      }
+      return 1;
+    } catch (ToolCallException e) {
+      return e.outcome().status() == ToolOutcome.Status.ESCALATED ? 2 : 0;
+    }
   }
 
   private Hfr hfr(InMemoryLedger ledger, AtomicInteger breakerStops) {

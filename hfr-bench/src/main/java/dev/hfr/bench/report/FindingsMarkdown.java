@@ -227,11 +227,11 @@ final class FindingsMarkdown {
     if (writeRejected > 0) {
       double pp = 100 * writeRejected / tasks;
       s.append(String.format(Locale.ROOT,
-          " Escalated writes whose result the verifier rejected are %s pp: the engine's action table escalates a rejected write of "
-              + "any risk above R0 (it cannot tell whether the write took effect), where the paper retries a V1 \"with new "
-              + "evidence\" whatever the risk. Without them HFR's ESC would be %s %% against the paper's %s %%; and if every one of "
-              + "them had been retried to success, its SR would be at most %s %% against the paper's %s %%. So this one rule of the "
-              + "engine, not the workload, is what separates the two escalation rates, and most of the success rates.",
+          " Escalated writes whose result the verifier rejected are %s pp: the engine reconciles such a write, compensates it if it "
+              + "took effect and retries it with new evidence when its tool can be looked up and undone (the write model's "
+              + "assumption, measured above), and escalates it otherwise — or when the retry is refused at a high criticality. "
+              + "Without them HFR's ESC would be %s %% against the paper's %s %%; and if every one of them had been retried to "
+              + "success, its SR would be at most %s %% against the paper's %s %%.",
           Fmt.num(pp, 2), Fmt.num(esc - pp, 2), Fmt.num(paperEsc, 2), Fmt.num(sr + pp, 2), Fmt.num(paperSr, 2)));
     }
     return s.append("\n\n").toString();

@@ -48,18 +48,18 @@ public final class SyntheticMarkdown {
         Fmt.num(plan.incidentFaultRate(), 2)));
     if (timing != null) {
       s.append(String.format(Locale.ROOT,
-          "Run time on this machine (%d worker threads): main comparison %s tasks in %s s (**%s tasks/s**)%s%s; "
+          "Run time (%d worker threads): main comparison %s tasks in %s s (**%s tasks/s**)%s; "
               + "whole synthetic run %s tasks in %s s including the bootstrap. The machine is shared, so the wall time depends on "
               + "its other load; the CPU time does much less.\n\n",
           timing.threads(), Fmt.thousands(timing.mainTasks()),
           Fmt.num(timing.mainSeconds(), 1), Fmt.thousands(Math.round(timing.mainTasksPerSecond())), cpuTime(timing),
-          loadAverages(timing), Fmt.thousands(timing.totalTasks()), Fmt.num(timing.totalSeconds(), 1)));
+          Fmt.thousands(timing.totalTasks()), Fmt.num(timing.totalSeconds(), 1)));
       if (timing.idleWallSecondsEstimate() > 0) {
         double idle = timing.idleWallSecondsEstimate();
         s.append(String.format(Locale.ROOT,
-            "The whole synthetic part used %s s of CPU time (load average %s when it ended): on %d otherwise idle cores that is "
-                + "about %s s of wall time, %s its %s s budget; the wall time above is what this shared machine gave it.%n%n",
-            Fmt.num(timing.totalCpuSeconds(), 1), Fmt.num(timing.totalLoadAfter(), 2), timing.threads(), Fmt.num(idle, 0),
+            "The whole synthetic part used %s s of CPU time: on %d otherwise idle cores that is "
+                + "about %s s of wall time, %s its %s s budget; the wall time above is what the shared machine gave it.%n%n",
+            Fmt.num(timing.totalCpuSeconds(), 1), timing.threads(), Fmt.num(idle, 0),
             idle <= RunTiming.BUDGET_SECONDS ? "within" : "over", Fmt.num(RunTiming.BUDGET_SECONDS, 0)));
       }
     }
@@ -355,11 +355,4 @@ public final class SyntheticMarkdown {
         Fmt.thousands(Math.round(timing.mainTasksPerCpuSecond())));
   }
 
-  private static String loadAverages(RunTiming timing) {
-    if (timing.loadBefore() < 0 || timing.loadAfter() < 0) {
-      return "";
-    }
-    return String.format(Locale.ROOT, ", with a load average of %s when it began and %s when it ended", Fmt.num(timing.loadBefore(), 2),
-        Fmt.num(timing.loadAfter(), 2));
-  }
 }

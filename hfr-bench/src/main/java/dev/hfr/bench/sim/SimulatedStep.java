@@ -8,6 +8,7 @@ import dev.hfr.bench.workload.WorkloadParameters;
 import dev.hfr.runtime.ToolInvocation;
 import dev.hfr.runtime.degrade.Compressible;
 import java.util.List;
+import java.util.Optional;
 
 /**
  * One logical step of a simulated task, as the engine sees it: a hand-written {@link ToolInvocation}
@@ -54,6 +55,36 @@ public final class SimulatedStep extends ToolInvocation<SimResult> implements Co
       throw new IndexOutOfBoundsException("no degradation rung " + index + " for a " + kind + " step");
     }
     return attempt(index + 1, null);
+  }
+
+  /**
+   * The write tool's lookup by the step's business id: the write in place, if an effect of it is (its
+   * latest result), else empty. Takes one primary-tool call's latency and cost.
+   */
+  @Override
+  public Optional<SimResult> reconcile() {
+    sideCall();
+    if (!task.effectInPlace(step)) {
+      return Optional.empty();
+    }
+    // An effect committed by an attempt whose answer was lost (a timeout) has no answer of its own: the
+    // service's record of it is taken as the write done right.
+    SimResult last = task.lastWriteResult(step);
+    return Optional.of(last != null ? last : new SimResult(0, true, false));
+  }
+
+  /** The write tool's undo: one effect of the step's write is taken back. Takes one primary-tool call's latency and cost. */
+  @Override
+  public void compensate() {
+    sideCall();
+    task.compensate(step);
+  }
+
+  private void sideCall() {
+    Tier t = world.params().tiers(kind).get(0);
+    world.time().advance(t.latencyNanos());
+    task.addAttemptTime(t.latencyNanos());
+    task.addCost(t.cost());
   }
 
   /** A model step's context can be summarised once; tools have no context to shrink. */
@@ -112,10 +143,14 @@ public final class SimulatedStep extends ToolInvocation<SimResult> implements Co
     double v = draw(tier, n, PURPOSE_VERIFIER);
     boolean rejects = correct ? v < p.verifierFalseAlarm() : v < detection;
     // The write model decides whether a write the verifier rejects had already taken effect.
-    if (kind == StepKind.WRITE_TOOL && (p.writeModel().rejectedWritesCommit() || !(rejects && world.verifies()))) {
-      task.commit(step, idempotencyKey);
+    SimResult result = new SimResult(tier, correct, rejects);
+    if (kind == StepKind.WRITE_TOOL) {
+      task.lastWriteResult(step, result);
+      if (p.writeModel().rejectedWritesCommit() || !(rejects && world.verifies())) {
+        task.commit(step, idempotencyKey);
+      }
     }
-    return new SimResult(tier, correct, rejects);
+    return result;
   }
 
   private Fault drawFault(WorkloadParameters p, int tier, int n) {

@@ -19,7 +19,8 @@ import java.util.Map;
  * them: the model (R0, verified, degrading to the backup model at L2 and the cheap model at L3), the read
  * tool (R0, verified, degrading to the alternative tool at L2 and the cache at L4) and the write tool (R1,
  * idempotent, keyed, verified; degrading to an equivalent alternative tool at L2 when the write model has
- * that ladder, never to the cache). Retries: 1 + the per-step budget of Table B1, full jitter
+ * that ladder, never to the cache; with a reconcile and a compensate method when the write model says the
+ * tool can be looked up and undone). Retries: 1 + the per-step budget of Table B1, full jitter
  * from its base to its cap, on T1, T2 and T3. The task's criticality comes from its {@code TaskSpec}.
  */
 public final class SimulatedTools {
@@ -56,6 +57,9 @@ public final class SimulatedTools {
         .criticality(Criticality.Level.LOW).verify(VerifyLevel.V1, verifier);
     if (p.writeModel().writeLadder()) {
       write.degradeTo("writeAlternative", DegradeLevel.L2, Risk.R1);
+    }
+    if (p.writeModel().writesReconcilable()) {
+      write.reconcile("findWrite").compensate("undoWrite");
     }
     descriptors.put(StepKind.WRITE_TOOL, write.build());
   }

@@ -22,6 +22,7 @@ public final class TaskState {
   private final int[] attemptNumbers;
   private final Fault[] stickyFaults;
   private final int[] effects;
+  private final SimResult[] lastWriteResults;
   // The idempotency keys the write tool has seen: a task has a handful, so a short array beats a hash set.
   private String[] committedKeys = NO_KEYS;
   private int committedKeyCount;
@@ -45,6 +46,7 @@ public final class TaskState {
     this.attemptNumbers = new int[steps * TIERS];
     this.stickyFaults = new Fault[steps * TIERS];
     this.effects = new int[steps];
+    this.lastWriteResults = new SimResult[steps];
   }
 
   public TaskPlan plan() {
@@ -86,6 +88,27 @@ public final class TaskState {
       return;
     }
     effects[step]++;
+  }
+
+  /** Whether an effect of {@code step}'s write is in place (committed and not undone). */
+  boolean effectInPlace(int step) {
+    return effects[step] > 0;
+  }
+
+  /** A compensation of {@code step}'s write takes one of its effects back (none if none is in place). */
+  void compensate(int step) {
+    if (effects[step] > 0) {
+      effects[step]--;
+    }
+  }
+
+  /** The result the write tool of {@code step} last answered. */
+  SimResult lastWriteResult(int step) {
+    return lastWriteResults[step];
+  }
+
+  void lastWriteResult(int step, SimResult result) {
+    lastWriteResults[step] = result;
   }
 
   /** Adds {@code key} to the keys seen; {@code false} if it was seen before. */

@@ -340,7 +340,8 @@ public record WorkloadParameters(
   }
 
   private static WriteModel writeModel(JsonNode node) {
-    return new WriteModel(required(node, "rejectedWritesCommit").asBoolean(), required(node, "writeLadder").asBoolean());
+    return new WriteModel(required(node, "rejectedWritesCommit").asBoolean(), required(node, "writeLadder").asBoolean(),
+        required(node, "writesReconcilable").asBoolean());
   }
 
   private static Map<Fault, Double> faultMix(JsonNode node) {

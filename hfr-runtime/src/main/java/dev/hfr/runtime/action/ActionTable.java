@@ -23,11 +23,14 @@ import dev.hfr.runtime.classify.DefaultFailureClassifier;
  *   <tr><td>T6 context overflow</td><td colspan="3">COMPRESS</td><td>FAIL</td></tr>
  *   <tr><td>T7 permanent</td><td colspan="4">FAIL (ESCALATE at HIGH criticality)</td></tr>
  *   <tr><td>T8 policy refusal</td><td colspan="4">ESCALATE — never degraded around</td></tr>
- *   <tr><td>V1 verification</td><td>RETRY (with new evidence)</td><td colspan="3">ESCALATE (the write is done; its result is wrong)</td></tr>
+ *   <tr><td>V1 verification</td><td>RETRY (with new evidence)</td><td colspan="2">RECONCILE: absent → RETRY with new
+ *     evidence; present → COMPENSATE, then RETRY under a new key; no compensate method → ESCALATE</td><td>ESCALATE</td></tr>
  *   <tr><td>UNCLASSIFIED</td><td>RETRY (probe once)</td><td>RECONCILE</td><td>RECONCILE</td><td>ESCALATE</td></tr>
  * </table>
  *
- * <p>At HIGH criticality an unclassified fault escalates whatever the risk (§4.2).
+ * <p>At HIGH criticality an unclassified fault escalates whatever the risk (§4.2). A write without a
+ * reconcile method counts as present after a rejection (its tool answered); an R1 write gets a new key
+ * only after a compensation or a reconcile proved its first one has nothing in place.
  */
 public final class ActionTable {
 
@@ -63,7 +66,9 @@ public final class ActionTable {
       case T6:
         return risk == Risk.R3 ? Action.FAIL : Action.COMPRESS;
       case V1:
-        return risk == Risk.R0 ? Action.RETRY : Action.ESCALATE;
+        // A rejected write may or may not have taken effect: find out (reconcile, then compensate a wrong
+        // effect) before it is sent again. An irreversible one goes to a person.
+        return risk == Risk.R0 ? Action.RETRY : risk == Risk.R3 ? Action.ESCALATE : Action.RECONCILE;
       default:
         throw new IllegalArgumentException("no default action for " + fault);
     }

@@ -72,6 +72,22 @@ public enum Reason {
   /** Compensation was refused: no compensate method, no such committed write, or not in a committed state. */
   NOT_COMPENSABLE,
   /**
+   * A write whose result the verifier rejected was reconciled absent (it did not take effect): retried with
+   * the rejection as new evidence — an R1 write under a new key, since its provider answers the old key with
+   * the rejected answer.
+   */
+  REJECTED_WRITE_ABSENT,
+  /**
+   * A write whose result the verifier rejected had taken effect and was compensated (its record is
+   * COMPENSATED): retried with the rejection as new evidence under a new key.
+   */
+  REJECTED_WRITE_COMPENSATED,
+  /**
+   * A write whose result the verifier rejected had taken effect (found by its reconcile, or answered under
+   * its key) and its tool declares no compensate method: escalated with the evidence, never resent.
+   */
+  REJECTED_WRITE_COMMITTED,
+  /**
    * A write of a task reopened after a crash, of a tool whose earlier run left a write unfinished under
    * other arguments (or another occurrence): it may repeat that write, so it is reconciled before its first
    * send (an R1 write is sent under the unfinished write's key instead, which the provider deduplicates).

@@ -26,7 +26,7 @@ class ActionTableTest {
       "T6, R0, COMPRESS", "T6, R3, FAIL",
       "T7, R0, FAIL", "T7, R3, FAIL",
       "T8, R0, ESCALATE", "T8, R3, ESCALATE",
-      "V1, R0, RETRY", "V1, R1, ESCALATE", "V1, R2, ESCALATE",
+      "V1, R0, RETRY", "V1, R1, RECONCILE", "V1, R2, RECONCILE", "V1, R3, ESCALATE",
       "UNCLASSIFIED, R0, RETRY", "UNCLASSIFIED, R1, RECONCILE", "UNCLASSIFIED, R2, RECONCILE", "UNCLASSIFIED, R3, ESCALATE"})
   @DisplayName("maps each class and risk at MEDIUM criticality to its default action")
   void table(Fault fault, Risk risk, Action expected) {

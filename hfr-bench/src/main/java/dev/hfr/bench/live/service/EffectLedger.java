@@ -17,10 +17,30 @@ public final class EffectLedger {
   private final Set<String> wrongResponses = ConcurrentHashMap.newKeySet();
   private final Map<Integer, DoubleAdder> billed = new ConcurrentHashMap<>();
   private final AtomicInteger requests = new AtomicInteger();
+  private final AtomicInteger undone = new AtomicInteger();
   private volatile long lastRequestNanos;
 
   void effect(String ref) {
     effects.computeIfAbsent(ref, k -> new AtomicInteger()).incrementAndGet();
+  }
+
+  /** One effect of {@code ref} was undone (a cancellation): it no longer counts. */
+  void undo(String ref) {
+    AtomicInteger n = effects.get(ref);
+    if (n != null && n.get() > 0) {
+      n.decrementAndGet();
+    }
+    undone.incrementAndGet();
+  }
+
+  /** Effects in place now, over all references. */
+  public int standing() {
+    return effects.values().stream().mapToInt(AtomicInteger::get).sum();
+  }
+
+  /** Effects undone over all references. */
+  public int undone() {
+    return undone.get();
   }
 
   void wrong(String responseId) {

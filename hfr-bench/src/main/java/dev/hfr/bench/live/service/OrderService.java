@@ -12,8 +12,9 @@ import java.util.concurrent.atomic.AtomicLong;
 /**
  * An order service with R2 semantics: {@code POST /orders} creates a new order on every call (no
  * idempotency key); {@code GET /orders?ref=} looks an order up by its business reference, which is how a
- * client reconciles a write whose response it lost. Every order created counts as an effect of its
- * reference: two orders for one reference are a duplicate, counted here.
+ * client reconciles a write whose response it lost; {@code POST /orders/cancel} cancels the order of a
+ * reference (a compensation). Every order created and not cancelled counts as an effect of its reference:
+ * two standing orders for one reference are a duplicate, counted here.
  */
 final class OrderService implements HttpHandler {
 
@@ -21,6 +22,7 @@ final class OrderService implements HttpHandler {
   private final Wire wire;
   private final EffectLedger ledger;
   private final Map<String, String> orderByRef = new ConcurrentHashMap<>();
+  private final Map<String, String> cancelledByRef = new ConcurrentHashMap<>();
   private final AtomicLong ids = new AtomicLong();
 
   OrderService(FaultPlan plan, Wire wire, EffectLedger ledger) {
@@ -36,6 +38,15 @@ final class OrderService implements HttpHandler {
       int task = Wire.task(ex);
       if ("GET".equals(ex.getRequestMethod())) {
         String ref = Wire.query(ex).getOrDefault("ref", "");
+        if (ex.getRequestURI().getPath().endsWith("/cancel")) {
+          String cancelled = cancelledByRef.get(ref);
+          if (cancelled == null) {
+            Wire.send(ex, 404, order("", ref));
+          } else {
+            Wire.send(ex, 200, order(cancelled, ref));
+          }
+          return;
+        }
         WireFault fault = plan.next(LiveServices.OP_ORDER_LOOKUP, task);
         if (wire.answerError(ex, fault, false)) {
           return;
@@ -53,7 +64,20 @@ final class OrderService implements HttpHandler {
       }
       JsonNode req = Wire.body(ex);
       String ref = req.path("ref").asText("");
+      if (ex.getRequestURI().getPath().endsWith("/cancel")) {
+        String id = orderByRef.remove(ref);
+        if (id != null) {
+          cancelledByRef.put(ref, id);
+          ledger.undo(ref);
+        }
+        Wire.send(ex, 200, order(id == null ? "" : id, ref));
+        return;
+      }
       WireFault fault = plan.next(LiveServices.OP_ORDER_CREATE, task);
+      if (fault == WireFault.WRONG_RECEIPT_NOTHING_COMMITTED) {
+        Wire.send(ex, 201, order("", ref));
+        return;
+      }
       if (wire.answerError(ex, fault, false)) {
         return;
       }
@@ -64,6 +88,7 @@ final class OrderService implements HttpHandler {
       switch (fault) {
         case COMMIT_THEN_TIMEOUT -> wire.hold(ex);
         case COMMIT_THEN_DROP -> Wire.drop(ex);
+        case COMMIT_THEN_WRONG_RECEIPT -> Wire.send(ex, 201, order("", ref));
         default -> Wire.send(ex, 201, order(id, ref));
       }
     }

@@ -38,7 +38,11 @@ public enum WireFault {
   /** 507 insufficient storage (disk full). */
   DISK_FULL,
   /** 200, well-formed, wrong: plausible but incorrect content (stale cache, wrong answer). */
-  WRONG_BUT_PLAUSIBLE;
+  WRONG_BUT_PLAUSIBLE,
+  /** A write commits, then answers 2xx with a receipt that names no order (a wrong answer to a done write). */
+  COMMIT_THEN_WRONG_RECEIPT,
+  /** A write answers 2xx with a receipt that names no order, and commits nothing. */
+  WRONG_RECEIPT_NOTHING_COMMITTED;
 
   /** Faults that persist on the same endpoint for the same task: retrying does not make them go away. */
   public boolean sticky() {

@@ -101,6 +101,13 @@ final class Call<R> {
   boolean recall;
   /** The result is a committed write's, kept by the task and answered without sending anything. */
   boolean replayed;
+  /**
+   * A rejected write was compensated, or (R1) reconciled absent: its next send takes the write's next key
+   * ({@link RejectedWrite#prepareAgain}), since its provider answers the old key with the rejected answer.
+   */
+  boolean freshKey;
+  /** How many fresh keys the call took: a call outside any task numbers its write's occurrences itself. */
+  int freshKeys;
 
   /**
    * The failure of the last attempt on the current target, not yet reported to its (closed) breaker: a

@@ -22,12 +22,14 @@ final class Check {
   private final FailureHandling failures;
   private final Clock clock;
   private final Decide decide;
+  private final RejectedWrite rejectedWrites;
 
-  Check(HfrFeatures features, FailureHandling failures, Clock clock, Decide decide) {
+  Check(HfrFeatures features, FailureHandling failures, Clock clock, Decide decide, RejectedWrite rejectedWrites) {
     this.features = features;
     this.failures = failures;
     this.clock = clock;
     this.decide = decide;
+    this.rejectedWrites = rejectedWrites;
   }
 
   <R> Next run(Call<R> c) {
@@ -39,6 +41,14 @@ final class Check {
       return decide.fallback(c, Reason.TIMEOUT_UNKNOWN_STATE);
     }
     Action a = features.classification() ? ActionTable.defaultAction(c.fault, c.risk, c.criticality) : Action.RETRY;
+    if (a == Action.RECONCILE && c.fault == Fault.V1) {
+      // A write whose result was rejected: reconciled (and compensated) before anything is sent again.
+      return rejectedWrites.run(c, this);
+    }
+    if (a == Action.ESCALATE && c.fault == Fault.V1 && c.write()) {
+      // An irreversible write whose result was rejected: its tool's answer is all there is to keep.
+      rejectedWrites.commitAnswered(c);
+    }
     if (a == Action.RECONCILE) {
       if (!features.idempotency()) {
         a = Action.RETRY;
@@ -76,6 +86,11 @@ final class Check {
 
   /** Whether a retry passes the gate (which charges step, task and tenant budgets when it does), and its backoff. */
   <R> Next retry(Call<R> c) {
+    return retry(c, Reason.RETRYABLE);
+  }
+
+  /** As {@link #retry(Call)}; a granted retry is decided with {@code granted} as its reason. */
+  <R> Next retry(Call<R> c, Reason granted) {
     if (!features.retry()) {
       return decide.fallback(c, Reason.NOT_RETRYABLE);
     }
@@ -94,7 +109,7 @@ final class Check {
         delay, c.lastLatencyNanos, c.verifyNanos);
     if (verdict.retry()) {
       c.delayNanos = delay;
-      return decide.settle(c, Action.RETRY, Reason.RETRYABLE);
+      return decide.settle(c, Action.RETRY, granted);
     }
     Reason why = reasonOf(verdict.reason());
     if (why == Reason.STEP_BUDGET_EXHAUSTED || why == Reason.TASK_BUDGET_EXHAUSTED || why == Reason.TENANT_BUDGET_EXHAUSTED) {

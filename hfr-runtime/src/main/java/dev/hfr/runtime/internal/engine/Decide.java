@@ -93,6 +93,11 @@ final class Decide {
         return settle(c, Action.ESCALATE, why);
       }
     }
+    if (unknownWrite && c.rung < 0 && c.tool.reconcileMethod() != null) {
+      // Before a write that may have happened is escalated or given up, its own reconcile method finds out
+      // (Table 6: UNKNOWN must be reconciled): committed is a result, absent frees the ladder.
+      return settle(c, Action.RECONCILE, unknownOutcome(f));
+    }
     if (unknownWrite) {
       return settle(c, Action.ESCALATE, c.ledgerState == LedgerState.UNKNOWN && c.history().reconciledAbsent()
           ? why : unknownOutcome(f));

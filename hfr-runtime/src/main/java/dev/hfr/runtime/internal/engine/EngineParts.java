@@ -20,6 +20,7 @@ public final class EngineParts {
   final Oversight oversight;
   final DecisionRecorder decisions;
   final AttemptTimeout timeouts;
+  final Compensator compensator;
 
   /**
    * @param clock the engine's only time source
@@ -31,10 +32,11 @@ public final class EngineParts {
    * @param oversight approval and escalation
    * @param decisions where decisions are recorded
    * @param timeouts the bounds of attempts, reconcile calls and compensations
+   * @param compensator undoes a committed write whose result the verifier rejected, before it is retried
    */
   public EngineParts(Clock clock, HfrFeatures features, ToolRuntimes tools, FailureHandling failures,
       ResultVerification verification, WriteLedger writes, Oversight oversight, DecisionRecorder decisions,
-      AttemptTimeout timeouts) {
+      AttemptTimeout timeouts, Compensator compensator) {
     this.clock = Objects.requireNonNull(clock, "clock");
     this.features = Objects.requireNonNull(features, "features");
     this.tools = Objects.requireNonNull(tools, "tools");
@@ -44,5 +46,6 @@ public final class EngineParts {
     this.oversight = Objects.requireNonNull(oversight, "oversight");
     this.decisions = Objects.requireNonNull(decisions, "decisions");
     this.timeouts = Objects.requireNonNull(timeouts, "timeouts");
+    this.compensator = Objects.requireNonNull(compensator, "compensator");
   }
 }

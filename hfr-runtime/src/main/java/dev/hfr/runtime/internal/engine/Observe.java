@@ -1,21 +1,17 @@
 package dev.hfr.runtime.internal.engine;
 
 import dev.hfr.runtime.breaker.CircuitBreaker;
-import dev.hfr.runtime.ledger.IdempotencyKeys;
 import dev.hfr.runtime.ledger.LedgerState;
 import dev.hfr.runtime.telemetry.ToolMeters;
 
 /**
- * OBSERVE (Table 9): feeds the attempt's outcome to the breaker and the meters; a write that returned is
- * checkpointed COMMITTED in the ledger at once, before its result is verified.
+ * OBSERVE (Table 9): feeds the attempt's outcome to the breaker and the meters. A write that returned is
+ * checkpointed COMMITTED by VERIFY once its result is not rejected: a rejected result is no confirmation
+ * that the write took effect, and is reconciled instead ({@link RejectedWrite}).
  */
 final class Observe {
 
-  private final WriteLedger writes;
-
-  Observe(WriteLedger writes) {
-    this.writes = writes;
-  }
+  Observe() {}
 
   <R> Next run(Call<R> c) {
     CircuitBreaker breaker = c.breaker();
@@ -25,17 +21,11 @@ final class Observe {
       }
       c.forgetBreakerFailure();
       c.rt.meters.attempt(null, true);
-      if (c.key != null && !c.alreadyCommitted) {
-        if (c.ledgerState == LedgerState.UNKNOWN) {
-          // An R1 write resent under its key (no reconcile method): the provider answered the key, so the
-          // write is committed — once, whichever attempt carried it (Table 7).
-          writes.transition(c, LedgerState.RECONCILED_COMMITTED, IdempotencyKeys.resultHash(c.result));
-          c.resultFromReconcile = true;
-          c.rt.meters.reconcile(ToolMeters.ReconcileOutcome.COMMITTED);
-        } else {
-          // The tool confirmed the effect: checkpoint COMMITTED with its evidence before anything else.
-          writes.transition(c, LedgerState.COMMITTED, IdempotencyKeys.resultHash(c.result));
-        }
+      if (c.key != null && !c.alreadyCommitted && c.ledgerState == LedgerState.UNKNOWN) {
+        // An R1 write resent under its key (no reconcile method): the provider answered the key, so the
+        // write took effect once, whichever attempt carried it (Table 7). VERIFY checkpoints it.
+        c.resultFromReconcile = true;
+        c.rt.meters.reconcile(ToolMeters.ReconcileOutcome.COMMITTED);
       }
       return Next.to(ControllerState.VERIFY);
     }

@@ -1,23 +1,21 @@
 package dev.hfr.runtime.internal.engine;
 
-import dev.hfr.runtime.ledger.LedgerState;
 
 /**
  * RETRY_WAIT (Table 9), after the wait: the driver has already waited the backoff DECIDE chose (slept by
- * {@link BlockingDriver}); a write that reconciliation found absent is prepared again before its resend.
+ * {@link BlockingDriver}); a write that reconciliation found absent is prepared again before its resend
+ * (under a new key when it needs one, {@link RejectedWrite#prepareAgain}).
  */
 final class RetryWait {
 
-  private final WriteLedger writes;
+  private final RejectedWrite rejectedWrites;
 
-  RetryWait(WriteLedger writes) {
-    this.writes = writes;
+  RetryWait(RejectedWrite rejectedWrites) {
+    this.rejectedWrites = rejectedWrites;
   }
 
   <R> Next run(Call<R> c) {
-    if (c.key != null && c.ledgerState == LedgerState.RECONCILED_ABSENT) {
-      writes.transition(c, LedgerState.PREPARED, null);
-    }
-    return Next.to(ControllerState.RUN_STEP);
+    Next refused = rejectedWrites.prepareAgain(c);
+    return refused != null ? refused : Next.to(ControllerState.RUN_STEP);
   }
 }

@@ -12,7 +12,7 @@ import dev.hfr.runtime.action.Reason;
  *
  * <pre>
  * INIT ─▶ RUN_STEP ─▶ OBSERVE ─┬─▶ VERIFY ─┬─▶ ACCEPT
- *            ▲                 │           └─▶ CHECK (a rejection is a V1 fault)
+ *            ▲                 │           └─▶ CHECK (a rejection is a V1 fault; a write's is reconciled first)
  *            │                 └─▶ CLASSIFY ─▶ CHECK ─▶ DECIDE ─┬─▶ (wait) RETRY_WAIT ─▶ RUN_STEP
  *            │                                                  ├─▶ RECONCILE ─▶ VERIFY | CHECK | DECIDE
  *            │                                                  ├─▶ COMPRESS ─▶ DECIDE
@@ -42,14 +42,15 @@ final class StateMachine {
     this.decide = new Decide(parts.features, parts.decisions);
     this.init = new Init(parts.features, parts.oversight, writes, decide, parts.timeouts);
     this.runStep = new RunStep(parts.features, parts.clock, parts.timeouts);
-    this.observe = new Observe(writes);
+    this.observe = new Observe();
     this.classify = new Classify(parts.features, parts.failures, writes);
-    this.check = new Check(parts.features, parts.failures, parts.clock, decide);
-    this.retryWait = new RetryWait(writes);
+    RejectedWrite rejectedWrites = new RejectedWrite(writes, decide, parts.timeouts, parts.compensator);
+    this.check = new Check(parts.features, parts.failures, parts.clock, decide, rejectedWrites);
+    this.retryWait = new RetryWait(rejectedWrites);
     this.reconcile = new Reconcile(writes, parts.decisions, decide, parts.timeouts);
     this.compress = new Compress(parts.failures, check, decide);
-    this.degrade = new Degrade();
-    this.verify = new Verify(parts.features, parts.verification, parts.clock, decide);
+    this.degrade = new Degrade(rejectedWrites);
+    this.verify = new Verify(parts.features, parts.verification, parts.clock, decide, writes);
     this.accept = new Accept(parts.features, parts.clock, end, parts.decisions, parts.oversight);
     this.terminate = new Terminate(parts.oversight, writes, end);
   }

@@ -14,8 +14,9 @@ import dev.hfr.runtime.verify.Verdict;
 
 /**
  * VERIFY (Table 9): V0 always, then the method's level (stricter on high rungs, Table 5), then the
- * quality floor. Accepted results go to ACCEPT; a rejection is a V1 fault and goes back to CHECK — or to
- * escalation when the result is a committed write's, which must not be resent.
+ * quality floor. An accepted result of a write is checkpointed COMMITTED, then goes to ACCEPT; a rejection
+ * is a V1 fault and goes back to CHECK (a write's is reconciled there, {@link RejectedWrite}) — or to
+ * escalation when the result is of a write an earlier call committed, which this call must not touch.
  */
 final class Verify {
 
@@ -25,12 +26,14 @@ final class Verify {
   private final ResultVerification verification;
   private final Clock clock;
   private final Decide decide;
+  private final WriteLedger writes;
 
-  Verify(HfrFeatures features, ResultVerification verification, Clock clock, Decide decide) {
+  Verify(HfrFeatures features, ResultVerification verification, Clock clock, Decide decide, WriteLedger writes) {
     this.features = features;
     this.verification = verification;
     this.clock = clock;
     this.decide = decide;
+    this.writes = writes;
   }
 
   /** The classification of a result rejected at {@code level}. */
@@ -40,6 +43,7 @@ final class Verify {
 
   <R> Next run(Call<R> c) {
     if (!features.verification()) {
+      writes.commitReturned(c);
       return Next.to(ControllerState.ACCEPT);
     }
     VerifyLevel level = levelOf(c);
@@ -61,6 +65,8 @@ final class Verify {
       c.quality = v.verdict().quality();
       c.verificationRequired = v.verificationRequired();
       double floor = Double.isNaN(c.task.qualityFloor()) ? c.policy.qualityFloor() : c.task.qualityFloor();
+      // The result passed: the tool's answer confirms the write (a low quality does not undo it).
+      writes.commitReturned(c);
       if (c.quality >= floor) {
         return Next.to(ControllerState.ACCEPT);
       }
@@ -79,7 +85,7 @@ final class Verify {
     c.classification = rejectedAt(v.rejectedAt());
     c.fault = Fault.V1;
     c.history().recordRejection(rejection.reason(), newEvidence);
-    if (c.resultFromReconcile || c.alreadyCommitted) {
+    if (c.alreadyCommitted) {
       return decide.settle(c, Action.ESCALATE, Reason.VERIFICATION_FAILED);
     }
     return Next.to(ControllerState.CHECK);

@@ -1,5 +1,6 @@
 package dev.hfr.runtime.internal.engine;
 
+import dev.hfr.runtime.ledger.IdempotencyKeys;
 import dev.hfr.runtime.ledger.IdempotencyLedger;
 import dev.hfr.runtime.ledger.KeyInUseException;
 import dev.hfr.runtime.ledger.LedgerRecord;
@@ -89,6 +90,20 @@ public final class WriteLedger {
     c.ledgerState = r.state();
     if (LedgerRules.endsLease(target)) {
       forget(c); // the ledger ended the lease with this move: releasing it would be one more statement for nothing
+    }
+  }
+
+  /**
+   * Checkpoints the commit of a write whose attempt returned, once its result is not rejected: COMMITTED, or
+   * RECONCILED_COMMITTED for an R1 write resent under its key after an unknown outcome (the provider answered
+   * the key). A rejected result is no confirmation, so a write waits for its verdict (§4.5, Table 6); a record
+   * already settled (reconciled, or committed before this call) is left as it is.
+   */
+  void commitReturned(Call<?> c) {
+    if (c.key != null && !c.alreadyCommitted
+        && (c.ledgerState == LedgerState.PREPARED || c.ledgerState == LedgerState.UNKNOWN)) {
+      transition(c, c.ledgerState == LedgerState.UNKNOWN ? LedgerState.RECONCILED_COMMITTED : LedgerState.COMMITTED,
+          IdempotencyKeys.resultHash(c.result));
     }
   }
 

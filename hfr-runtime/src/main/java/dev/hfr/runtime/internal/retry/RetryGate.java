@@ -19,8 +19,8 @@ import java.util.Objects;
  *       only after the ledger found the write absent; an unclassified failure of a read gets one probe;
  *   <li>T4 and T5: never against the same target (degrade instead);
  *   <li>T6: only after the context was compressed;
- *   <li>V1 on a write: never (the effect is committed); V1 otherwise only with new evidence, and never
- *       after the same verifier reason twice;
+ *   <li>V1 on a write: only once a reconcile found it absent or a compensation undid it (the effect may be
+ *       in place otherwise); V1 only with new evidence, and never after the same verifier reason twice;
  *   <li>the fault class must be in the tool's {@code retryOn} (a compressed T6 and a semantic V1 retry
  *       follow their own rules above);
  *   <li>the same fault class K times in a row without new evidence;
@@ -123,7 +123,8 @@ public final class RetryGate {
       return StopReason.COMPRESS_FIRST;
     }
     if (fault == Fault.V1) {
-      if (write) {
+      if (write && !history.reconciledAbsent()) {
+        // Only a rejected write found absent, or compensated, may go again: anything else may be in place.
         return StopReason.SIDE_EFFECT_COMMITTED;
       }
       if (history.sameVerifierReasonStreak() >= sameVerifierReasonLimit) {

@@ -184,12 +184,14 @@ class RetryGateTest {
   }
 
   @Test
-  @DisplayName("V1 of a write is not retried: the effect is already committed")
-  void verifierRejectionOfAWriteIsNotRetried() {
+  @DisplayName("V1 of a write is not retried while its effect may be in place, and is once it was found absent or undone")
+  void verifierRejectionOfAWriteIsRetriedOnlyOnceProvenNotInPlace() {
     AttemptHistory history = new AttemptHistory();
-    history.recordRejection("total_mismatch", false);
+    history.recordRejection("total_mismatch", true);
     assertThat(gate.check(RetryRequest.builder(Fault.V1, Risk.R1, SPEC, history, task.openStep(4)).build()).reason())
         .isEqualTo(StopReason.SIDE_EFFECT_COMMITTED);
+    history.markReconciledAbsent();
+    assertThat(gate.check(RetryRequest.builder(Fault.V1, Risk.R2, SPEC, history, task.openStep(4)).build()).retry()).isTrue();
   }
 
   @Test
