@@ -55,15 +55,29 @@ class OutcomeExceptionsTest {
   }
 
   @Test
-  @DisplayName("an R3 write answered 503: write_outcome_unknown, not a timeout; OutcomeUnknownException")
-  void irreversibleWriteAnswered503IsWriteOutcomeUnknown() {
+  @DisplayName("an R3 write answered 500: write_outcome_unknown, not a timeout; OutcomeUnknownException")
+  void irreversibleWriteAnswered500IsWriteOutcomeUnknown() {
     Hfr hfr = f.engine();
-    ScriptedTool<String> send = new ScriptedTool<String>("bob").fails(Fixtures.http(503, ""));
+    ScriptedTool<String> send = new ScriptedTool<String>("bob").fails(Fixtures.http(500, ""));
 
     Throwable thrown = catchThrowable(() -> hfr.execute(Fixtures.irreversible(), send));
 
     assertThat(thrown).isInstanceOf(OutcomeUnknownException.class);
     assertThat(((ToolCallException) thrown).outcome().reason()).isEqualTo("write_outcome_unknown");
+    assertThat(send.methodCalls).isEqualTo(1);
+  }
+
+  @Test
+  @DisplayName("an R3 write answered 503 was refused before processing: CallFailedException, retryable, nothing left half-done")
+  void irreversibleWriteAnswered503IsNotApplied() {
+    Hfr hfr = f.engine();
+    ScriptedTool<String> send = new ScriptedTool<String>("bob").fails(Fixtures.http(503, ""));
+
+    Throwable thrown = catchThrowable(() -> hfr.execute(Fixtures.irreversible(), send));
+
+    assertThat(thrown).isInstanceOf(CallFailedException.class);
+    assertThat(((ToolCallException) thrown).outcome().retryable()).isTrue();
+    assertThat(((ToolCallException) thrown).outcome().sideEffect()).isFalse();
     assertThat(send.methodCalls).isEqualTo(1);
   }
 
