@@ -41,8 +41,8 @@ import org.junit.jupiter.api.io.TempDir;
 @DisplayName("HfrWorkerInterceptor on Temporal's test server: one task per workflow, HFR's decisions as Temporal's")
 class HfrWorkerInterceptorTest {
 
-  /** A 503: the charge may have been applied. */
-  private static final Status UNAVAILABLE = new Status(503, Map.of(), "unavailable");
+  /** A 500: the charge may have been applied (a 503 would prove it was not). */
+  private static final Status SERVER_ERROR = new Status(500, Map.of(), "internal error");
   /** A 429 without Retry-After: proves the charge was not applied, and a later attempt may succeed. */
   private static final Status BUSY = new Status(429, Map.of(), "busy");
 
@@ -143,7 +143,7 @@ class HfrWorkerInterceptorTest {
   @DisplayName("retryUnknownOutcomes lets Temporal retry a charge whose outcome was unknown: resent under its key, charged once")
   void unknownOutcomeRetriedWhenAsked() {
     WorkflowClient client = worker(true, b -> b.retryUnknownOutcomes(true));
-    shop.script("POST /charges", UNAVAILABLE, UNAVAILABLE);   // two 503s: the charge may have happened
+    shop.script("POST /charges", SERVER_ERROR, SERVER_ERROR);   // two 500s: the charge may have happened
 
     assertThat(workflow(client, "wf-unknown").run("order", "ref-5")).startsWith("order-ref-5 charge-");
     assertThat(shop.requests("POST /charges")).isEqualTo(3);
@@ -155,7 +155,7 @@ class HfrWorkerInterceptorTest {
   @DisplayName("by default the same unknown charge fails the workflow as HfrOutcomeUnknown: a person decides")
   void unknownOutcomeNotRetriedByDefault() {
     WorkflowClient client = worker(true);
-    shop.script("POST /charges", UNAVAILABLE, UNAVAILABLE);
+    shop.script("POST /charges", SERVER_ERROR, SERVER_ERROR);
 
     ApplicationFailure failure = failureOf(() -> workflow(client, "wf-unknown-default").run("order", "ref-6"));
 
