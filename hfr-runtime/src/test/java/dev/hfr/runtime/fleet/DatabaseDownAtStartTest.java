@@ -92,6 +92,8 @@ class DatabaseDownAtStartTest {
             .satisfies(e -> assertThat(((ToolCallException) e).outcome().reason()).isEqualTo("ledger_unavailable"));
       }
       assertThat(sent).as("the read was sent, the write was not").hasValue(1);
+      assertThat(registry.find("harness.controller.failures").counters()).as("a refusal is not a controller failure")
+          .allSatisfy(c -> assertThat(c.count()).isZero());
 
       Path pgLog = dir.resolve("postgres.log");
       try (EmbeddedPostgres pg = EmbeddedPostgres.builder().setPort(port)

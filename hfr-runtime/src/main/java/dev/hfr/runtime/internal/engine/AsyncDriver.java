@@ -108,7 +108,7 @@ final class AsyncDriver {
   /** §4.1 for an asynchronous call: a read fails open, a write fails closed (see {@link EngineFailure}). */
   private <R> void failed(Call<R> c, AsyncToolInvocation<R> invocation, Throwable engineFailure, CompletableFuture<R> out) {
     try {
-      if (!failure.failsOpen(c)) {
+      if (!failure.failsOpen(c, engineFailure)) {
         out.completeExceptionally(failure.failClosed(c, engineFailure));
       } else if (c.hasResult) {
         out.complete(c.result);

@@ -36,7 +36,7 @@ final class EngineFailure {
 
   /** The state machine failed while running {@code c}. */
   <R> R duringCall(Call<R> c, Throwable failure) {
-    if (failsOpen(c)) {
+    if (failsOpen(c, failure)) {
       if (c.hasResult) {
         return c.result;
       }
@@ -49,10 +49,13 @@ final class EngineFailure {
    * The first part of §4.1 for both drivers: the lease is given up and the failure counted; a read then
    * fails open ({@code true}: the caller gets its result or one direct call), a write fails closed.
    */
-  boolean failsOpen(Call<?> c) {
+  boolean failsOpen(Call<?> c, Throwable failure) {
     boolean failOpen = c.risk == Risk.R0;
     writes.releaseLease(c); // the record stays where it is; a lease left behind would only block the next recoverer
-    c.rt.meters.controllerFailure(failOpen);
+    if (failOpen || !refusedForLedger(c, failure)) {
+      // A write refused because the ledger's database is away is a refusal, not a failure of the controller.
+      c.rt.meters.controllerFailure(failOpen);
+    }
     if (failOpen) {
       decisions.callEnded(c, false);
     }
@@ -61,7 +64,7 @@ final class EngineFailure {
 
   /** A write that fails closed: escalated, counted, and the structured failure the caller gets. */
   ToolCallException failClosed(Call<?> c, Throwable failure) {
-    if (failure instanceof LedgerUnavailableException && c.attempts == 0) {
+    if (refusedForLedger(c, failure)) {
       return ledgerUnavailable(c, failure);
     }
     c.reason = Reason.CONTROLLER_FAILURE;
@@ -86,6 +89,11 @@ final class EngineFailure {
     ToolCallException e = oversight.failure(outcome, c.error, c.attempts > 0, c.task::report);
     e.addSuppressed(failure);
     return e;
+  }
+
+  /** Whether {@code failure} is the ledger's database not answering before the call's first attempt. */
+  private static boolean refusedForLedger(Call<?> c, Throwable failure) {
+    return failure instanceof LedgerUnavailableException && c.attempts == 0;
   }
 
   /**
