@@ -24,7 +24,10 @@ import java.util.concurrent.atomic.AtomicInteger;
  * {@code /flaky} 503 twice then 200, {@code /write} and {@code /keyed-write} always 503;
  * {@code /anthropic-rate} 429 once with {@code anthropic-ratelimit-requests-reset} {@value #RESET_MILLIS} ms ahead, then
  * 200; {@code /openai-rate} 429 once with {@code x-ratelimit-remaining-requests: 0} and
- * {@code x-ratelimit-reset-requests: }{@value #RESET_MILLIS}{@code ms}, then 200. A path's first segment picks the answer
+ * {@code x-ratelimit-reset-requests: }{@value #RESET_MILLIS}{@code ms}, then 200; {@code /ms-rate} 429 once with
+ * {@code retry-after-ms: }{@value #RESET_MILLIS}, then 200; {@code /tokens-rate} 429 once with
+ * {@code x-ratelimit-remaining-tokens: 0} and {@code x-ratelimit-reset-tokens: }{@value #RESET_MILLIS}{@code ms}, then
+ * 200. A path's first segment picks the answer
  * ({@code /flaky/okhttp} is a {@code /flaky} of its own); the requests are counted per whole path.
  */
 final class FaultServer implements AutoCloseable {
@@ -33,7 +36,7 @@ final class FaultServer implements AutoCloseable {
   static final String CONTEXT_BODY =
       "{\"error\":{\"message\":\"This model's maximum context length is 8192 tokens.\",\"type\":\"invalid_request_error\",\"code\":\"context_length_exceeded\"}}";
 
-  /** How far ahead the rate-limit resets of {@code /anthropic-rate} and {@code /openai-rate} lie. */
+  /** How far ahead the rate-limit resets of the {@code -rate} paths other than {@code /rate} lie. */
   static final int RESET_MILLIS = 600;
 
   private final HttpServer server;
@@ -101,6 +104,19 @@ final class FaultServer implements AutoCloseable {
           if (n == 1) {
             exchange.getResponseHeaders().set("x-ratelimit-remaining-requests", "0");
             exchange.getResponseHeaders().set("x-ratelimit-reset-requests", RESET_MILLIS + "ms");
+          }
+          respond(exchange, n == 1 ? 429 : 200, n == 1 ? "slow down" : "ok after " + n);
+        }
+        case "/ms-rate" -> {
+          if (n == 1) {
+            exchange.getResponseHeaders().set("retry-after-ms", String.valueOf(RESET_MILLIS));
+          }
+          respond(exchange, n == 1 ? 429 : 200, n == 1 ? "slow down" : "ok after " + n);
+        }
+        case "/tokens-rate" -> {
+          if (n == 1) {
+            exchange.getResponseHeaders().set("x-ratelimit-remaining-tokens", "0");
+            exchange.getResponseHeaders().set("x-ratelimit-reset-tokens", RESET_MILLIS + "ms");
           }
           respond(exchange, n == 1 ? 429 : 200, n == 1 ? "slow down" : "ok after " + n);
         }
