@@ -21,9 +21,10 @@
 #   jar:PATH    -javaagent:PATH, any other agent jar (e.g. an earlier build of this one)
 #   opt:OPTION  no agent, one JVM option instead
 # Prints one line per JVM; then per variant the median CPU and wall time and their ratio to "none" ("idle" for the
-# variants that never send); the median of the round-by-round ratios (each JVM against that JVM of its round); for "agent", its overhead (median CPU over
-# "none") as a share of the OpenTelemetry agent's; and the load average before and after, which says how far to trust
-# the figures on a shared machine (the ratios of alternated rounds move less than the absolute figures).
+# variants that never send); the median of the round-by-round ratios (each JVM against that JVM of its round); each
+# agent's CPU overhead (over "none", or "idle") as a share of the OpenTelemetry agent's; and the load average before
+# and after, which says how far to trust the figures on a shared machine (the ratios of alternated rounds move less
+# than the absolute figures).
 # JAVA (default: java on the PATH) picks the JVM.
 set -euo pipefail
 cd "$(dirname "$0")/.."

@@ -67,7 +67,10 @@ class AdviceWeavingTest {
     }
   }
 
-  /** Defines one class from the given bytes, everything else from the test's class loader. */
+  /**
+   * Defines one class from the given bytes, the other classes of its package from their class files (a package-private
+   * superclass must be in the same loader) and everything else from the test's class loader.
+   */
   private static final class OneClassLoader extends ClassLoader {
     private final String name;
     private final byte[] bytes;
@@ -80,12 +83,23 @@ class AdviceWeavingTest {
 
     @Override
     protected Class<?> loadClass(String className, boolean resolve) throws ClassNotFoundException {
-      if (!className.equals(name)) {
+      if (!className.substring(0, className.lastIndexOf('.')).equals(name.substring(0, name.lastIndexOf('.')))) {
         return super.loadClass(className, resolve);
       }
       synchronized (getClassLoadingLock(className)) {
         Class<?> c = findLoadedClass(className);
-        return c != null ? c : defineClass(className, bytes, 0, bytes.length);
+        if (c != null) {
+          return c;
+        }
+        if (className.equals(name)) {
+          return defineClass(className, bytes, 0, bytes.length);
+        }
+        try {
+          byte[] original = classFile(className);
+          return defineClass(className, original, 0, original.length);
+        } catch (IOException | AssertionError e) {
+          throw new ClassNotFoundException(className, e);
+        }
       }
     }
   }
