@@ -10,12 +10,11 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * Whether the agent keeps a transformer registered after it has started, to see the libraries' clients
- * (OkHttp, Apache HttpClient 5) when their classes load. The JVM calls a registered transformer for every
- * class it loads, with a copy of the class file (read back from the runtime image for the JDK's shared
- * classes): tens of milliseconds of CPU in the start-up of every JVM (docs/BENCHMARKS.md, "Java agent overhead"). The JDK's
- * clients do not need it, they are woven when the agent starts; the libraries can come from any class loader,
- * at any time, so under {@code watch=auto} the agent watches when it can see that one of them may appear.
+ * Whether the agent's transformer watches for the libraries' clients (OkHttp, Apache HttpClient 5) when their classes
+ * load, and so stays registered once the JDK's clients are woven. The JVM calls a registered transformer for every
+ * class it loads, with a copy of the class file (read back from the runtime image for the JDK's shared classes). The
+ * JDK's clients come from the JDK's loaders and are all woven sooner or later; the libraries can come from any class
+ * loader, at any time, so under {@code watch=auto} the agent watches when it can see that one of them may appear.
  */
 public final class LibraryWatch {
 
