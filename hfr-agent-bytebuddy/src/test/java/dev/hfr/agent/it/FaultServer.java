@@ -93,35 +93,27 @@ final class FaultServer implements AutoCloseable {
         }
         case "/flaky" -> respond(exchange, n <= 2 ? 503 : 200, n <= 2 ? "unavailable" : "ok after " + n);
         case "/write", "/keyed-write" -> respond(exchange, 503, "unavailable");
-        case "/anthropic-rate" -> {
-          if (n == 1) {
-            exchange.getResponseHeaders().set("anthropic-ratelimit-requests-reset",
-                Instant.now().plusMillis(RESET_MILLIS).toString());
-          }
-          respond(exchange, n == 1 ? 429 : 200, n == 1 ? "slow down" : "ok after " + n);
-        }
-        case "/openai-rate" -> {
-          if (n == 1) {
-            exchange.getResponseHeaders().set("x-ratelimit-remaining-requests", "0");
-            exchange.getResponseHeaders().set("x-ratelimit-reset-requests", RESET_MILLIS + "ms");
-          }
-          respond(exchange, n == 1 ? 429 : 200, n == 1 ? "slow down" : "ok after " + n);
-        }
-        case "/ms-rate" -> {
-          if (n == 1) {
-            exchange.getResponseHeaders().set("retry-after-ms", String.valueOf(RESET_MILLIS));
-          }
-          respond(exchange, n == 1 ? 429 : 200, n == 1 ? "slow down" : "ok after " + n);
-        }
-        case "/tokens-rate" -> {
-          if (n == 1) {
-            exchange.getResponseHeaders().set("x-ratelimit-remaining-tokens", "0");
-            exchange.getResponseHeaders().set("x-ratelimit-reset-tokens", RESET_MILLIS + "ms");
-          }
-          respond(exchange, n == 1 ? 429 : 200, n == 1 ? "slow down" : "ok after " + n);
-        }
+        case "/anthropic-rate" ->
+            limitedOnce(exchange, n, "anthropic-ratelimit-requests-reset", Instant.now().plusMillis(RESET_MILLIS).toString());
+        case "/openai-rate" ->
+            limitedOnce(exchange, n, "x-ratelimit-remaining-requests", "0", "x-ratelimit-reset-requests", RESET_MILLIS + "ms");
+        case "/ms-rate" -> limitedOnce(exchange, n, "retry-after-ms", String.valueOf(RESET_MILLIS));
+        case "/tokens-rate" ->
+            limitedOnce(exchange, n, "x-ratelimit-remaining-tokens", "0", "x-ratelimit-reset-tokens", RESET_MILLIS + "ms");
         default -> respond(exchange, 404, "no such path");
       }
+    }
+  }
+
+  /** The {@code n}th request of a rate-limited path: the first is a 429 with the given headers (name, value...), then 200. */
+  private static void limitedOnce(HttpExchange exchange, int n, String... headers) throws IOException {
+    if (n == 1) {
+      for (int i = 0; i < headers.length; i += 2) {
+        exchange.getResponseHeaders().set(headers[i], headers[i + 1]);
+      }
+      respond(exchange, 429, "slow down");
+    } else {
+      respond(exchange, 200, "ok after " + n);
     }
   }
 
