@@ -2,10 +2,13 @@ package dev.hfr.spring.boot.config;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.hfr.runtime.Hfr;
 import dev.hfr.runtime.config.ConfigKeys;
 import dev.hfr.spring.boot.HfrAutoConfiguration;
 import dev.hfr.spring.boot.shop.ShopApplication;
+import java.io.InputStream;
 import java.lang.reflect.ParameterizedType;
 import java.lang.reflect.RecordComponent;
 import java.lang.reflect.Type;
@@ -13,6 +16,8 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeSet;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
 import org.springframework.boot.autoconfigure.AutoConfigurations;
@@ -21,7 +26,8 @@ import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 /**
  * Every {@code hfr.*} property the starter binds ({@link HfrProperties}, read by reflection) has its entry in the
  * registry the configuration reference is written from ({@link ConfigKeys}), and every entry is a property: a
- * property added without an entry, or an entry without a property, fails here.
+ * property added without an entry, or an entry without a property, fails here. The defaults the properties' IDE
+ * descriptions state (written by hand in {@link HfrProperties}' {@code @param}s) are held to the engine's too.
  */
 @DisplayName("Every Spring hfr.* property is in the configuration reference")
 class PropertyReferenceTest {
@@ -62,6 +68,34 @@ class PropertyReferenceTest {
         .run(context -> assertThat(context.getBean(Hfr.class).mode().name())
             .isEqualTo(ConfigKeys.springOnly().get(0).defaultText()));
   }
+
+  @Test
+  @DisplayName("the IDE's property descriptions give the same defaults as the reference")
+  void theIdesDefaultsAreTheReferences() throws Exception {
+    JsonNode metadata;
+    try (InputStream in = getClass().getResourceAsStream("/META-INF/spring-configuration-metadata.json")) {
+      assertThat(in).as("spring-boot-configuration-processor wrote the metadata").isNotNull();
+      metadata = new ObjectMapper().readTree(in);
+    }
+    List<String> differing = new ArrayList<>();
+    for (JsonNode property : metadata.get("properties")) {
+      String description = property.path("description").asText();
+      Matcher stated = STATED_DEFAULT.matcher(description);
+      // the pool's record serves the ledger and the fleet, so its descriptions give both defaults
+      if (!stated.find() || property.path("sourceType").asText().endsWith("$Pool")) {
+        continue;
+      }
+      String name = property.get("name").asText();
+      ConfigKeys.Key key = ConfigKeys.all().stream().filter(k -> k.springProperty().equals(name)).findFirst().orElse(null);
+      if (key != null && Double.parseDouble(stated.group(1)) != Double.parseDouble(key.defaultText())) {
+        differing.add(name + ": the description says " + stated.group(1) + ", the engine uses " + key.defaultText());
+      }
+    }
+    assertThat(differing).as("fix the @param of HfrProperties").isEmpty();
+  }
+
+  /** A number stated as the default in a property's description: {@code (default 200)}. */
+  private static final Pattern STATED_DEFAULT = Pattern.compile("default (-?\\d+(?:\\.\\d+)?)\\b");
 
   /** The leaf properties below {@code prefix} in {@code leaves}, the records and maps on the way in {@code nodes}. */
   private static void collect(String prefix, Class<?> type, List<String> leaves, List<String> nodes) {
