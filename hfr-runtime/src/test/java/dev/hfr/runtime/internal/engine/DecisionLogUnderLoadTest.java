@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.hfr.runtime.Hfr;
 import dev.hfr.runtime.HfrFeatures;
+import dev.hfr.runtime.ToolDescriptor;
 import dev.hfr.runtime.budget.TenantRetryBudgets;
 import dev.hfr.runtime.telemetry.DecisionEvent;
 import dev.hfr.runtime.telemetry.DecisionLog;
@@ -46,6 +47,7 @@ class DecisionLogUnderLoadTest {
         .tenantBudgets(TenantRetryBudgets.builder(f.time).retriesPerWindow(Integer.MAX_VALUE / 2).window(Duration.ofSeconds(1)).build())
         .build()) {
       CountDownLatch start = new CountDownLatch(1);
+      ToolDescriptor search = Fixtures.read("search");
       List<Future<Integer>> threads = new ArrayList<>();
       for (int t = 0; t < 2; t++) {
         String query = "q-" + t;
@@ -54,7 +56,7 @@ class DecisionLogUnderLoadTest {
           int answered = 0;
           for (int i = 0; i < CALLS_PER_THREAD; i++) { // no pause between calls
             ScriptedTool<String> read = new ScriptedTool<String>(query).fails(Fixtures.unavailable()).returns("hits");
-            if ("hits".equals(hfr.execute(Fixtures.read("search"), read))) {
+            if ("hits".equals(hfr.execute(search, read))) {
               answered++;
             }
           }
