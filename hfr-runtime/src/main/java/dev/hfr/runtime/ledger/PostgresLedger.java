@@ -848,22 +848,7 @@ public final class PostgresLedger implements IdempotencyLedger {
    */
   @Override
   public List<LedgerRecord> taskRecords(String tenant, String taskId) {
-    LedgerRules.checkTenantTask(tenant, taskId);
-    checkOpen();
-    return call("listing the records of task " + taskId, c -> {
-      List<LedgerRecord> out = new ArrayList<>();
-      try (PreparedStatement ps = c.prepareStatement(
-          "SELECT " + COLUMNS + " FROM hfr_ledger WHERE tenant = ? AND task_id = ? ORDER BY created_at_ms, key")) {
-        ps.setString(1, tenant);
-        ps.setString(2, taskId);
-        try (ResultSet rs = ps.executeQuery()) {
-          while (rs.next()) {
-            out.add(read(rs).record());
-          }
-        }
-      }
-      return out;
-    });
+    return recordsOfTask("listing the records of task " + taskId, "", tenant, taskId);
   }
 
   /**
@@ -875,12 +860,18 @@ public final class PostgresLedger implements IdempotencyLedger {
    */
   @Override
   public List<LedgerRecord> unfinishedTaskRecords(String tenant, String taskId) {
+    return recordsOfTask("listing the unfinished records of task " + taskId, "may_be_pending AND state IN " + NEEDS_RECONCILE + " AND ",
+        tenant, taskId);
+  }
+
+  /** The records of a task that also meet {@code condition} (empty, or ending in {@code AND}), oldest first. */
+  private List<LedgerRecord> recordsOfTask(String what, String condition, String tenant, String taskId) {
     LedgerRules.checkTenantTask(tenant, taskId);
     checkOpen();
-    return call("listing the unfinished records of task " + taskId, c -> {
+    return call(what, c -> {
       List<LedgerRecord> out = new ArrayList<>();
-      try (PreparedStatement ps = c.prepareStatement("SELECT " + COLUMNS + " FROM hfr_ledger WHERE may_be_pending AND state IN "
-          + NEEDS_RECONCILE + " AND tenant = ? AND task_id = ? ORDER BY created_at_ms, key")) {
+      try (PreparedStatement ps = c.prepareStatement(
+          "SELECT " + COLUMNS + " FROM hfr_ledger WHERE " + condition + "tenant = ? AND task_id = ? ORDER BY created_at_ms, key")) {
         ps.setString(1, tenant);
         ps.setString(2, taskId);
         try (ResultSet rs = ps.executeQuery()) {
