@@ -30,7 +30,7 @@ import org.junit.jupiter.api.io.TempDir;
 @DisplayName("The file decision log under two callers that never pause")
 class DecisionLogUnderLoadTest {
 
-  private static final int CALLS_PER_THREAD = 10_000;
+  private static final int CALLS_PER_THREAD = 5_000;
   private static final ObjectMapper JSON = new ObjectMapper();
 
   @Test
