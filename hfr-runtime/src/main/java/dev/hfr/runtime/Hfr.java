@@ -451,10 +451,8 @@ public final class Hfr implements RecoveryEngine, AutoCloseable {
         continue; // opened by this engine: still running here, not cut off
       }
       List<PendingTask.UnfinishedWrite> unfinished = new ArrayList<>();
-      for (LedgerRecord r : ledger.taskRecords(t.tenant(), t.taskId())) {
-        if (r.state().needsReconcile()) {
-          unfinished.add(new PendingTask.UnfinishedWrite(r.tool(), r.key(), r.state(), r.attempts(), r.createdAt()));
-        }
+      for (LedgerRecord r : ledger.unfinishedTaskRecords(t.tenant(), t.taskId())) {
+        unfinished.add(new PendingTask.UnfinishedWrite(r.tool(), r.key(), r.state(), r.attempts(), r.createdAt()));
       }
       rememberCutOff(t);
       String savedConfig = SpecText.configVersion(t.spec());

@@ -476,17 +476,19 @@ public final class LedgerCommitHarness {
   }
 
   /**
-   * The ledger calls the engine makes for an R1 write that commits: {@code prepareIfAbsent} (the record and
-   * this call's lease in one step), then the commit with the lease's token. The commit ends the lease
-   * ({@link IdempotencyLedger#transition}), so the engine releases nothing (its {@code WriteLedger}).
+   * The ledger calls the engine makes for an R1 write that commits: {@code prepareIfAbsent} (the record, its
+   * task and this call's lease in one step), then the commit with the lease's token. The commit ends the lease
+   * ({@link IdempotencyLedger#transition}), so the engine releases nothing (its {@code WriteLedger}). The task
+   * id is what the engine gives a call made outside any task ({@code hfr-<uuid>-<n>}), the call's owner its own.
    */
   private static Call engineCall(IdempotencyLedger ledger) {
     String argsHash = IdempotencyKeys.argsHash(List.of("sku-1", 2));
     String resultHash = IdempotencyKeys.resultHash("order-1");
     Duration ttl = Duration.ofSeconds(20);
+    String engine = "hfr-" + java.util.UUID.randomUUID() + "-";
     return (t, seq) -> {
       String key = uniqueKey(t, seq);
-      Lease lease = ledger.prepareIfAbsent("bench", key, "Orders.create", argsHash, "worker-" + t, ttl).lease();
+      Lease lease = ledger.prepareIfAbsent("bench", engine + seq, key, "Orders.create", argsHash, engine + "#" + seq, ttl).lease();
       ledger.transition("bench", key, LedgerState.PREPARED, LedgerState.COMMITTED, resultHash, lease.fencingToken());
     };
   }

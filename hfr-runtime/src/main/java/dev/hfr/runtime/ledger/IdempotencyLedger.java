@@ -38,7 +38,7 @@ public interface IdempotencyLedger extends AutoCloseable {
   /**
    * {@link #prepareIfAbsent(String, String, String, String, String, Duration)} for a write of task {@code
    * taskId}: a created record carries the task id ({@link LedgerRecord#taskId}), so crash resume can list
-   * the task's unfinished writes ({@link #taskRecords}).
+   * the task's unfinished writes ({@link #unfinishedTaskRecords}).
    *
    * @param taskId the task the write belongs to, or {@code null}
    */
@@ -108,6 +108,16 @@ public interface IdempotencyLedger extends AutoCloseable {
 
   /** Every record of task {@code taskId} in {@code tenant}, oldest first. */
   List<LedgerRecord> taskRecords(String tenant, String taskId);
+
+  /**
+   * The records of task {@code taskId} in {@code tenant} whose write is still in doubt ({@link
+   * LedgerState#needsReconcile()}: PREPARED or UNKNOWN), oldest first: what crash resume hands to the task's
+   * next run. The default filters {@link #taskRecords}; a backend may find them more cheaply (PostgreSQL reads
+   * them from its index of pending records and keeps no index of a task's records).
+   */
+  default List<LedgerRecord> unfinishedTaskRecords(String tenant, String taskId) {
+    return taskRecords(tenant, taskId).stream().filter(r -> r.state().needsReconcile()).toList();
+  }
 
   /**
    * Deletes records that reached a final state before {@code cutoff}, and checkpoints of tasks that closed

@@ -42,7 +42,9 @@ import javax.sql.DataSource;
  * split by the flag {@code may_be_pending}, which the outcome does not change either: it is set when a record
  * is prepared or moves back to PREPARED or UNKNOWN, and cleared in batches, at most every 10 s, once the
  * record has settled — by a sweep that a prepare starts on the ledger's own thread, so no call waits for it
- * (see {@link #pending}; docs/LEDGER.md, "PostgreSQL: schema version 4").
+ * (see {@link #pending}; docs/LEDGER.md, "PostgreSQL: schema version 4"). Version 5 dropped the index of a
+ * task's records: a prepare writes two index entries (key, pending), and crash resume reads a task's
+ * unfinished records through the pending index ({@link #unfinishedTaskRecords}).
  *
  * <p><b>Concurrency.</b> Every operation is one statement on one row, so the row lock is all the locking
  * there is: the primary key {@code (tenant, key)} makes the first {@code prepare} win
@@ -83,7 +85,7 @@ import javax.sql.DataSource;
 public final class PostgresLedger implements IdempotencyLedger {
 
   /** The schema version this code creates and expects. */
-  public static final int SCHEMA_VERSION = 4;
+  public static final int SCHEMA_VERSION = 5;
 
   private static final long MIGRATION_LOCK_ID = 0x4846524C45444752L; // "HFRLEDGR"
   private static final String COLUMNS =
@@ -96,7 +98,8 @@ public final class PostgresLedger implements IdempotencyLedger {
   private static final String TASK_COLUMNS = "tenant, task_id, phase, spec, evidence, owner, started_at_ms, updated_at_ms";
   private static final String[] MIGRATION_NAMES = {
     "create hfr_ledger", "task ids on records; hfr_task checkpoints", "hfr_ledger.state as the enum hfr_ledger_state",
-    "outcomes as HOT updates: may_be_pending, indexes on created_at_ms, fillfactor 90"};
+    "outcomes as HOT updates: may_be_pending, indexes on created_at_ms, fillfactor 90",
+    "no index of a task's records: resume reads a task's unfinished records from the pending index"};
   private static final String NEEDS_RECONCILE = "('PREPARED', 'UNKNOWN')";
   private static final String ENDING_LEASE = ", lease_owner = NULL, lease_expires_at_ms = 0";
 
@@ -166,6 +169,12 @@ public final class PostgresLedger implements IdempotencyLedger {
     CREATE INDEX hfr_ledger_pending ON hfr_ledger (created_at_ms) WHERE may_be_pending;
     CREATE INDEX hfr_ledger_settled ON hfr_ledger (created_at_ms) WHERE NOT may_be_pending;
     ALTER TABLE hfr_ledger SET (fillfactor = 90);
+    """,
+    // 5: every write's record went into three indexes (key, task, pending). Resume asks only for a task's
+    // unfinished records, which are all flagged may_be_pending, so the pending index finds them among the few
+    // flagged ones; the task index cost each prepare (and each settled sweep's row) one more index entry.
+    """
+    DROP INDEX IF EXISTS hfr_ledger_task;
     """,
   };
 
@@ -831,14 +840,38 @@ public final class PostgresLedger implements IdempotencyLedger {
     });
   }
 
+  /**
+   * {@inheritDoc}
+   *
+   * <p>Reads the table: no index lists a task's records (schema version 5), because the engine asks only for a
+   * task's unfinished ones ({@link #unfinishedTaskRecords}) and the index would cost every write.
+   */
   @Override
   public List<LedgerRecord> taskRecords(String tenant, String taskId) {
+    return recordsOfTask("listing the records of task " + taskId, "", tenant, taskId);
+  }
+
+  /**
+   * {@inheritDoc}
+   *
+   * <p>Through the index of records flagged {@code may_be_pending}, which every unfinished record is: a read
+   * of the few records flagged, not of the task's (schema version 5 keeps no index of a task's records, so
+   * {@link #taskRecords} reads the table).
+   */
+  @Override
+  public List<LedgerRecord> unfinishedTaskRecords(String tenant, String taskId) {
+    return recordsOfTask("listing the unfinished records of task " + taskId, "may_be_pending AND state IN " + NEEDS_RECONCILE + " AND ",
+        tenant, taskId);
+  }
+
+  /** The records of a task that also meet {@code condition} (empty, or ending in {@code AND}), oldest first. */
+  private List<LedgerRecord> recordsOfTask(String what, String condition, String tenant, String taskId) {
     LedgerRules.checkTenantTask(tenant, taskId);
     checkOpen();
-    return call("listing the records of task " + taskId, c -> {
+    return call(what, c -> {
       List<LedgerRecord> out = new ArrayList<>();
       try (PreparedStatement ps = c.prepareStatement(
-          "SELECT " + COLUMNS + " FROM hfr_ledger WHERE tenant = ? AND task_id = ? ORDER BY created_at_ms, key")) {
+          "SELECT " + COLUMNS + " FROM hfr_ledger WHERE " + condition + "tenant = ? AND task_id = ? ORDER BY created_at_ms, key")) {
         ps.setString(1, tenant);
         ps.setString(2, taskId);
         try (ResultSet rs = ps.executeQuery()) {

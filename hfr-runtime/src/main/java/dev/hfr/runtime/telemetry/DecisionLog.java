@@ -42,6 +42,14 @@ public final class DecisionLog implements DecisionSink {
   /** Counts events dropped because the queue was full (or the log closed). */
   public static final String DROPPED = "harness.decision.events.dropped";
 
+  /**
+   * The queue's default size: about half a second of events from two callers that do nothing but fail and
+   * retry (some two million decisions a second on two cores), so the writer may wait that long for a core, or
+   * for the JIT to compile it, without an event dropped. A slot is one reference, and an empty queue holds no
+   * events.
+   */
+  public static final int DEFAULT_QUEUE_CAPACITY = 1 << 20;
+
   /** Events written per batch at most, between two flushes. */
   private static final int BATCH = 512;
   /** While events flow, the writer looks at the queue this often (at once while it finds full batches)... */
@@ -318,7 +326,7 @@ public final class DecisionLog implements DecisionSink {
     private final Path file;
     private long maxFileBytes = 64L * 1024 * 1024;
     private int keepFiles = 5;
-    private int queueCapacity = 16_384;
+    private int queueCapacity = DEFAULT_QUEUE_CAPACITY;
     private boolean redactPii;
     private MeterRegistry registry;
 
@@ -344,7 +352,10 @@ public final class DecisionLog implements DecisionSink {
       return this;
     }
 
-    /** How many events may wait for the writer before new ones are dropped (default 16,384). */
+    /**
+     * How many events may wait for the writer before new ones are dropped (default {@value
+     * DecisionLog#DEFAULT_QUEUE_CAPACITY}: a reference per event, 4 MiB with compressed references).
+     */
     public Builder queueCapacity(int events) {
       if (events < 2 || events > (1 << 30)) {
         throw new IllegalArgumentException("queueCapacity must be in [2, 2^30], was " + events);

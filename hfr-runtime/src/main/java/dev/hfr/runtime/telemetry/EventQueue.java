@@ -1,23 +1,27 @@
 package dev.hfr.runtime.telemetry;
 
 import java.util.concurrent.atomic.AtomicLong;
-import java.util.concurrent.atomic.AtomicLongArray;
 import java.util.concurrent.atomic.AtomicReferenceArray;
 
 /**
- * A bounded queue for many producers and one consumer that never blocks and never takes a lock: the
- * array ring of Dmitry Vyukov's bounded MPMC queue, with a plain consumer index because only the
- * decision writer takes from it. Each slot carries a sequence number that says whose turn it is, so a producer
- * claims a slot with one compare-and-set on the tail and publishes it with one store; when the
- * ring is full, {@link #offer} answers {@code false} at once.
+ * A bounded queue for many producers and one consumer that never blocks and never takes a lock: an array
+ * ring whose producers claim a slot with one compare-and-set on the tail and publish the element with one
+ * store, and whose consumer takes an element when its slot is no longer empty (the layout of JCTools'
+ * {@code MpscArrayQueue}). A slot holds nothing but the element, so a ring sized for long bursts costs one
+ * reference per slot (4 MiB for a million events with compressed references). When the ring is full,
+ * {@link #offer} answers {@code false} at once.
  */
 final class EventQueue<E> {
 
   private final int mask;
   private final AtomicReferenceArray<E> slots;
-  private final AtomicLongArray sequences;
   private final AtomicLong tail = new AtomicLong();
-  /** Written by the consumer only; volatile so {@link #size()} and flushes may read it. */
+  /**
+   * A position below which producers may claim without reading {@link #head}: the head a producer last
+   * read plus the capacity. Producers share it; a stale value only makes one of them read the head again.
+   */
+  private volatile long producerLimit;
+  /** Written by the consumer only (once per drain); volatile so that producers and flushes may read it. */
   private volatile long head;
 
   /** A ring of {@code capacity} slots, rounded up to a power of two. */
@@ -28,10 +32,7 @@ final class EventQueue<E> {
     int size = Integer.highestOneBit(capacity - 1) << 1;
     this.mask = size - 1;
     this.slots = new AtomicReferenceArray<>(size);
-    this.sequences = new AtomicLongArray(size);
-    for (int i = 0; i < size; i++) {
-      sequences.set(i, i);
-    }
+    this.producerLimit = size;
   }
 
   int capacity() {
@@ -40,43 +41,45 @@ final class EventQueue<E> {
 
   /** Adds {@code e} if there is room; never waits. */
   boolean offer(E e) {
+    long limit = producerLimit;
     long pos = tail.get();
     while (true) {
-      int index = (int) pos & mask;
-      long turn = sequences.getAcquire(index) - pos;
-      if (turn == 0) {
-        long witnessed = tail.compareAndExchange(pos, pos + 1);
-        if (witnessed == pos) {
-          slots.setPlain(index, e);
-          // A volatile store, not a release: the caller then reads the writer's "sleeping" flag, and that
-          // read must not move before this store, or a writer going to sleep could miss the element.
-          sequences.set(index, pos + 1);
-          return true;
+      if (pos >= limit) {
+        // The slot a lap ahead is free once the consumer has moved past it (it empties a slot before it
+        // publishes its head), so the head bounds what may be claimed.
+        limit = head + mask + 1;
+        if (pos >= limit) {
+          return false; // full
         }
-        pos = witnessed;
-      } else if (turn < 0) {
-        return false; // the slot still holds an element a lap behind: full
-      } else {
-        pos = tail.get(); // another producer took this slot
+        producerLimit = limit;
       }
+      long witnessed = tail.compareAndExchange(pos, pos + 1);
+      if (witnessed == pos) {
+        // A volatile store, not a release: the caller then reads the writer's "sleeping" flag, and that
+        // read must not move before this store, or a writer going to sleep could miss the element.
+        slots.set((int) pos & mask, e);
+        return true;
+      }
+      pos = witnessed;
     }
   }
 
   /**
    * Moves up to {@code max} of the oldest elements into {@code into}, from index 0, and returns how many;
-   * the consumer's position is published once for all of them. Called by the one consumer only.
+   * the consumer's position is published once for all of them. Stops at a slot claimed but not yet
+   * published (the next drain takes it). Called by the one consumer only.
    */
   int drain(E[] into, int max) {
     long pos = head;
     int n = 0;
     while (n < max) {
       int index = (int) (pos + n) & mask;
-      if (sequences.getAcquire(index) != pos + n + 1) {
+      E e = slots.getAcquire(index);
+      if (e == null) {
         break;
       }
-      into[n] = slots.getPlain(index);
-      slots.setPlain(index, null);
-      sequences.setRelease(index, pos + n + mask + 1);
+      into[n] = e;
+      slots.setPlain(index, null); // published by the volatile store of the head below
       n++;
     }
     if (n > 0) {
@@ -97,7 +100,6 @@ final class EventQueue<E> {
 
   /** Whether nothing is ready to be taken; a volatile read, paired with {@link #offer}'s volatile store. */
   boolean isEmpty() {
-    long pos = head;
-    return sequences.get((int) pos & mask) != pos + 1;
+    return slots.get((int) head & mask) == null;
   }
 }

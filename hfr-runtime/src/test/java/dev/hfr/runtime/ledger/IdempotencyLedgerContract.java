@@ -668,6 +668,32 @@ public abstract class IdempotencyLedgerContract {
   }
 
   @Test
+  @DisplayName("a task's unfinished records are its PREPARED and UNKNOWN ones, oldest first, whatever they went through")
+  void unfinishedRecordsOfATask() {
+    Duration ttl = Duration.ofSeconds(20);
+    Prepared committed = ledger.prepareIfAbsent(TENANT, "task-7", key(1), "Orders.create", args(1), "w1", ttl);
+    advance(Duration.ofMillis(1));
+    Prepared unknown = ledger.prepareIfAbsent(TENANT, "task-7", key(2), "Orders.create", args(2), "w1", ttl);
+    advance(Duration.ofMillis(1));
+    Prepared retried = ledger.prepareIfAbsent(TENANT, "task-7", key(3), "Orders.create", args(3), "w1", ttl);
+    advance(Duration.ofMillis(1));
+    ledger.prepareIfAbsent(TENANT, "task-7", key(4), "Orders.create", args(4), "w1", ttl);
+    ledger.prepareIfAbsent(OTHER_TENANT, "task-7", key(5), "Orders.create", args(5), "w1", ttl);
+    ledger.prepareIfAbsent(TENANT, "task-8", key(6), "Orders.create", args(6), "w1", ttl);
+    ledger.transition(TENANT, key(1), LedgerState.PREPARED, LedgerState.COMMITTED, result("ok"), committed.lease().fencingToken());
+    ledger.transition(TENANT, key(2), LedgerState.PREPARED, LedgerState.UNKNOWN, null, unknown.lease().fencingToken());
+    ledger.transition(TENANT, key(3), LedgerState.PREPARED, LedgerState.FAILED, null, retried.lease().fencingToken());
+    ledger.transition(TENANT, key(3), LedgerState.FAILED, LedgerState.PREPARED, null, retried.lease().fencingToken());
+
+    assertThat(ledger.unfinishedTaskRecords(TENANT, "task-7")).extracting(LedgerRecord::key, LedgerRecord::state).containsExactly(
+        org.assertj.core.groups.Tuple.tuple(key(2), LedgerState.UNKNOWN), org.assertj.core.groups.Tuple.tuple(key(3), LedgerState.PREPARED),
+        org.assertj.core.groups.Tuple.tuple(key(4), LedgerState.PREPARED));
+    assertThat(ledger.unfinishedTaskRecords(OTHER_TENANT, "task-7")).extracting(LedgerRecord::key).containsExactly(key(5));
+    assertThat(ledger.unfinishedTaskRecords(TENANT, "task-9")).isEmpty();
+    assertThat(ledger.taskRecords(TENANT, "task-7")).hasSize(4);
+  }
+
+  @Test
   @DisplayName("a task's checkpoint replaces the one before and returns it; open tasks are the started and escalated ones, per tenant")
   void checkpointsKeepTheLatestPerTask() {
     TaskCheckpoint start = checkpoint(TENANT, "t1", TaskCheckpoint.Phase.STARTED);

@@ -201,7 +201,7 @@ class PostgresLedgerTest extends IdempotencyLedgerContract {
         while (rs.next()) {
           indexes.add(rs.getString(1));
         }
-        assertThat(indexes).containsExactly("hfr_ledger_pending", "hfr_ledger_pkey", "hfr_ledger_settled", "hfr_ledger_task");
+        assertThat(indexes).containsExactly("hfr_ledger_pending", "hfr_ledger_pkey", "hfr_ledger_settled");
       }
     }
   }
@@ -229,8 +229,8 @@ class PostgresLedgerTest extends IdempotencyLedgerContract {
       """;
 
   @Test
-  @DisplayName("a version-3 database is migrated to version 4 in place: its records stay readable, the pending ones are "
-      + "listed, the settled ones expire, and its outcomes become HOT updates")
+  @DisplayName("a version-3 database is migrated to the current version in place: its records stay readable, the pending "
+      + "ones are listed, the settled ones expire, and its outcomes become HOT updates")
   void version3SchemaMigrates() throws Exception {
     long old = START_MILLIS - Duration.ofDays(30).toMillis();
     long recent = START_MILLIS - Duration.ofMinutes(5).toMillis();
@@ -248,7 +248,7 @@ class PostgresLedgerTest extends IdempotencyLedgerContract {
 
     PostgresLedger migrated = PostgresLedger.create(dataSource, options());
 
-    assertThat(migrated.schemaVersion()).isEqualTo(4);
+    assertThat(migrated.schemaVersion()).isEqualTo(PostgresLedger.SCHEMA_VERSION);
     assertThat(migrated.find(TENANT, "k-expired")).as("older than the retention: expired on open").isEmpty();
     assertThat(migrated.find(TENANT, "k-committed")).hasValueSatisfying(r -> {
       assertThat(r.state()).isEqualTo(LedgerState.COMMITTED);
@@ -271,14 +271,55 @@ class PostgresLedgerTest extends IdempotencyLedgerContract {
           indexes.add(rs.getString(1));
           assertThat(rs.getString(2)).as("no index names a column an outcome changes").doesNotContain("state", "updated_at_ms", "attempts", "lease");
         }
-        assertThat(indexes).containsExactly("hfr_ledger_pending", "hfr_ledger_pkey", "hfr_ledger_settled", "hfr_ledger_task");
+        assertThat(indexes).containsExactly("hfr_ledger_pending", "hfr_ledger_pkey", "hfr_ledger_settled");
       }
       try (ResultSet rs = s.executeQuery("SELECT reloptions FROM pg_class WHERE relname = 'hfr_ledger'")) {
         assertThat(rs.next()).isTrue();
         assertThat(rs.getString(1)).contains("fillfactor=90");
       }
     }
-    assertThat(PostgresLedger.create(dataSource, options()).schemaVersion()).as("opening again migrates nothing").isEqualTo(4);
+    assertThat(PostgresLedger.create(dataSource, options()).schemaVersion()).as("opening again migrates nothing")
+        .isEqualTo(PostgresLedger.SCHEMA_VERSION);
+  }
+
+  @Test
+  @DisplayName("a version-4 database is migrated to version 5: the index of a task's records goes, and a task's records "
+      + "and its unfinished ones are listed as before")
+  void version4SchemaMigrates() throws Exception {
+    ledger.close();
+    try (Connection c = dataSource.getConnection(); Statement s = c.createStatement()) {
+      // Version 4 is version 5 with the index of a task's records, which migration 2 created.
+      s.execute("CREATE INDEX hfr_ledger_task ON hfr_ledger (tenant, task_id) WHERE task_id IS NOT NULL");
+      s.execute("DELETE FROM hfr_ledger_schema WHERE version = 5");
+      s.execute("INSERT INTO hfr_ledger (tenant, key, tool, args_hash, state, attempts, result_hash, fencing_token, lease_owner, "
+          + "lease_expires_at_ms, created_at_ms, updated_at_ms, task_id, may_be_pending) VALUES "
+          + "('acme', 'k-committed', 'Orders.create', 'h1', 'COMMITTED', 1, 'r1', 1, NULL, 0, " + (START_MILLIS - 4) + ", " + START_MILLIS + ", 'task-1', false), "
+          + "('acme', 'k-unknown', 'Orders.create', 'h2', 'UNKNOWN', 1, NULL, 1, NULL, 0, " + (START_MILLIS - 3) + ", " + START_MILLIS + ", 'task-1', true), "
+          + "('acme', 'k-prepared', 'Orders.create', 'h3', 'PREPARED', 0, NULL, 1, 'w1', 0, " + (START_MILLIS - 2) + ", " + START_MILLIS + ", 'task-1', true), "
+          + "('acme', 'k-other', 'Orders.create', 'h4', 'PREPARED', 0, NULL, 1, 'w1', 0, " + (START_MILLIS - 1) + ", " + START_MILLIS + ", 'task-2', true)");
+    }
+
+    PostgresLedger migrated = PostgresLedger.create(dataSource, options());
+    ledger = migrated;
+
+    assertThat(migrated.schemaVersion()).isEqualTo(5);
+    assertThat(migrated.taskRecords(TENANT, "task-1")).extracting(LedgerRecord::key)
+        .containsExactly("k-committed", "k-unknown", "k-prepared");
+    assertThat(migrated.unfinishedTaskRecords(TENANT, "task-1")).extracting(LedgerRecord::key, LedgerRecord::state)
+        .containsExactly(tuple("k-unknown", LedgerState.UNKNOWN), tuple("k-prepared", LedgerState.PREPARED));
+    Prepared fresh = migrated.prepareIfAbsent(TENANT, "task-1", "k-new", "Orders.create", "h5", "w2", Duration.ofSeconds(20));
+    assertThat(migrated.unfinishedTaskRecords(TENANT, "task-1")).extracting(LedgerRecord::key)
+        .containsExactly("k-unknown", "k-prepared", "k-new");
+    migrated.transition(TENANT, "k-new", LedgerState.PREPARED, LedgerState.COMMITTED, "r5", fresh.lease().fencingToken());
+    assertThat(migrated.unfinishedTaskRecords(TENANT, "task-1")).extracting(LedgerRecord::key).containsExactly("k-unknown", "k-prepared");
+    try (Connection c = dataSource.getConnection(); Statement s = c.createStatement();
+        ResultSet rs = s.executeQuery("SELECT indexname FROM pg_indexes WHERE tablename = 'hfr_ledger' ORDER BY indexname")) {
+      List<String> indexes = new ArrayList<>();
+      while (rs.next()) {
+        indexes.add(rs.getString(1));
+      }
+      assertThat(indexes).containsExactly("hfr_ledger_pending", "hfr_ledger_pkey", "hfr_ledger_settled");
+    }
   }
 
   @Test

@@ -9,7 +9,6 @@ import dev.hfr.runtime.ledger.internal.LedgerRules;
 import dev.hfr.runtime.telemetry.DecisionEvent;
 import dev.hfr.runtime.time.Clock;
 import java.time.Instant;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
@@ -114,12 +113,7 @@ public final class TaskCheckpoints {
       Optional<TaskCheckpoint> before = ledger.saveCheckpoint(start);
       task.checkpointed(start);
       if (before.isPresent() && before.get().phase().open()) {
-        List<LedgerRecord> unfinished = new ArrayList<>();
-        for (LedgerRecord r : ledger.taskRecords(task.tenant(), task.taskId())) {
-          if (r.state().needsReconcile()) {
-            unfinished.add(r);
-          }
-        }
+        List<LedgerRecord> unfinished = ledger.unfinishedTaskRecords(task.tenant(), task.taskId());
         if (!unfinished.isEmpty()) {
           task.resumeWith(new ResumedWrites(unfinished));
         }

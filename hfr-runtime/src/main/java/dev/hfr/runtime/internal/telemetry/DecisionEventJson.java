@@ -1,5 +1,8 @@
 package dev.hfr.runtime.internal.telemetry;
 
+import com.fasterxml.jackson.core.JsonFactory;
+import com.fasterxml.jackson.core.JsonGenerator;
+import com.fasterxml.jackson.core.io.SerializedString;
 import dev.hfr.annotations.DegradeLevel;
 import dev.hfr.annotations.Fault;
 import dev.hfr.annotations.Risk;
@@ -8,67 +11,85 @@ import dev.hfr.runtime.action.Reason;
 import dev.hfr.runtime.telemetry.DecisionEvent;
 import java.io.IOException;
 import java.io.OutputStream;
+import java.io.UncheckedIOException;
+import java.io.Writer;
 import java.nio.ByteBuffer;
+import java.nio.CharBuffer;
+import java.nio.charset.CharsetEncoder;
+import java.nio.charset.CodingErrorAction;
 import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
 import java.util.function.Function;
 
 /**
  * Writes a {@link DecisionEvent} as one JSON object, UTF-8, into a buffer it reuses: the decision log's
- * writer thread serialises every event, so this is its inner loop. The output is the JSON Jackson's
- * databind writes for the record (fields in declaration order, {@code null} fields left out, enums by
- * name, {@code reason} by its code), character for character; {@code DecisionEventJsonTest} holds the two
- * side by side. An event has a fixed set of flat fields, so writing them directly skips what databind
- * does per event (property lookup, a {@code String}, its UTF-8 copy) and costs a fraction of it.
+ * writer thread serialises every event with one long-lived Jackson {@link JsonGenerator} (the streaming
+ * API: no object mapper, no tree, no reflection over the record). The output is what Jackson's databind
+ * writes for the record — fields in declaration order, {@code null} fields left out, enums by name,
+ * {@code reason} by its code — because it is the same generator: databind's {@code writeValueAsString}
+ * writes through this character generator too, and the characters are then encoded as {@link
+ * String#getBytes} encodes them (a lone surrogate, which has no UTF-8 form, as {@code ?}).
+ * {@code DecisionEventJsonTest} holds the output beside databind's and the previous hand-written
+ * serialiser's. Field names and enum constants are {@link SerializedString}s, escaped once.
  *
- * <p>Strings are escaped as Jackson escapes them: a quote, a backslash, backspace, tab, newline, form feed
- * and carriage return by a backslash and a letter, the other control characters by a backslash, {@code u}
- * and four hex digits; other characters are written as UTF-8, and a lone surrogate (no valid UTF-8) as
- * {@code ?}, as {@link String#getBytes} writes it. One instance per thread.
+ * <p>One instance per thread.
  */
 public final class DecisionEventJson {
 
-  private static final byte[] HEX = "0123456789ABCDEF".getBytes(StandardCharsets.US_ASCII);
+  /** One factory for every writer: generators share its settings (and nothing mutable). */
+  private static final JsonFactory FACTORY = new JsonFactory();
 
-  private static final byte[] EPOCH_MILLIS = ascii("{\"epochMillis\":");
-  private static final byte[] STEP = ascii(",\"step\":");
-  private static final byte[] ATTEMPT = ascii(",\"attempt\":");
-  private static final byte[] CONFIDENCE = ascii(",\"confidence\":");
-  private static final byte[] DELAY_MILLIS = ascii(",\"delayMillis\":");
-  private static final byte[] LATENCY_MILLIS = ascii(",\"latencyMillis\":");
-  private static final byte[] STEP_RETRIES_LEFT = ascii(",\"stepRetriesLeft\":");
-  private static final byte[] TASK_RETRIES_LEFT = ascii(",\"taskRetriesLeft\":");
+  private static final SerializedString EPOCH_MILLIS = name("epochMillis");
+  private static final SerializedString MODE = name("mode");
+  private static final SerializedString TENANT = name("tenant");
+  private static final SerializedString TASK_ID = name("taskId");
+  private static final SerializedString STEP = name("step");
+  private static final SerializedString TOOL = name("tool");
+  private static final SerializedString RISK = name("risk");
+  private static final SerializedString ATTEMPT = name("attempt");
+  private static final SerializedString RUNG = name("rung");
+  private static final SerializedString FAULT = name("fault");
+  private static final SerializedString CONFIDENCE = name("confidence");
+  private static final SerializedString RULE = name("rule");
+  private static final SerializedString ACTION = name("action");
+  private static final SerializedString REASON = name("reason");
+  private static final SerializedString DELAY_MILLIS = name("delayMillis");
+  private static final SerializedString LATENCY_MILLIS = name("latencyMillis");
+  private static final SerializedString STEP_RETRIES_LEFT = name("stepRetriesLeft");
+  private static final SerializedString TASK_RETRIES_LEFT = name("taskRetriesLeft");
+  private static final SerializedString VERIFIER_REASON = name("verifierReason");
+  private static final SerializedString ARGS_HASH = name("argsHash");
+  private static final SerializedString RESULT_HASH = name("resultHash");
+  private static final SerializedString LEDGER_KEY = name("ledgerKey");
+  private static final SerializedString LEDGER_STATE = name("ledgerState");
 
-  /** {@code ,"risk":"R0"} and so on, ready for each constant of each enum field. */
-  private static final byte[][] RISKS = constants("risk", Risk.values(), Risk::name);
-  private static final byte[][] RUNGS = constants("rung", DegradeLevel.values(), DegradeLevel::name);
-  private static final byte[][] FAULTS = constants("fault", Fault.values(), Fault::name);
-  private static final byte[][] ACTIONS = constants("action", Action.values(), Action::name);
-  private static final byte[][] REASONS = constants("reason", Reason.values(), Reason::code);
+  private static final SerializedString[] RISKS = constants(Risk.values(), Risk::name);
+  private static final SerializedString[] RUNGS = constants(DegradeLevel.values(), DegradeLevel::name);
+  private static final SerializedString[] FAULTS = constants(Fault.values(), Fault::name);
+  private static final SerializedString[] ACTIONS = constants(Action.values(), Action::name);
+  private static final SerializedString[] REASONS = constants(Reason.values(), Reason::code);
 
-  // Most of an event's text repeats from event to event (mode, tenant, tool, rule, the same arguments'
-  // hash): each field keeps its last value's bytes, so a repeated value is one copy instead of a
-  // character-by-character encoding. The task id is new in nearly every event; its beginning is kept.
-  private final TextField mode = new TextField("mode", true);
-  private final TextField tenant = new TextField("tenant", true);
-  private final PrefixField taskId = new PrefixField("taskId");
-  private final TextField tool = new TextField("tool", true);
-  private final TextField rule = new TextField("rule", true);
-  private final TextField verifierReason = new TextField("verifierReason", true);
-  private final TextField argsHash = new TextField("argsHash", true);
-  private final TextField resultHash = new TextField("resultHash", true);
-  private final TextField ledgerKey = new TextField("ledgerKey", false);
-  private final TextField ledgerState = new TextField("ledgerState", true);
-  private long lastConfidenceBits = Double.doubleToRawLongBits(0.0);
-  private byte[] lastConfidence = ascii("0.0");
-
-  private final Run opening = new Run();
-  private final Run classification = new Run();
-  private final Run budgets = new Run();
-
-  private final byte[] digits = new byte[19];
+  private final Chars chars = new Chars();
+  private final JsonGenerator generator;
+  /** {@link String#getBytes}'s encoding: a character with no UTF-8 form becomes {@code ?}. */
+  private final CharsetEncoder utf8 = StandardCharsets.UTF_8.newEncoder()
+      .onMalformedInput(CodingErrorAction.REPLACE)
+      .onUnmappableCharacter(CodingErrorAction.REPLACE);
+  private CharBuffer charView = CharBuffer.wrap(chars.buf);
   private byte[] buf = new byte[1024];
+  private ByteBuffer byteView = ByteBuffer.wrap(buf);
   private int len;
+
+  /** A writer with its own generator and buffers. */
+  public DecisionEventJson() {
+    try {
+      generator = FACTORY.createGenerator(chars);
+    } catch (IOException e) {
+      throw new UncheckedIOException(e); // a generator on a writer in memory opens nothing
+    }
+    // One event after the other on one generator: nothing between two root objects (the default is a space).
+    generator.setRootValueSeparator(null);
+  }
 
   /** The JSON of {@code event} as a string (a new writer each time: for tests and one-off uses). */
   public static String toJson(DecisionEvent event) {
@@ -77,124 +98,82 @@ public final class DecisionEventJson {
 
   /** Replaces the buffer's content with the JSON of {@code event}; returns this writer. */
   public DecisionEventJson write(DecisionEvent e) {
-    len = 0;
-    if (sameOpening(e, opening.of)) {
-      raw(opening);
-    } else {
-      opening(e);
+    chars.len = 0;
+    try {
+      JsonGenerator g = generator;
+      g.writeStartObject();
+      g.writeFieldName(EPOCH_MILLIS);
+      g.writeNumber(e.epochMillis());
+      text(MODE, e.mode());
+      text(TENANT, e.tenant());
+      text(TASK_ID, e.taskId());
+      g.writeFieldName(STEP);
+      g.writeNumber(e.step());
+      text(TOOL, e.tool());
+      constant(RISK, RISKS, e.risk());
+      g.writeFieldName(ATTEMPT);
+      g.writeNumber(e.attempt());
+      constant(RUNG, RUNGS, e.rung());
+      constant(FAULT, FAULTS, e.fault());
+      g.writeFieldName(CONFIDENCE);
+      g.writeNumber(e.confidence());
+      text(RULE, e.rule());
+      constant(ACTION, ACTIONS, e.action());
+      constant(REASON, REASONS, e.reason());
+      g.writeFieldName(DELAY_MILLIS);
+      g.writeNumber(e.delayMillis());
+      g.writeFieldName(LATENCY_MILLIS);
+      g.writeNumber(e.latencyMillis());
+      g.writeFieldName(STEP_RETRIES_LEFT);
+      g.writeNumber(e.stepRetriesLeft());
+      g.writeFieldName(TASK_RETRIES_LEFT);
+      g.writeNumber(e.taskRetriesLeft());
+      text(VERIFIER_REASON, e.verifierReason());
+      text(ARGS_HASH, e.argsHash());
+      text(RESULT_HASH, e.resultHash());
+      text(LEDGER_KEY, e.ledgerKey());
+      text(LEDGER_STATE, e.ledgerState());
+      g.writeEndObject();
+      g.flush();
+    } catch (IOException ex) {
+      throw new UncheckedIOException(ex); // the writer is in memory: it never fails
     }
-    textSharingPrefix(taskId, e.taskId());
-    if (sameClassification(e, classification.of)) {
-      raw(classification);
-    } else {
-      classification(e);
-    }
-    if (sameBudgets(e, budgets.of)) {
-      raw(budgets);
-    } else {
-      budgets(e);
-    }
-    text(argsHash, e.argsHash());
-    text(resultHash, e.resultHash());
-    text(ledgerKey, e.ledgerKey());
-    text(ledgerState, e.ledgerState());
-    ensure(1);
-    buf[len++] = '}';
+    encode();
     return this;
   }
 
-  private void opening(DecisionEvent e) {
-    int start = len;
-    raw(EPOCH_MILLIS);
-    number(e.epochMillis());
-    text(mode, e.mode());
-    text(tenant, e.tenant());
-    opening.keep(e, buf, start, len);
-  }
-
-  private void classification(DecisionEvent e) {
-    int start = len;
-    raw(STEP);
-    number(e.step());
-    text(tool, e.tool());
-    constant(RISKS, e.risk());
-    raw(ATTEMPT);
-    number(e.attempt());
-    constant(RUNGS, e.rung());
-    constant(FAULTS, e.fault());
-    raw(CONFIDENCE);
-    number(e.confidence());
-    text(rule, e.rule());
-    constant(ACTIONS, e.action());
-    constant(REASONS, e.reason());
-    classification.keep(e, buf, start, len);
-  }
-
-  private void budgets(DecisionEvent e) {
-    int start = len;
-    raw(DELAY_MILLIS);
-    number(e.delayMillis());
-    raw(LATENCY_MILLIS);
-    number(e.latencyMillis());
-    raw(STEP_RETRIES_LEFT);
-    number(e.stepRetriesLeft());
-    raw(TASK_RETRIES_LEFT);
-    number(e.taskRetriesLeft());
-    text(verifierReason, e.verifierReason());
-    budgets.keep(e, buf, start, len);
-  }
-
-  // Three runs of the JSON each depend on a few fields only, and the events of one kind of call repeat
-  // them: the same time stamp (hundreds of events come per millisecond), tool, classification, decision
-  // and budgets. Each run is kept with the event it was written for, and an event whose fields agree
-  // copies it in one piece.
-
-  /** {@code {"epochMillis":…,"mode":…,"tenant":…}: the same time stamp, mode and tenant. */
-  private static boolean sameOpening(DecisionEvent e, DecisionEvent last) {
-    return last != null && e.epochMillis() == last.epochMillis() && same(e.mode(), last.mode())
-        && same(e.tenant(), last.tenant());
-  }
-
-  /** {@code ,"step":…} to {@code ,"reason":…}: the same step, tool, attempt, classification and decision. */
-  private static boolean sameClassification(DecisionEvent e, DecisionEvent last) {
-    return last != null && e.step() == last.step() && e.attempt() == last.attempt() && e.risk() == last.risk()
-        && e.rung() == last.rung() && e.fault() == last.fault() && e.action() == last.action()
-        && e.reason() == last.reason()
-        && Double.doubleToRawLongBits(e.confidence()) == Double.doubleToRawLongBits(last.confidence())
-        && same(e.tool(), last.tool()) && same(e.rule(), last.rule());
-  }
-
-  /** {@code ,"delayMillis":…} to {@code ,"verifierReason":…}: the same delay, latency, budgets and verifier reason. */
-  private static boolean sameBudgets(DecisionEvent e, DecisionEvent last) {
-    return last != null && e.delayMillis() == last.delayMillis() && e.latencyMillis() == last.latencyMillis()
-        && e.stepRetriesLeft() == last.stepRetriesLeft() && e.taskRetriesLeft() == last.taskRetriesLeft()
-        && same(e.verifierReason(), last.verifierReason());
-  }
-
-  private static boolean same(String a, String b) {
-    return a == b || (a != null && a.equals(b));
-  }
-
-  /** A run of the JSON and the event it was written for. */
-  private static final class Run {
-    DecisionEvent of;
-    byte[] bytes = new byte[256];
-    int length;
-
-    void keep(DecisionEvent event, byte[] from, int start, int end) {
-      length = end - start;
-      if (bytes.length < length) {
-        bytes = new byte[Math.max(length, 2 * bytes.length)];
-      }
-      System.arraycopy(from, start, bytes, 0, length);
-      of = event;
+  /** {@code "name":"value"}, or nothing when the value is {@code null} (databind's NON_NULL). */
+  private void text(SerializedString name, String value) throws IOException {
+    if (value != null) {
+      generator.writeFieldName(name);
+      generator.writeString(value);
     }
   }
 
-  private void raw(Run run) {
-    ensure(run.length);
-    System.arraycopy(run.bytes, 0, buf, len, run.length);
-    len += run.length;
+  /** {@code "name":"CONSTANT"}, or nothing when the value is {@code null}. */
+  private void constant(SerializedString name, SerializedString[] constants, Enum<?> value) throws IOException {
+    if (value != null) {
+      generator.writeFieldName(name);
+      generator.writeString(constants[value.ordinal()]);
+    }
+  }
+
+  /** The generator's characters as UTF-8 into {@link #buf}, which is first made large enough for any of them. */
+  private void encode() {
+    int n = chars.len;
+    if (3 * n > buf.length) { // a char takes at most 3 bytes (a surrogate pair 4 for its 2 chars)
+      buf = new byte[Math.max(3 * n, 2 * buf.length)];
+      byteView = ByteBuffer.wrap(buf);
+    }
+    if (charView.array() != chars.buf) {
+      charView = CharBuffer.wrap(chars.buf);
+    }
+    charView.clear().limit(n);
+    byteView.clear();
+    utf8.reset();
+    utf8.encode(charView, byteView, true);
+    utf8.flush(byteView);
+    len = byteView.position();
   }
 
   /** How many bytes the last event's JSON takes. */
@@ -223,237 +202,57 @@ public final class DecisionEventJson {
     return new String(buf, 0, len, StandardCharsets.UTF_8);
   }
 
-  private void raw(byte[] bytes) {
-    ensure(bytes.length);
-    System.arraycopy(bytes, 0, buf, len, bytes.length);
-    len += bytes.length;
-  }
+  /** The generator's output: characters in an array that is reused from event to event. */
+  private static final class Chars extends Writer {
+    char[] buf = new char[1024];
+    int len;
 
-  /** A text field's name and, if it keeps it, its last value and that value's bytes. */
-  private static final class TextField {
-    final byte[] name;
-    final boolean keep;
-    String last;
-    byte[] lastBytes;
-
-    TextField(String name, boolean keep) {
-      this.name = ascii(",\"" + name + "\":");
-      this.keep = keep;
-    }
-  }
-
-  /** {@code ,"name":"value"}, or nothing when the value is {@code null} (databind's NON_NULL). */
-  private void text(TextField field, String value) {
-    if (value == null) {
-      return;
-    }
-    if (value.equals(field.last)) {
-      raw(field.lastBytes);
-      return;
-    }
-    int start = len;
-    raw(field.name);
-    string(value);
-    if (field.keep) {
-      field.last = value;
-      field.lastBytes = Arrays.copyOfRange(buf, start, len);
-    }
-  }
-
-  /** {@code ,"name":"CONSTANT"}, or nothing when the value is {@code null}. */
-  private void constant(byte[][] constants, Enum<?> value) {
-    if (value != null) {
-      raw(constants[value.ordinal()]);
-    }
-  }
-
-  /** A JSON string: quoted, escaped, UTF-8. */
-  private void string(String value) {
-    int n = value.length();
-    // Room for the worst case: each char escaped in six bytes (no char takes more as UTF-8), and quotes.
-    ensure(6 * n + 2);
-    buf[len++] = '"';
-    chars(value, 0, n);
-    buf[len++] = '"';
-  }
-
-  /**
-   * {@code ,"taskId":"value"} for a field whose values usually share a beginning: the task ids of one
-   * engine ({@code hfr-<uuid>-<n>}) or of one application ({@code order-<n>}). The field keeps the bytes
-   * of the last value up to its last {@code -}; a value that begins with the same characters is compared,
-   * not encoded, up to there.
-   */
-  private void textSharingPrefix(PrefixField field, String value) {
-    if (value == null) {
-      return;
-    }
-    int n = value.length();
-    int shared = field.prefixChars;
-    if (shared > 0 && n >= shared && value.regionMatches(0, field.prefixOf, 0, shared)) {
-      ensure(field.prefixLength + 6 * (n - shared) + 1);
-      System.arraycopy(field.prefixBytes, 0, buf, len, field.prefixLength);
-      len += field.prefixLength;
-      chars(value, shared, n);
-      buf[len++] = '"';
-      return;
-    }
-    int cut = value.lastIndexOf('-') + 1;
-    int start = len;
-    raw(field.name);
-    ensure(6 * n + 2);
-    buf[len++] = '"';
-    chars(value, 0, cut);
-    int prefixEnd = len;
-    chars(value, cut, n);
-    buf[len++] = '"';
-    field.remember(value, cut, buf, start, prefixEnd);
-  }
-
-  /** A text field that keeps the beginning its values share, for {@link #textSharingPrefix}. */
-  private static final class PrefixField {
-    /** Shorter beginnings are not worth comparing first. */
-    private static final int MIN_PREFIX_CHARS = 8;
-
-    final byte[] name;
-    String prefixOf;
-    int prefixChars;
-    byte[] prefixBytes = new byte[64];
-    int prefixLength;
-
-    PrefixField(String name) {
-      this.name = ascii(",\"" + name + "\":");
+    @Override
+    public void write(char[] from, int off, int n) {
+      ensure(n);
+      System.arraycopy(from, off, buf, len, n);
+      len += n;
     }
 
-    void remember(String value, int chars, byte[] from, int start, int end) {
-      if (chars < MIN_PREFIX_CHARS) {
-        prefixOf = null;
-        prefixChars = 0;
-        return;
-      }
-      prefixOf = value;
-      prefixChars = chars;
-      prefixLength = end - start;
-      if (prefixBytes.length < prefixLength) {
-        prefixBytes = new byte[prefixLength];
-      }
-      System.arraycopy(from, start, prefixBytes, 0, prefixLength);
+    @Override
+    public void write(String from, int off, int n) {
+      ensure(n);
+      from.getChars(off, off + n, buf, len);
+      len += n;
     }
-  }
 
-  /** The characters {@code from} to {@code to} of {@code value}, escaped, as UTF-8; the room is ensured. */
-  private void chars(String value, int from, int to) {
-    byte[] b = buf;
-    int at = len;
-    int n = to;
-    for (int i = from; i < n; i++) {
-      char c = value.charAt(i);
-      if (c < 0x80) {
-        if (c >= 0x20 && c != '"' && c != '\\') {
-          b[at++] = (byte) c;
-        } else {
-          at = escape(b, at, c);
-        }
-      } else if (c < 0x800) {
-        b[at++] = (byte) (0xC0 | (c >> 6));
-        b[at++] = (byte) (0x80 | (c & 0x3F));
-      } else if (!Character.isSurrogate(c)) {
-        b[at++] = (byte) (0xE0 | (c >> 12));
-        b[at++] = (byte) (0x80 | ((c >> 6) & 0x3F));
-        b[at++] = (byte) (0x80 | (c & 0x3F));
-      } else if (Character.isHighSurrogate(c) && i + 1 < n && Character.isLowSurrogate(value.charAt(i + 1))) {
-        int cp = Character.toCodePoint(c, value.charAt(++i));
-        b[at++] = (byte) (0xF0 | (cp >> 18));
-        b[at++] = (byte) (0x80 | ((cp >> 12) & 0x3F));
-        b[at++] = (byte) (0x80 | ((cp >> 6) & 0x3F));
-        b[at++] = (byte) (0x80 | (cp & 0x3F));
-      } else {
-        b[at++] = '?'; // a lone surrogate has no UTF-8 form
+    @Override
+    public void write(int c) {
+      ensure(1);
+      buf[len++] = (char) c;
+    }
+
+    private void ensure(int more) {
+      if (len + more > buf.length) {
+        buf = Arrays.copyOf(buf, Math.max(2 * buf.length, len + more));
       }
     }
-    len = at;
-  }
 
-  private static int escape(byte[] b, int at, char c) {
-    b[at++] = '\\';
-    switch (c) {
-      case '"' -> b[at++] = '"';
-      case '\\' -> b[at++] = '\\';
-      case '\b' -> b[at++] = 'b';
-      case '\t' -> b[at++] = 't';
-      case '\n' -> b[at++] = 'n';
-      case '\f' -> b[at++] = 'f';
-      case '\r' -> b[at++] = 'r';
-      default -> {
-        b[at++] = 'u';
-        b[at++] = '0';
-        b[at++] = '0';
-        b[at++] = HEX[c >> 4];
-        b[at++] = HEX[c & 0xF];
-      }
+    @Override
+    public void flush() {
+      // in memory: nothing to flush
     }
-    return at;
-  }
 
-  private void number(long v) {
-    ensure(20);
-    if (v >= 0 && v < 10) {
-      buf[len++] = (byte) ('0' + v);
-      return;
-    }
-    if (v == Long.MIN_VALUE) {
-      text(Long.toString(v));
-      return;
-    }
-    if (v < 0) {
-      buf[len++] = '-';
-      v = -v;
-    }
-    // The digits backwards into the scratch space, then in order into the buffer.
-    int at = digits.length;
-    do {
-      long rest = v / 10;
-      digits[--at] = (byte) ('0' + (int) (v - rest * 10));
-      v = rest;
-    } while (v != 0);
-    int n = digits.length - at;
-    System.arraycopy(digits, at, buf, len, n);
-    len += n;
-  }
-
-  /** As Jackson writes a double: {@link Double#toString}, and the non-finite ones as strings. */
-  private void number(double v) {
-    long bits = Double.doubleToRawLongBits(v);
-    if (bits != lastConfidenceBits) {
-      lastConfidenceBits = bits;
-      lastConfidence = ascii(Double.isFinite(v) ? Double.toString(v) : '"' + Double.toString(v) + '"');
-    }
-    raw(lastConfidence);
-  }
-
-  /** ASCII text as it is. */
-  private void text(String ascii) {
-    int n = ascii.length();
-    ensure(n);
-    for (int i = 0; i < n; i++) {
-      buf[len++] = (byte) ascii.charAt(i);
+    @Override
+    public void close() {
+      // in memory: nothing to close
     }
   }
 
-  private void ensure(int more) {
-    if (len + more > buf.length) {
-      buf = Arrays.copyOf(buf, Math.max(buf.length * 2, len + more));
-    }
+  private static SerializedString name(String name) {
+    return new SerializedString(name);
   }
 
-  private static <E extends Enum<E>> byte[][] constants(String name, E[] values, Function<E, String> text) {
-    byte[][] out = new byte[values.length][];
+  private static <E extends Enum<E>> SerializedString[] constants(E[] values, Function<E, String> text) {
+    SerializedString[] out = new SerializedString[values.length];
     for (E value : values) {
-      out[value.ordinal()] = ascii(",\"" + name + "\":\"" + text.apply(value) + "\"");
+      out[value.ordinal()] = new SerializedString(text.apply(value));
     }
     return out;
-  }
-
-  private static byte[] ascii(String s) {
-    return s.getBytes(StandardCharsets.US_ASCII);
   }
 }

@@ -52,6 +52,11 @@ class ForwardingLedger implements IdempotencyLedger {
   }
 
   @Override
+  public List<LedgerRecord> unfinishedTaskRecords(String tenant, String taskId) {
+    return delegate.unfinishedTaskRecords(tenant, taskId);
+  }
+
+  @Override
   public LedgerRecord transition(String tenant, String key, LedgerState expected, LedgerState target, String resultHash,
       long fencingToken) {
     return delegate.transition(tenant, key, expected, target, resultHash, fencingToken);

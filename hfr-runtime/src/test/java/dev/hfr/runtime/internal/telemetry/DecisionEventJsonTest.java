@@ -24,9 +24,9 @@ import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
 
 /**
- * The decision log's serialiser against Jackson databind, which wrote the events before it: the same
- * bytes in the file, the same text in a log message, for the events the engine writes and for text that
- * needs escaping.
+ * The decision log's streaming serialiser against the encodings that wrote the events before it — Jackson
+ * databind, then a hand-written serialiser — the same bytes in the file, the same text in a log message,
+ * for every kind of event the engine writes and for text that needs escaping.
  */
 @DisplayName("A decision event's JSON")
 class DecisionEventJsonTest {
@@ -87,6 +87,36 @@ class DecisionEventJsonTest {
     for (DecisionEvent e : List.of(a, a, b, a, c, b, b, c, a, event("acme", "order-1", "exception.connect", "x"))) {
       assertSameAsDatabind(json, e);
     }
+  }
+
+  @Test
+  @DisplayName("is the previous hand-written serialiser's, byte for byte, for every action, reason and fault an event can carry")
+  void everyEventType() throws IOException {
+    DecisionEventJson streaming = new DecisionEventJson();
+    HandWrittenDecisionEventJson previous = new HandWrittenDecisionEventJson();
+    List<Fault> faults = new ArrayList<>(Arrays.asList(Fault.values()));
+    faults.add(null); // a decision on a success
+    int events = 0;
+    for (Action action : Action.values()) {
+      for (Reason reason : Reason.values()) {
+        for (Fault fault : faults) {
+          boolean write = events % 2 == 0;
+          DecisionEvent e = new DecisionEvent(1_700_000_000_000L + events, events % 3 == 0 ? "shadow" : "enforce", "acme",
+              "hfr-3f2a9c1e-8d7b-4e6f-a1b2-c3d4e5f60718-" + events, events % 5, "Orders.create", Risk.values()[events % Risk.values().length],
+              1 + events % 3, DegradeLevel.values()[events % DegradeLevel.values().length], fault, fault == null ? 0.0 : 0.9,
+              fault == null ? null : "rule-" + fault, action, reason, events % 7, events % 11, 2 - events % 3, 9 - events % 10,
+              events % 13 == 0 ? "schema \"mismatch\"" : null, HASH, write ? HASH : null, write ? "key-" + HASH : null,
+              write ? "COMMITTED" : null);
+          ByteArrayOutputStream before = new ByteArrayOutputStream();
+          previous.write(e).writeTo(before);
+          byte[] expected = before.toByteArray();
+          assertThat(newBytes(streaming, e)).as("%s %s %s", action, reason, fault).isEqualTo(expected);
+          assertThat(expected).isEqualTo(databindBytes(e));
+          events++;
+        }
+      }
+    }
+    assertThat(events).isEqualTo(Action.values().length * Reason.values().length * (Fault.values().length + 1));
   }
 
   @Test
