@@ -18,8 +18,9 @@ import java.util.regex.Pattern;
  * </pre>
  *
  * In the source, the region lies between the lines {@code // tag::engine[]} and {@code // end::engine[]}
- * (AsciiDoc's markers, so any tool that knows them can read the same regions); marker lines of other
- * regions inside it are left out.
+ * (AsciiDoc's markers, so any tool that knows them can read the same regions); in a POM or YAML file the same
+ * markers sit in that language's comment ({@code <!-- tag::engine[] -->}, {@code # tag::engine[]}). Marker lines
+ * of other regions inside it are left out.
  */
 final class DocSnippets {
 
@@ -33,7 +34,8 @@ final class DocSnippets {
 
   private static final Pattern INCLUDE = Pattern.compile(
       "<!-- include: ([^#\\s]+)#([A-Za-z0-9_-]+) -->\\n```[a-z]*\\n(.*?)```", Pattern.DOTALL);
-  private static final Pattern MARKER = Pattern.compile("^\\s*// (?:tag|end)::[A-Za-z0-9_-]+\\[\\]\\s*$");
+  private static final Pattern MARKER =
+      Pattern.compile("^\\s*(?://|#|<!--) (?:tag|end)::[A-Za-z0-9_-]+\\[\\](?: -->)?\\s*$");
 
   private DocSnippets() {}
 
@@ -68,8 +70,8 @@ final class DocSnippets {
       return null;
     }
     List<String> lines = DocPages.read(source).lines().toList();
-    int start = indexOf(lines, "// tag::" + tag + "[]", 0);
-    int end = start < 0 ? -1 : indexOf(lines, "// end::" + tag + "[]", start + 1);
+    int start = indexOf(lines, "tag::" + tag + "[]", 0);
+    int end = start < 0 ? -1 : indexOf(lines, "end::" + tag + "[]", start + 1);
     if (end < 0) {
       return null;
     }
@@ -83,9 +85,11 @@ final class DocSnippets {
     return out.toString();
   }
 
+  /** The first line from {@code from} that is {@code marker} in a Java, YAML or XML comment. */
   private static int indexOf(List<String> lines, String marker, int from) {
     for (int i = from; i < lines.size(); i++) {
-      if (lines.get(i).strip().equals(marker)) {
+      String line = lines.get(i).strip();
+      if (line.equals("// " + marker) || line.equals("# " + marker) || line.equals("<!-- " + marker + " -->")) {
         return i;
       }
     }

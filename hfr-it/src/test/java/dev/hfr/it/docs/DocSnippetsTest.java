@@ -9,6 +9,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
+import java.util.stream.Stream;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -55,22 +56,29 @@ class DocSnippetsTest {
   }
 
   @Test
-  @DisplayName("the getting-started page shows no Java that is not included from a tested source")
-  void gettingStartedJavaIsAllIncluded() {
-    String page = DocPages.read(DocPages.root().resolve("docs/GETTING-STARTED.md"));
-    Matcher blocks = Pattern.compile("(?m)^```java$").matcher(page);
-    List<Integer> typedByHand = new ArrayList<>();
+  @DisplayName("the getting-started pages show no Java or YAML that is not included from a tested source")
+  void gettingStartedCodeIsAllIncluded() throws IOException {
+    List<Path> pages;
+    try (Stream<Path> files = Files.list(DocPages.root().resolve("docs/getting-started"))) {
+      pages = files.filter(p -> p.toString().endsWith(".md")).sorted().toList();
+    }
+    List<String> typedByHand = new ArrayList<>();
     int count = 0;
-    while (blocks.find()) {
-      count++;
-      String before = page.substring(0, blocks.start());
-      String previousLine = before.lines().reduce((a, b) -> b).orElse("");
-      if (!previousLine.startsWith("<!-- include: ")) {
-        typedByHand.add((int) before.chars().filter(c -> c == '\n').count() + 1);
+    for (Path page : pages) {
+      String text = DocPages.read(page);
+      Matcher blocks = Pattern.compile("(?m)^```(java|yaml)$").matcher(text);
+      while (blocks.find()) {
+        count++;
+        String before = text.substring(0, blocks.start());
+        String previousLine = before.lines().reduce((a, b) -> b).orElse("");
+        if (!previousLine.startsWith("<!-- include: ")) {
+          typedByHand.add(DocPages.name(page) + ":" + (before.chars().filter(c -> c == '\n').count() + 1));
+        }
       }
     }
-    assertThat(count).as("Java blocks on the page").isPositive();
-    assertThat(typedByHand).as("lines of Java blocks without an include above them").isEmpty();
+    assertThat(pages).as("getting-started pages").hasSizeGreaterThanOrEqualTo(6);
+    assertThat(count).as("Java and YAML blocks on the getting-started pages").isPositive();
+    assertThat(typedByHand).as("Java or YAML blocks without an include above them (typed by hand)").isEmpty();
   }
 
   @Test
@@ -109,5 +117,27 @@ class DocSnippetsTest {
     String rewritten = DocSnippets.rewrite(page, root);
     assertThat(rewritten).contains("```java\nint call() {\n  return 2;\n}\n```");
     assertThat(DocSnippets.includes(rewritten, root).get(0).matches()).isTrue();
+  }
+
+  @Test
+  @DisplayName("a region of a POM or a YAML file is marked in that file's own comments")
+  void pomAndYamlRegions(@TempDir Path root) throws IOException {
+    Files.writeString(root.resolve("pom.xml"), """
+        <dependencies>
+          <!-- tag::deps[] -->
+          <dependency><artifactId>a</artifactId></dependency>
+          <!-- end::deps[] -->
+        </dependencies>
+        """);
+    Files.writeString(root.resolve("application.yml"), """
+        # tag::hfr[]
+        hfr:
+          mode: ENFORCE
+        # end::hfr[]
+        """);
+
+    assertThat(DocSnippets.region(root.resolve("pom.xml"), "deps"))
+        .isEqualTo("<dependency><artifactId>a</artifactId></dependency>\n");
+    assertThat(DocSnippets.region(root.resolve("application.yml"), "hfr")).isEqualTo("hfr:\n  mode: ENFORCE\n");
   }
 }

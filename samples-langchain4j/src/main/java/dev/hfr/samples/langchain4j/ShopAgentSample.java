@@ -67,6 +67,7 @@ public final class ShopAgentSample {
       System.out.println("  order backend:                     " + shop.uri());
       script(llm);
 
+      // tag::model[]
       ChatModel model = HfrChatModel.builder()
           .primary("gpt-4o", openAi(llm, "gpt-4o"))
           .fallback(DegradeLevel.L2, "gpt-4o@backup", openAi(llm, "gpt-4o-backup"))
@@ -78,12 +79,15 @@ public final class ShopAgentSample {
           .escalationHandler(e -> System.out.println("    [model] escalated to a human: " + e.getMessage()))
           .decisionSink(DECISION_LOG::add, () -> hfr.currentTask().orElse(null))
           .build();
+      // end::model[]
 
+      // tag::wire[]
       ShopTools tools = ShopTools_Recovering.create(hfr, shop.uri());
       ShopAssistant assistant = HfrTools.wrap(AiServices.builder(ShopAssistant.class), () -> hfr.currentTask().orElse(null), tools)
           .chatModel(model)
           .chatMemory(MessageWindowChatMemory.withMaxMessages(40))
           .build();
+      // end::wire[]
 
       converse(hfr, assistant, "conversation-1",
           "Please order 2 units of SKU-42 if they are in stock.",

@@ -20,6 +20,7 @@ import java.util.Optional;
  * their side-effect risk declared for HFR. The HFR processor generates {@code ShopTools_Recovering}, the
  * proxy the agent is given.
  */
+// tag::tools[]
 public class ShopTools {
 
   private final URI backend;
@@ -74,3 +75,4 @@ public class ShopTools {
     return URLEncoder.encode(s, StandardCharsets.UTF_8);
   }
 }
+// end::tools[]

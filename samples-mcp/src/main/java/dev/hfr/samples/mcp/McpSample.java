@@ -66,8 +66,10 @@ public final class McpSample {
     try (EmbeddedFileLedger serverLedger = EmbeddedFileLedger.open(work.resolve("server-ledger"));
          Hfr serverHfr = Hfr.builder().ledger(serverLedger).build()) {
       tracker = TrackerTools_Recovering.create(serverHfr);
+      // tag::export[]
       List<McpServerFeatures.SyncToolSpecification> tools = new ArrayList<>(
           McpToolExporter.builder(serverHfr).tools(tracker).build().specifications());
+      // end::export[]
       tools.add(lyingCreateTicket());
       FaultPlan faults = new FaultPlan();
       try (FaultyMcpServer server = FaultyMcpServer.start(faults, tools)) {

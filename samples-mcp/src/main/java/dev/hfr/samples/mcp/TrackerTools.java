@@ -22,6 +22,7 @@ public class TrackerTools {
   private final AtomicLong ids = new AtomicLong();
   private final AtomicInteger closes = new AtomicInteger();
 
+  // tag::tools[]
   @SideEffect(Risk.R0)
   public List<String> searchIssues(String query) {
     AtomicInteger n = byTitle.get(query);
@@ -43,6 +44,7 @@ public class TrackerTools {
     closes.incrementAndGet();
     return byTitle.size();
   }
+  // end::tools[]
 
   /** Issues committed with {@code title}. */
   int created(String title) {

@@ -77,8 +77,10 @@ public class ShopAssistant {
     }
     // The conversation id is all HFR needs: the conversation's tool calls share one task, so the model calling a
     // write again is the same write, answered from the ledger.
+    // tag::call[]
     String answer = prompt.toolCallbacks(protectedTools).toolContext(Map.of(ChatMemory.CONVERSATION_ID, conversation))
         .call().content();
+    // end::call[]
     TaskReport report = ConversationTasks.of(hfr).task(conversation).map(TaskScope::report).orElse(null);
     return report == null ? new Conversation(conversation, true, answer, 0, 0, 0)
         : new Conversation(conversation, true, answer, report.calls(), report.retryCount(), report.escalated());

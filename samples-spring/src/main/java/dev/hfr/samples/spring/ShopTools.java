@@ -28,6 +28,7 @@ import org.springframework.stereotype.Component;
  * bean a {@code ShopTools_Recovering}, and the charge passes the {@code @IdempotencyKey} on to the payment service,
  * which is how a resend is recognised there.
  */
+// tag::tools[]
 @Component
 public class ShopTools {
 
@@ -78,6 +79,7 @@ public class ShopTools {
       @ToolParam(description = "the customer's e-mail address") String email) {
     return send("POST", "/mail?reference=" + enc(reference) + "&to=" + enc(email), null);
   }
+  // end::tools[]
 
   private String send(String method, String pathAndQuery, String idempotencyKey) {
     HttpRequest.Builder request = HttpRequest.newBuilder(shop.resolve(pathAndQuery)).timeout(Duration.ofSeconds(2))
@@ -87,9 +89,11 @@ public class ShopTools {
     }
     try {
       HttpResponse<String> response = http.send(request.build(), HttpResponse.BodyHandlers.ofString());
+      // tag::http-error[]
       if (response.statusCode() >= 300) {
-        throw HttpCallException.of(response);
+        throw HttpCallException.of(response);   // status, Retry-After and body: what HFR classifies
       }
+      // end::http-error[]
       return response.body();
     } catch (IOException e) {
       throw new UncheckedIOException(e);

@@ -31,6 +31,7 @@ final class DeskServer {
   }
 
   /** The configuration an operator writes for these tools: the risks HFR may rely on, and the reconcile tool. */
+  // tag::config[]
   static final String MCP_CONFIG = """
       mcp:
         servers:
@@ -44,6 +45,7 @@ final class DeskServer {
               charge: {risk: R1}
               # send_receipt is not listed: R3 by default, whatever its hints say
       """;
+  // end::config[]
 
   synchronized int duplicates(Effect effect) {
     return done.get(effect).values().stream().mapToInt(n -> n - 1).sum();

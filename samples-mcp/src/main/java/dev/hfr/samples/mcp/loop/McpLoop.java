@@ -77,6 +77,7 @@ public final class McpLoop {
       long opened = 0;
       if (withHfr) {
         // The engine and the client read one hfr.yaml, as docs/MCP.md shows.
+        // tag::client[]
         HfrConfig config = HfrConfigLoader.parse(McpConfigs.asHfrYaml(DeskServer.MCP_CONFIG), "hfr.yaml");
         try (Hfr hfr = Hfr.builder().ledger(new InMemoryLedger()).config(config).seed(seed).build();
              HfrMcpClient client = HfrMcpClient.builder(hfr, "desk", McpClient.sync(
@@ -84,6 +85,7 @@ public final class McpLoop {
                      .requestTimeout(Duration.ofSeconds(20)).initializationTimeout(Duration.ofSeconds(60)))
                  .config(config).build()) {
           HfrMcpToolProvider tools = HfrMcpToolProvider.of(client);
+          // end::client[]
           completed = converse(conversations, unfinished, (conversation, call) -> {
             ToolProviderResult offered = tools.provideTools(new ToolProviderRequest(conversation, UserMessage.from("order")));
             ToolExecutionResult r = offered.toolExecutorByName(call.name()).executeWithContext(call,

@@ -47,6 +47,7 @@ public final class Workers {
    */
   public static WorkerFactory start(WorkflowClient client, String taskQueue, URI shop, String name, Hfr hfr,
       boolean retryUnknownOutcomes) {
+    // tag::worker[]
     WorkerFactoryOptions.Builder factory = WorkerFactoryOptions.newBuilder();
     ShopTools tools = new ShopTools(shop, name);
     if (hfr != null) {
@@ -56,6 +57,7 @@ public final class Workers {
       tools = ShopTools_Recovering.create(hfr, shop, name);
     }
     WorkerFactory workers = WorkerFactory.newInstance(client, factory.build());
+    // end::worker[]
     // A killed worker's sticky queue is never drained by the test server: send every workflow task to the shared queue.
     Worker worker = workers.newWorker(taskQueue, WorkerOptions.newBuilder()
         .setStickyQueueScheduleToStartTimeout(Duration.ZERO)

@@ -42,6 +42,7 @@ public class ShopTools {
     return send(get("/search?q=" + enc(sku)), false).orElseThrow();
   }
 
+  // tag::writes[]
   /** Places the order under the workflow's reference; {@link #findOrder} finds it again. */
   @SideEffect(value = Risk.R2, reconcile = "findOrder")
   @Timeout(ms = 1000)
@@ -65,6 +66,7 @@ public class ShopTools {
     }
     return send(request, false).orElseThrow();
   }
+  // end::writes[]
 
   /** Sends the confirmation: irreversible; {@link #findEmail} tells whether it went out. */
   @SideEffect(value = Risk.R3, reconcile = "findEmail")

@@ -23,6 +23,7 @@ public final class OrderActivitiesImpl implements OrderActivities {
     return call(() -> tools.search(sku));
   }
 
+  // tag::activities[]
   @Override
   public String createOrder(String ref, String sku) {
     return call(() -> tools.createOrder(ref, sku));
@@ -33,6 +34,7 @@ public final class OrderActivitiesImpl implements OrderActivities {
     // No key of our own: HFR fills the @IdempotencyKey parameter with the write's ledger key.
     return call(() -> tools.charge(ref, cents, null));
   }
+  // end::activities[]
 
   @Override
   public String sendEmail(String ref, String to) {

@@ -37,6 +37,7 @@ public final class OrderWorkflowImpl implements OrderWorkflow {
     return step("sendEmail", () -> activities.sendEmail(ref, "customer@example.com"));
   }
 
+  // tag::step[]
   private String step(String name, Supplier<String> activity) {
     while (true) {
       try {
@@ -59,6 +60,7 @@ public final class OrderWorkflowImpl implements OrderWorkflow {
       }
     }
   }
+  // end::step[]
 
   @Override
   public String waitingFor() {
