@@ -24,6 +24,7 @@ import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.locks.ReentrantLock;
 import javax.sql.DataSource;
 
 /**
@@ -265,6 +266,11 @@ public final class PostgresLedger implements IdempotencyLedger {
   private final RetentionSweep sweep;
   private final AtomicLong lastSettledSweep;
   private final AtomicBoolean sweeping = new AtomicBoolean();
+  /**
+   * Held by the background settled sweep and by {@link #expire}: a sweep under way holds row locks that
+   * expire's own clearing skips, so the records it was clearing would outlive their retention until the next one.
+   */
+  private final ReentrantLock sweepLock = new ReentrantLock();
   /** Runs the settled sweep off the call path: one thread at most, gone after 30 s without work. */
   private final ThreadPoolExecutor sweeper = new ThreadPoolExecutor(0, 1, 30, TimeUnit.SECONDS, new LinkedBlockingQueue<>(), r -> {
     Thread t = new Thread(r, "hfr-ledger-sweep");
@@ -535,7 +541,12 @@ public final class PostgresLedger implements IdempotencyLedger {
   private void sweepInBackground() {
     try {
       if (!closed) {
-        sweepSettled();
+        sweepLock.lock();
+        try {
+          sweepSettled();
+        } finally {
+          sweepLock.unlock();
+        }
       }
     } catch (RuntimeException e) {
       // Nothing is lost: the flags stay set, pending() filters by state, and the next sweep clears them.
@@ -888,6 +899,15 @@ public final class PostgresLedger implements IdempotencyLedger {
   public int expire(Instant cutoff) {
     Objects.requireNonNull(cutoff, "cutoff");
     checkOpen();
+    sweepLock.lock();
+    try {
+      return expireUnderSweepLock(cutoff);
+    } finally {
+      sweepLock.unlock();
+    }
+  }
+
+  private int expireUnderSweepLock(Instant cutoff) {
     return call("expiring settled keys", c -> {
       try (PreparedStatement tasks = c.prepareStatement("DELETE FROM hfr_task WHERE phase = 'CLOSED' AND updated_at_ms < ?")) {
         tasks.setLong(1, cutoff.toEpochMilli());
