@@ -18,8 +18,8 @@ import java.util.regex.Pattern;
  * </pre>
  *
  * In the source, the region lies between the lines {@code // tag::engine[]} and {@code // end::engine[]}
- * (AsciiDoc's markers, so any tool that knows them can read the same regions); marker lines of other
- * regions inside it are left out.
+ * ({@code # tag::engine[]} and {@code # end::engine[]} in a YAML or properties file; AsciiDoc's markers, so
+ * any tool that knows them can read the same regions); marker lines of other regions inside it are left out.
  */
 final class DocSnippets {
 
@@ -33,7 +33,8 @@ final class DocSnippets {
 
   private static final Pattern INCLUDE = Pattern.compile(
       "<!-- include: ([^#\\s]+)#([A-Za-z0-9_-]+) -->\\n```[a-z]*\\n(.*?)```", Pattern.DOTALL);
-  private static final Pattern MARKER = Pattern.compile("^\\s*// (?:tag|end)::[A-Za-z0-9_-]+\\[\\]\\s*$");
+  /** A region marker: {@code // tag::x[]} in Java, {@code # tag::x[]} in YAML and properties files. */
+  private static final Pattern MARKER = Pattern.compile("^\\s*(?://|#) (?:tag|end)::[A-Za-z0-9_-]+\\[\\]\\s*$");
 
   private DocSnippets() {}
 
@@ -68,8 +69,8 @@ final class DocSnippets {
       return null;
     }
     List<String> lines = DocPages.read(source).lines().toList();
-    int start = indexOf(lines, "// tag::" + tag + "[]", 0);
-    int end = start < 0 ? -1 : indexOf(lines, "// end::" + tag + "[]", start + 1);
+    int start = indexOf(lines, "tag::" + tag + "[]", 0);
+    int end = start < 0 ? -1 : indexOf(lines, "end::" + tag + "[]", start + 1);
     if (end < 0) {
       return null;
     }
@@ -83,9 +84,11 @@ final class DocSnippets {
     return out.toString();
   }
 
+  /** The first line from {@code from} on that is the marker behind a Java ({@code //}) or YAML ({@code #}) comment. */
   private static int indexOf(List<String> lines, String marker, int from) {
     for (int i = from; i < lines.size(); i++) {
-      if (lines.get(i).strip().equals(marker)) {
+      String line = lines.get(i).strip();
+      if (line.equals("// " + marker) || line.equals("# " + marker)) {
         return i;
       }
     }

@@ -110,4 +110,21 @@ class DocSnippetsTest {
     assertThat(rewritten).contains("```java\nint call() {\n  return 2;\n}\n```");
     assertThat(DocSnippets.includes(rewritten, root).get(0).matches()).isTrue();
   }
+
+  @Test
+  @DisplayName("a region of a YAML file is marked in # comments")
+  void yamlRegion(@TempDir Path root) throws IOException {
+    Files.writeString(root.resolve("application.yml"), """
+        # tag::config[]
+        hfr:
+          temporal:
+            # tag::inner[]
+            tenant: shop
+            # end::inner[]
+        # end::config[]
+        """);
+
+    assertThat(DocSnippets.region(root.resolve("application.yml"), "config"))
+        .isEqualTo("hfr:\n  temporal:\n    tenant: shop\n");
+  }
 }

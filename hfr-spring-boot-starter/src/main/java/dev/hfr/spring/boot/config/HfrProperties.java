@@ -278,9 +278,9 @@ public record HfrProperties(
    * @param enabled register the interceptor (default true; a HfrWorkerInterceptor bean of the application's own
    *     replaces it)
    * @param tenant the tenant of an activity whose hfr-tenant header names none (default "default"); the task's
-   *     limits are this tenant's (hfr.tenants.&lt;tenant&gt;.limits, else hfr.limits)
-   * @param taskPerRun each run of a workflow is its own task, "&lt;workflow id&gt;/&lt;run id&gt;", rather than the
-   *     workflow id (default false: a write repeated by a later run is answered from the ledger)
+   *     limits are this tenant's (its section under hfr.tenants, else hfr.limits and hfr.retry)
+   * @param taskPerRun each run of a workflow is its own task, the workflow id and the run id joined by a slash,
+   *     rather than the workflow id (default false: a write repeated by a later run is answered from the ledger)
    * @param retryUnknownOutcomes let Temporal retry an activity whose write HFR left with an unknown outcome; the next
    *     attempt reconciles it, or resends it under its ledger key (default false: a person decides); needs the ledger
    * @param laterAttemptRetries HFR's retry budget in the second and later attempts of an activity, 0 or more (default

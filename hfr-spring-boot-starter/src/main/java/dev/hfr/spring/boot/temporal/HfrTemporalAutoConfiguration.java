@@ -96,7 +96,7 @@ public class HfrTemporalAutoConfiguration {
     return new HfrPropertiesException.Problem(PREFIX + key, origins.describe(PREFIX + key), why);
   }
 
-  /** The task limits the configuration gives the tenant (hfr.tenants.&lt;tenant&gt;.limits, else hfr.limits). */
+  /** The task limits the configuration gives the tenant: its section under hfr.tenants, else hfr.limits and hfr.retry. */
   private static TaskLimits limitsOf(TenantPolicy tenant) {
     return TaskLimits.builder()
         .maxTurns(tenant.maxTurns())

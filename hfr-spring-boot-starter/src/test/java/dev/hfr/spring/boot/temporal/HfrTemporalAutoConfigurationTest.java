@@ -6,20 +6,29 @@ import static org.assertj.core.api.Assertions.catchThrowableOfType;
 import dev.hfr.runtime.Hfr;
 import dev.hfr.runtime.telemetry.DecisionSink;
 import dev.hfr.spring.boot.HfrAutoConfiguration;
+import dev.hfr.spring.boot.config.HfrProperties;
 import dev.hfr.spring.boot.config.HfrPropertiesException;
 import dev.hfr.spring.boot.temporal.payments.PaymentService;
 import dev.hfr.spring.boot.temporal.payments.PaymentWorkflow;
 import dev.hfr.spring.boot.temporal.payments.PaymentsApplication;
 import dev.hfr.temporal.HfrFailureTypes;
+import dev.hfr.temporal.HfrTenantPropagator;
 import dev.hfr.temporal.HfrWorkerInterceptor;
 import io.temporal.client.WorkflowClient;
+import io.temporal.client.WorkflowClientOptions;
 import io.temporal.client.WorkflowFailedException;
 import io.temporal.client.WorkflowOptions;
 import io.temporal.client.WorkflowStub;
 import io.temporal.failure.ApplicationFailure;
+import io.temporal.spring.boot.TemporalOptionsCustomizer;
+import java.lang.reflect.RecordComponent;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Locale;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.DisplayName;
@@ -57,7 +66,11 @@ class HfrTemporalAutoConfigurationTest {
 
   /** Starts the application as Spring Boot does (the ready event starts Temporal's workers); {@code args} win. */
   private WorkflowClient start(String... args) {
-    app = new SpringApplicationBuilder(PaymentsApplication.class)
+    return start(PaymentsApplication.class, args);
+  }
+
+  private WorkflowClient start(Class<?> extra, String... args) {
+    app = new SpringApplicationBuilder(PaymentsApplication.class, extra)
         .web(WebApplicationType.NONE).bannerMode(Banner.Mode.OFF).logStartupInfo(false)
         .initializers(context -> context.getBeanFactory().registerSingleton("paymentService", payments))
         .properties("spring.config.location=classpath:/temporal/payments.yml")
@@ -122,9 +135,8 @@ class HfrTemporalAutoConfigurationTest {
   @Test
   @DisplayName("tenant, task-per-run, deadline-margin-ms, criticality and later-attempt-retries shape the task; its limits are the tenant's")
   void settingsShapeTheTask() {
-    WorkflowClient client = start("--hfr.temporal.tenant=shop", "--hfr.temporal.task-per-run=true",
-        "--hfr.temporal.deadline-margin-ms=500", "--hfr.temporal.criticality=high",
-        "--hfr.temporal.later-attempt-retries=0", "--hfr.tenants.shop.retry.max-retries-per-task=7");
+    WorkflowClient client = start(
+        "--spring.config.location=classpath:/temporal/payments.yml,classpath:/temporal/shop-tenant.yml");
     PaymentWorkflow workflow = workflow(client, "wf-settings");
 
     String task = workflow.run("task", "");
@@ -132,6 +144,26 @@ class HfrTemporalAutoConfigurationTest {
     String runId = WorkflowStub.fromTyped(workflow).getExecution().getRunId();
     assertThat(task).isEqualTo("shop|wf-settings/" + runId + "|2500|HIGH|7");
     assertThat(workflow(client, "wf-settings-retried").run("task-retried", "")).endsWith("|0");
+  }
+
+  @Test
+  @DisplayName("a tenant HfrTenantPropagator carries from the code that starts the workflow names the activity's task")
+  void propagatedTenant() {
+    WorkflowClient client = start(TenantPropagation.class);
+
+    String task = HfrTenantPropagator.withTenant("globex", () -> workflow(client, "wf-globex").run("task", ""));
+
+    assertThat(task).startsWith("globex|wf-globex|");
+  }
+
+  @Test
+  @DisplayName("docs/TEMPORAL.md lists every hfr.temporal property")
+  void everyPropertyDocumented() throws Exception {
+    String page = Files.readString(Path.of("..", "docs", "TEMPORAL.md"), StandardCharsets.UTF_8);
+    for (RecordComponent component : HfrProperties.Temporal.class.getRecordComponents()) {
+      String kebab = component.getName().replaceAll("([A-Z])", "-$1").toLowerCase(Locale.ROOT);
+      assertThat(page).as("docs/TEMPORAL.md").contains("`hfr.temporal." + kebab + "`");
+    }
   }
 
   private final ApplicationContextRunner runner = new ApplicationContextRunner()
@@ -147,9 +179,13 @@ class HfrTemporalAutoConfigurationTest {
   }
 
   @Test
-  @DisplayName("without Temporal's Spring Boot starter there is no interceptor bean")
+  @DisplayName("without Temporal's Spring Boot starter, or without hfr-temporal, there is no interceptor bean")
   void noTemporalStarterNoInterceptor() {
     runner.withClassLoader(new FilteredClassLoader("io.temporal.spring.boot.")).run(context -> {
+      assertThat(context).hasSingleBean(Hfr.class);
+      assertThat(context).doesNotHaveBean(HfrWorkerInterceptor.class);
+    });
+    runner.withClassLoader(new FilteredClassLoader(HfrWorkerInterceptor.class)).run(context -> {
       assertThat(context).hasSingleBean(Hfr.class);
       assertThat(context).doesNotHaveBean(HfrWorkerInterceptor.class);
     });
@@ -183,6 +219,17 @@ class HfrTemporalAutoConfigurationTest {
                   .isEqualTo("hfr.temporal.retry-unknown-outcomes");
               assertThat(e.problems().get(0).why()).contains("hfr.idempotency.enabled=false");
             }));
+  }
+
+  /** The application's client options, as Temporal's starter lets it set them, carry the tenant header. */
+  @Configuration(proxyBeanMethods = false)
+  static class TenantPropagation {
+    // tag::propagator[]
+    @Bean
+    TemporalOptionsCustomizer<WorkflowClientOptions.Builder> hfrTenantPropagation() {
+      return options -> options.setContextPropagators(List.of(new HfrTenantPropagator()));
+    }
+    // end::propagator[]
   }
 
   @Configuration(proxyBeanMethods = false)
