@@ -21,6 +21,7 @@ import io.temporal.client.WorkflowOptions;
 import io.temporal.client.WorkflowStub;
 import io.temporal.failure.ApplicationFailure;
 import io.temporal.spring.boot.TemporalOptionsCustomizer;
+import io.temporal.spring.boot.autoconfigure.RootNamespaceAutoConfiguration;
 import java.lang.reflect.RecordComponent;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -34,6 +35,7 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
 import org.springframework.boot.Banner;
+import org.springframework.boot.SpringBootVersion;
 import org.springframework.boot.WebApplicationType;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.AutoConfigurations;
@@ -157,13 +159,17 @@ class HfrTemporalAutoConfigurationTest {
   }
 
   @Test
-  @DisplayName("docs/TEMPORAL.md lists every hfr.temporal property")
+  @DisplayName("docs/TEMPORAL.md lists every hfr.temporal property and the version of Temporal's starter tested here")
   void everyPropertyDocumented() throws Exception {
     String page = Files.readString(Path.of("..", "docs", "TEMPORAL.md"), StandardCharsets.UTF_8);
     for (RecordComponent component : HfrProperties.Temporal.class.getRecordComponents()) {
       String kebab = component.getName().replaceAll("([A-Z])", "-$1").toLowerCase(Locale.ROOT);
       assertThat(page).as("docs/TEMPORAL.md").contains("`hfr.temporal." + kebab + "`");
     }
+    String tested = RootNamespaceAutoConfiguration.class.getPackage().getImplementationVersion();
+    assertThat(page).as("the starter's version on the page").contains("<artifactId>temporal-spring-boot-starter</artifactId>"
+        + "<version>" + tested + "</version>").contains("Tested with Temporal's starter " + tested + " on Spring Boot "
+        + SpringBootVersion.getVersion());
   }
 
   private final ApplicationContextRunner runner = new ApplicationContextRunner()
