@@ -69,6 +69,14 @@ final class Protections {
     return defaults().clock(clock).ledgerPath(ledgerDirectory).build();
   }
 
+  /**
+   * {@code Hfr.builder().build()} with the one setting a benchmark must change: the per-tenant retry budget (see
+   * {@link #hfrDefaults()}); no meter registry, the default breakers, ledger and decision log.
+   */
+  static Hfr hfrBuilderDefaults() {
+    return Hfr.builder().tenantBudgets(unlimitedTenantBudgets()).build();
+  }
+
   private static Hfr.Builder defaults() {
     return Hfr.builder()
         .meterRegistry(new SimpleMeterRegistry())
@@ -148,12 +156,16 @@ final class Protections {
         .handle(ConnectException.class)
         .withMaxAttempts(ATTEMPTS) // Failsafe's default delay is zero (it refuses an explicit zero)
         .build();
-    dev.failsafe.CircuitBreaker<Long> breaker = dev.failsafe.CircuitBreaker.<Long>builder()
+    dev.failsafe.Bulkhead<Long> bulkhead = dev.failsafe.Bulkhead.<Long>builder(CONCURRENT_CALLS).build();
+    // Failsafe composes right to left: Retry(CircuitBreaker(Bulkhead(call))), the same order as the others.
+    return dev.failsafe.Failsafe.with(retry, failsafeBreaker(), bulkhead);
+  }
+
+  /** Failsafe's breaker at the others' thresholds: 80 % of the last 100 calls. */
+  static dev.failsafe.CircuitBreaker<Long> failsafeBreaker() {
+    return dev.failsafe.CircuitBreaker.<Long>builder()
         .withFailureThreshold((int) (FAILURE_RATE_PERCENT * WINDOW / 100), WINDOW)
         .withDelay(Duration.ofSeconds(30))
         .build();
-    dev.failsafe.Bulkhead<Long> bulkhead = dev.failsafe.Bulkhead.<Long>builder(CONCURRENT_CALLS).build();
-    // Failsafe composes right to left: Retry(CircuitBreaker(Bulkhead(call))), the same order as the others.
-    return dev.failsafe.Failsafe.with(retry, breaker, bulkhead);
   }
 }

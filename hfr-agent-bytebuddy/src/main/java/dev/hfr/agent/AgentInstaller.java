@@ -16,14 +16,13 @@ import java.util.concurrent.TimeUnit;
 import java.util.function.Supplier;
 
 /**
- * Wires the agent once the bridge is in the bootstrap class loader. The JDK's clients are woven at once: their
- * classes are loaded (not initialised) and retransformed by a transformer registered for that alone. The
- * transformer stays registered only while the libraries' clients are watched ({@link LibraryWatch}): the JVM
- * calls a registered transformer for every class it loads, which is most of what an agent costs a JVM's start-up
- * (docs/AGENT.md, "Start-up"), so a JVM whose class path has neither OkHttp nor Apache HttpClient does not pay it.
- * The recorder (meters, events file, stderr summary) and the weaver (Byte Buddy, {@link WeaverLoader}) start with the
- * first weaving; the Prometheus endpoint, when asked for, starts at once. Attaching to a running JVM hands the weaving
- * to Byte Buddy's {@code AgentBuilder}, which retransforms what is loaded already.
+ * Wires the agent once the bridge is in the bootstrap class loader. At start-up it registers its
+ * {@link LazyTransformer}, which weaves each instrumented class when it is being loaded: the recorder (meters, events
+ * file, stderr summary) and the weaver (Byte Buddy, {@link WeaverLoader}) start with the first of them, so a JVM that
+ * never loads an HTTP client pays for neither. The transformer removes itself once the JDK's clients are woven, unless
+ * the libraries' clients are watched ({@link LibraryWatch}); the Prometheus endpoint, when asked for, starts at once.
+ * Attaching to a running JVM hands the weaving to Byte Buddy's {@code AgentBuilder}, which retransforms what is loaded
+ * already.
  *
  * <p>This is the start-up path of every JVM the agent is in, so it is kept cheap on purpose: it loads no
  * instrumentation class before weaving (the class names are constants), and it creates no lambda, whose first
@@ -37,8 +36,7 @@ final class AgentInstaller {
     NestedJar.use(inst);
     // the instrumented classes by name only: no instrumentation class is loaded before one of them is woven
     Map<String, Integer> clientByInternalName = new HashMap<>();
-    List<String> jdkClasses = new ArrayList<>();
-    Set<String> libraryClasses = new HashSet<>();
+    Set<String> jdkClasses = new HashSet<>();
     List<Integer> libraryClients = new ArrayList<>();
     List<Integer> jdkClientSlots = new ArrayList<>();
     StringBuilder jdkClients = new StringBuilder();
@@ -49,7 +47,9 @@ final class AgentInstaller {
       }
       boolean inJdk = HttpClientInstrumentations.inJdk(client);
       for (String name : HttpClientInstrumentations.classNames(client)) {
-        (inJdk ? jdkClasses : libraryClasses).add(name);
+        if (inJdk) {
+          jdkClasses.add(name.replace('.', '/'));
+        }
         clientByInternalName.put(name.replace('.', '/'), client);
       }
       (inJdk ? jdkClientSlots : libraryClients).add(client);
@@ -62,8 +62,15 @@ final class AgentInstaller {
     }
     LibraryWatch watch = LibraryWatch.decide(options.watch(), libraryClients, attach,
         LibraryWatch.classPath(System.getProperty("java.class.path", "")));
-    LazyTransformer transformer =
-        new LazyTransformer(Map.copyOf(clientByInternalName), firstUse, inst, HfrBridge.class.getModule());
+    if (!watch.watching()) {
+      for (int client : libraryClients) {
+        for (String name : HttpClientInstrumentations.classNames(client)) {
+          clientByInternalName.remove(name.replace('.', '/'));
+        }
+      }
+    }
+    LazyTransformer transformer = new LazyTransformer(Map.copyOf(clientByInternalName), firstUse, inst,
+        HfrBridge.class.getModule(), watch.watching() ? Set.of() : jdkClasses);
     if (attach) {
       List<Integer> clients = new ArrayList<>(jdkClientSlots);
       if (watch.watching()) {
@@ -73,32 +80,10 @@ final class AgentInstaller {
       if (weaving != null) {
         weaving.installOnAttach(inst, clients, HfrBridge.class.getModule());
       }
-    } else if (watch.watching()) {
+    } else if (!clientByInternalName.isEmpty()) {
+      // nothing is loaded or woven now: each class when it loads, or now if it was loaded before the agent started
       inst.addTransformer(transformer, true);
-      // the transformer stays: every instrumented class is woven when it loads, or now if it is loaded already
-      Set<String> all = new HashSet<>(jdkClasses);
-      all.addAll(libraryClasses);
-      retransformLoaded(all, inst);
-    } else {
-      List<String> now = new ArrayList<>();
-      List<String> onFirstConnection = new ArrayList<>();
-      for (String name : jdkClasses) {
-        (HttpClientInstrumentations.wovenOnFirstConnection(name) ? onFirstConnection : now).add(name);
-      }
-      if (!jdkClientSlots.isEmpty()) {
-        // the recording, the weaver and the advice before the transformer is registered: the JVM hands a registered
-        // transformer a copy of every class it loads, and those are hundreds of classes (docs/AGENT.md, "Start-up")
-        transformer.prepare(jdkClientSlots);
-      }
-      inst.addTransformer(transformer, true);
-      try {
-        weaveJdkClasses(now, inst, transformer);
-      } finally {
-        removeTransformer(inst, transformer);
-      }
-      if (!onFirstConnection.isEmpty()) {
-        HfrBridge.beforeFirstUrlConnection(new FirstUrlConnection(onFirstConnection, inst, transformer));
-      }
+      retransformLoaded(clientByInternalName.keySet(), inst);
     }
     AgentLog.info("started on " + (attach ? "attach" : "start-up") + " in "
         + TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - beganNanos) + " ms, mode "
@@ -115,38 +100,15 @@ final class AgentInstaller {
         : "; not watching for " + libraryClients + " (" + watch.reason() + ")";
   }
 
-  private static void removeTransformer(Instrumentation inst, LazyTransformer transformer) {
-    // no transformer left: the JVM stops calling one for every class it loads
-    inst.removeTransformer(transformer);
-    AgentLog.debug("removed the transformer: the JVM calls none for the classes it loads from now on (it was handed "
-        + transformer.handed() + " classes)");
-  }
-
-  /**
-   * Loads the JDK clients' classes without initialising them (the JDK's own loaders: no application code runs), which
-   * weaves them as they are defined; those that were loaded already are retransformed. A client whose module is not
-   * in this runtime is left out.
-   */
-  static void weaveJdkClasses(List<String> classNames, Instrumentation inst, LazyTransformer transformer) {
-    List<Class<?>> classes = new ArrayList<>(classNames.size());
-    for (String name : classNames) {
-      try {
-        Class<?> c = Class.forName(name, false, ClassLoader.getPlatformClassLoader());
-        if (!transformer.wovenWhenDefined(name.replace('.', '/'))) {
-          classes.add(c);
-        }
-      } catch (ClassNotFoundException | LinkageError notInThisRuntime) {
-        AgentLog.debug(name + " is not in this runtime: " + notInThisRuntime);
-      }
+  /** Retransforms the loaded classes among {@code internalNames} (one loaded before the agent started). */
+  private static void retransformLoaded(Set<String> internalNames, Instrumentation inst) {
+    Set<String> names = new HashSet<>();
+    for (String name : internalNames) {
+      names.add(name.replace('/', '.'));
     }
-    retransform(classes, inst);
-  }
-
-  /** Retransforms the loaded classes among {@code classNames} (attaching; or a library class loaded before premain). */
-  private static void retransformLoaded(Set<String> classNames, Instrumentation inst) {
     List<Class<?>> loaded = new ArrayList<>();
     for (Class<?> c : inst.getAllLoadedClasses()) {
-      if (classNames.contains(c.getName())) {
+      if (names.contains(c.getName())) {
         loaded.add(c);
       }
     }
@@ -164,42 +126,6 @@ final class AgentInstaller {
       } catch (Throwable t) {
         AgentLog.warn("could not instrument the loaded " + c.getName() + "; its client is not recorded: " + t);
       }
-    }
-  }
-
-  /**
-   * Run by the JDK URL handlers' hook before the first connection is created (when no transformer stays
-   * registered): weaves the {@code HttpURLConnection} classes, with the transformer registered again for that
-   * alone. Another thread opening a connection meanwhile waits for it; the same thread (were weaving to open a
-   * connection) goes on without.
-   */
-  private static final class FirstUrlConnection implements Runnable {
-    private final List<String> classNames;
-    private final Instrumentation inst;
-    private final LazyTransformer transformer;
-    private boolean done;
-
-    FirstUrlConnection(List<String> classNames, Instrumentation inst, LazyTransformer transformer) {
-      this.classNames = classNames;
-      this.inst = inst;
-      this.transformer = transformer;
-    }
-
-    @Override
-    public synchronized void run() {
-      if (done) {
-        return;
-      }
-      done = true;
-      HfrBridge.beforeFirstUrlConnection(null);
-      long began = System.nanoTime();
-      inst.addTransformer(transformer, true);
-      try {
-        weaveJdkClasses(classNames, inst, transformer);
-      } finally {
-        removeTransformer(inst, transformer);
-      }
-      AgentLog.debug("wove the HttpURLConnection classes before the first connection in " + AgentLog.millisSince(began));
     }
   }
 

@@ -17,7 +17,7 @@ import java.util.Map;
  *
  * <p>The JDK's own Attach API ({@code jdk.attach}, resolved for every application on the class path of a JDK) does
  * the work: attaching to another process needs nothing more, and a wrapper library would add some eighty entries
- * to the jar every JVM with the agent indexes at start-up (docs/AGENT.md, "Sixth round").
+ * to the jar every JVM with the agent indexes at start-up (docs/AGENT.md, "How the jar is put together").
  */
 public final class AttachMain {
 

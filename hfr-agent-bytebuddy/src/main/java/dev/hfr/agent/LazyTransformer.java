@@ -1,12 +1,10 @@
 package dev.hfr.agent;
 
-import dev.hfr.agent.internal.instrumentation.HttpClientInstrumentations;
 import dev.hfr.agent.internal.instrumentation.Weaving;
 import java.lang.instrument.ClassFileTransformer;
 import java.lang.instrument.Instrumentation;
 import java.security.ProtectionDomain;
 import java.util.HashSet;
-import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -15,9 +13,13 @@ import java.util.function.Supplier;
 /**
  * The agent's transformer: a map lookup of the class name, and nothing more unless the class is one the agent
  * instruments, which it hands to Byte Buddy ({@link Weaving}). A plain {@code ClassFileTransformer} rather than Byte
- * Buddy's {@code AgentBuilder}, whose own transformer costs every class the JVM loads more than a lookup. The weaver is
- * loaded, and the recording started, when the first such class is woven: at start-up for the JDK's clients
- * ({@link AgentInstaller}), or when a library's class loads while the transformer stays registered to watch for them.
+ * Buddy's {@code AgentBuilder}, whose own transformer costs every class the JVM loads more than a lookup. Nothing of
+ * Byte Buddy is loaded, and no advice read, until the first instrumented class is being loaded: then the weaver is
+ * loaded and the recording started, on that thread, before the class is defined. A JVM that never loads an HTTP client
+ * never pays for either.
+ *
+ * <p>Once the classes it was told to wait for ({@code removeAfter}: the JDK's, when no library is watched) are all
+ * woven, it removes itself, and the JVM stops handing it the classes it loads.
  *
  * <p>It also lets a named module that gets advice (the JDK's {@code java.base}, {@code java.net.http}, or a
  * modular library) read the bridge's module, which the inlined calls need.
@@ -33,15 +35,18 @@ final class LazyTransformer implements ClassFileTransformer {
   private volatile boolean failed;
   /** How many classes the JVM has handed this transformer, instrumented or not (for the debug line). */
   private final AtomicInteger handed = new AtomicInteger();
-  /** The classes this transformer wove as they were defined (not retransformed), by internal name. */
-  private final Set<String> wovenWhenDefined = new HashSet<>();
+  /** The classes after whose weaving this transformer removes itself, by internal name; empty: it stays. */
+  private final Set<String> removeAfter;
 
   /**
    * @param clientByInternalName the bridge slot of each instrumented class, by internal name ({@code a/b/C$D})
    * @param factory starts the recording and loads the weaver (called once, on first use)
+   * @param removeAfter the internal names after whose weaving the transformer removes itself (empty: it stays)
    */
-  LazyTransformer(Map<String, Integer> clientByInternalName, Supplier<Weaving> factory, Instrumentation inst, Module bridgeModule) {
+  LazyTransformer(Map<String, Integer> clientByInternalName, Supplier<Weaving> factory, Instrumentation inst, Module bridgeModule,
+      Set<String> removeAfter) {
     this.clientByInternalName = clientByInternalName;
+    this.removeAfter = new HashSet<>(removeAfter);
     this.factory = factory;
     this.inst = inst;
     this.bridgeModule = bridgeModule;
@@ -69,55 +74,31 @@ final class LazyTransformer implements ClassFileTransformer {
         AgentLog.debug("instrumented " + className.replace('/', '.') + (classBeingRedefined != null ? " (retransformed)" : "")
             + " in " + AgentLog.millisSince(began));
       }
-      if (transformed != null && classBeingRedefined == null) {
-        synchronized (wovenWhenDefined) {
-          wovenWhenDefined.add(className);
-        }
-      }
       return transformed;
     } catch (Throwable t) {
       AgentLog.warn("could not instrument " + className.replace('/', '.') + "; its client is not recorded: " + t);
       return null;
+    } finally {
+      done(className);
     }
   }
 
-  /**
-   * Sets up now what the first weaving would: the recording, the weaver and the advice of {@code clients}
-   * ({@link Weaving#prepare}), and the JDK classes the instrumented ones are defined after. The agent calls it before it
-   * registers this transformer, so that none of those classes is handed to it.
-   */
-  void prepare(List<Integer> clients) {
-    Weaving transformer = delegate();
-    if (transformer == null) {
-      return;
+  /** Removes this transformer once the last class it waited for has been handled (woven, or left as it was). */
+  private void done(String className) {
+    boolean last;
+    synchronized (removeAfter) {
+      last = removeAfter.remove(className) && removeAfter.isEmpty();
     }
-    try {
-      transformer.prepare(clients);
-      for (int client : clients) {
-        for (String name : HttpClientInstrumentations.loadedFirst(client)) {
-          try {
-            Class.forName(name, false, ClassLoader.getPlatformClassLoader());
-          } catch (ClassNotFoundException | LinkageError notInThisRuntime) {
-            AgentLog.debug(name + " is not in this runtime: " + notInThisRuntime);
-          }
-        }
-      }
-    } catch (RuntimeException | LinkageError e) {
-      // the weaving that follows meets the same problem and reports it for its class, as it did before
-      AgentLog.debug("could not set up the weaving beforehand: " + e);
+    if (last) {
+      // the JVM stops calling a transformer for every class it loads; a snapshot of the list is being run, so this is safe
+      inst.removeTransformer(this);
+      AgentLog.debug("removed the transformer: every JDK client is woven (it was handed " + handed() + " classes)");
     }
   }
 
   /** How many classes the JVM has handed this transformer so far, each a call with a copy of its class file. */
   int handed() {
     return handed.get();
-  }
-
-  /** Whether this transformer wove the class as it was defined, so that it needs no retransformation. */
-  boolean wovenWhenDefined(String internalName) {
-    synchronized (wovenWhenDefined) {
-      return wovenWhenDefined.contains(internalName);
-    }
   }
 
   /** The weaver, loaded on first use; {@code null} when it could not be. */

@@ -11,7 +11,7 @@ import java.util.jar.JarFile;
 /**
  * A jar nested in the agent jar, one entry instead of hundreds. The JVM indexes every entry of an agent jar, in Java,
  * when it opens it, before {@code premain}, in every JVM the agent is in; at ~1,450 entries that indexing got hot
- * enough to be JIT-compiled (docs/AGENT.md, "Start-up"). The build writes two: {@link #LIBRARIES}, Micrometer,
+ * enough to be JIT-compiled (docs/BENCHMARKS.md, "Java agent overhead"). The build writes two: {@link #LIBRARIES}, Micrometer,
  * Prometheus's client and what they use (relocated, some 700 classes), which only the Prometheus endpoint needs; and
  * the weaver's, which {@link WeaverLoader} reads in memory.
  *

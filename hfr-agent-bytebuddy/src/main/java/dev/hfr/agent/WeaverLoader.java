@@ -15,7 +15,7 @@ import java.util.Map;
  * nested jar's central directory is read (where each class file is); each class is then read from its place in the
  * agent jar when it is first asked for, so only the few hundred Byte Buddy classes a weaving uses are ever read or
  * defined, and nothing is inflated, copied to a file or kept on the heap. Kept out of the agent jar's own entries
- * because the JVM indexes every entry of an agent jar in every JVM the agent is in (docs/AGENT.md, "Start-up"), and Byte
+ * because the JVM indexes every entry of an agent jar in every JVM the agent is in (docs/BENCHMARKS.md, "Java agent overhead"), and Byte
  * Buddy is thousands.
  *
  * <p>The weaver's classes come from here first; anything else (the agent's classes, the JDK) from the agent's own

@@ -14,12 +14,15 @@ import java.util.Map;
  * so the document's figures come from the run and not from hand copying.
  *
  * <pre>java -cp benchmarks/target/benchmarks.jar dev.hfr.benchmarks.report.RatioTables results.json...</pre>
+ *
+ * <p>For {@code CallPathBenchmark} the tables are the three paths of a call, each with HFR's ratios.
  */
 public final class RatioTables {
 
   private static final String PROTECTED = "dev.hfr.benchmarks.ProtectedCallBenchmark.";
   private static final String CLASSIFIER = "dev.hfr.benchmarks.ClassifierBenchmark.";
   private static final String BREAKDOWN = "dev.hfr.benchmarks.CostBreakdownBenchmark.";
+  private static final String CALL_PATHS = "dev.hfr.benchmarks.CallPathBenchmark.";
 
   /**
    * One benchmark's primary score and, if it was run with {@code -prof gc}, its bytes per operation; for the
@@ -42,6 +45,11 @@ public final class RatioTables {
       Map<String, Score> scores = read(json.readTree(Path.of(file).toFile()));
       int threads = scores.values().iterator().next().threads();
       System.out.printf("<!-- %s -->%n%n", Path.of(file).getFileName());
+      for (String[] path : CALL_PATH_TITLES) {
+        if (scores.containsKey(CALL_PATHS + path[0] + "Hfr")) {
+          System.out.println(callPathTable(scores, path[0], path[1], threads));
+        }
+      }
       for (String scenario : new String[] {"happy", "transient"}) {
         if (scores.containsKey(PROTECTED + scenario + "Hfr")) {
           System.out.println(protectedTable(scores, scenario, threads));
@@ -59,6 +67,36 @@ public final class RatioTables {
         System.out.println(simpleTable(scores, BREAKDOWN, "parts of a call, happy path and failure, " + threads + " thread(s)"));
       }
     }
+  }
+
+  /** {@code CallPathBenchmark}'s paths: the benchmarks' prefix and the table's title. */
+  private static final String[][] CALL_PATH_TITLES = {
+      {"syncClean", "Blocking read, answered at once"},
+      {"asyncClean", "Asynchronous read, its future already answered"},
+      {"failureThenSuccess", "Blocking read, one T1 failure then success (no backoff)"}};
+
+  /** One path of {@code CallPathBenchmark}: the three libraries, then HFR's ratios to the other two. */
+  static String callPathTable(Map<String, Score> scores, String path, String title, int threads) {
+    StringBuilder out = new StringBuilder(String.format(Locale.ROOT, "#### %s, %d thread(s)%n%n", title, threads));
+    out.append("| | time/op | B/op |\n|---|---:|---:|\n");
+    String[][] rows = {{"Resilience4j", "Resilience4j Retry + CircuitBreaker"}, {"Failsafe", "Failsafe RetryPolicy + CircuitBreaker"},
+        {"Hfr", "**HFR generated proxy, builder defaults**"}};
+    for (String[] row : rows) {
+      Score s = scores.get(CALL_PATHS + path + row[0]);
+      if (s != null) {
+        out.append(String.format(Locale.ROOT, "| %s | %s ± %s %s | %s |%n", row[1], number(s.value()), number(s.error()),
+            s.unit().replace("/op", ""), number(s.bytesPerOp())));
+      }
+    }
+    Score hfr = scores.get(CALL_PATHS + path + "Hfr");
+    for (String other : new String[] {"Resilience4j", "Failsafe"}) {
+      Score o = scores.get(CALL_PATHS + path + other);
+      if (o != null) {
+        out.append(String.format(Locale.ROOT, "| **HFR / %s** | **%.2f** | **%.2f** |%n", other, hfr.value() / o.value(),
+            hfr.bytesPerOp() / o.bytesPerOp()));
+      }
+    }
+    return out.toString();
   }
 
   /** The task rows: the default builder's, and the same on a clock read from memory if it ran (labelled). */

@@ -15,7 +15,8 @@ import java.nio.charset.StandardCharsets;
  * The JVM {@code bench/startup-ratio.sh} measures: it serves HTTP on 127.0.0.1 and sends itself one request that fails
  * (503) and one that succeeds (200) over the JDK {@code HttpClient}, prints the two statuses and exits. A small
  * application that uses an HTTP client once, start-up to exit, so that what an agent adds to it is mostly what the
- * agent costs at start-up.
+ * agent costs at start-up. With the argument {@code idle} it serves, sends nothing and prints {@code idle}: a JVM that
+ * never uses an HTTP client, whose agent should then cost next to nothing.
  */
 public final class ServeAndSendProbe {
 
@@ -32,6 +33,11 @@ public final class ServeAndSendProbe {
       }
     });
     server.start();
+    if (args.length > 0 && args[0].equals("idle")) {
+      System.out.println("idle " + server.getAddress().getPort());
+      server.stop(0);
+      return;
+    }
     try {
       HttpClient client = HttpClient.newHttpClient();
       String base = "http://127.0.0.1:" + server.getAddress().getPort();

@@ -22,6 +22,13 @@ public final class StartupProbe {
         throw new IllegalStateException("status " + r.statusCode());
       }
     }
+    if (args.length > 1 && args[1].equals("url-connection")) {
+      java.net.HttpURLConnection c = (java.net.HttpURLConnection) URI.create(args[0]).toURL().openConnection();
+      if (c.getResponseCode() != 200) {
+        throw new IllegalStateException("status " + c.getResponseCode());
+      }
+      c.getInputStream().close();
+    }
     // the CPU time the JVM (and the agent) spent to get here: less disturbed by a busy machine than wall time
     System.out.println("cpums=" + LoopbackWorkload.cpuNanos() / 1_000_000);
   }

@@ -23,9 +23,14 @@ import okhttp3.OkHttpClient;
 import okhttp3.Request;
 import okhttp3.RequestBody;
 import okhttp3.Response;
+import org.apache.hc.client5.http.async.methods.SimpleHttpRequest;
+import org.apache.hc.client5.http.async.methods.SimpleHttpResponse;
+import org.apache.hc.client5.http.async.methods.SimpleRequestBuilder;
 import org.apache.hc.client5.http.classic.methods.HttpGet;
 import org.apache.hc.client5.http.classic.methods.HttpUriRequestBase;
 import org.apache.hc.client5.http.config.RequestConfig;
+import org.apache.hc.client5.http.impl.async.CloseableHttpAsyncClient;
+import org.apache.hc.client5.http.impl.async.HttpAsyncClients;
 import org.apache.hc.client5.http.impl.classic.CloseableHttpClient;
 import org.apache.hc.client5.http.impl.classic.HttpClients;
 import org.apache.hc.core5.http.ContentType;
@@ -48,7 +53,8 @@ public final class ClientDriver {
 
   static final List<String> SCENARIOS =
       List.of("ok", "rate", "error", "unavailable", "overloaded", "context", "unauthorized", "forbidden", "hang");
-  static final List<String> CLIENTS = List.of("jdk-send", "jdk-async", "url-connection", "okhttp", "okhttp-async", "apache5");
+  static final List<String> CLIENTS =
+      List.of("jdk-send", "jdk-async", "url-connection", "okhttp", "okhttp-async", "apache5", "apache5-async");
   static final int TIMEOUT_MILLIS = 2000;
   /**
    * The first request of each client loads its classes (and, with the agent, starts the recording), which
@@ -72,8 +78,21 @@ public final class ClientDriver {
       .setDefaultRequestConfig(RequestConfig.custom().setResponseTimeout(Timeout.ofMilliseconds(TIMEOUT_MILLIS)).build())
       .build();
 
+  private final CloseableHttpAsyncClient apacheAsync = started(HttpAsyncClients.custom()
+      .setDefaultRequestConfig(RequestConfig.custom().setResponseTimeout(Timeout.ofMilliseconds(TIMEOUT_MILLIS)).build())
+      .build());
+  /** Without Apache's own retries, like {@link #apacheWithoutRetries}. */
+  private final CloseableHttpAsyncClient apacheAsyncWithoutRetries = started(HttpAsyncClients.custom().disableAutomaticRetries()
+      .setDefaultRequestConfig(RequestConfig.custom().setResponseTimeout(Timeout.ofMilliseconds(TIMEOUT_MILLIS)).build())
+      .build());
+
   private ClientDriver(String base) {
     this.base = base;
+  }
+
+  private static CloseableHttpAsyncClient started(CloseableHttpAsyncClient client) {
+    client.start();
+    return client;
   }
 
   public static void main(String[] args) throws Exception {
@@ -185,6 +204,16 @@ public final class ClientDriver {
           yield apacheWithoutRetries.execute(request,
               r -> seen(r.getCode(), r.getEntity() == null ? "" : EntityUtils.toString(r.getEntity())));
         }
+        case "apache5-async" -> {
+          SimpleRequestBuilder request = SimpleRequestBuilder.create(parts[0]).setUri(url);
+          if (parts[0].equals("POST")) {
+            request.setBody("{}", org.apache.hc.core5.http.ContentType.APPLICATION_JSON);
+          }
+          if (key != null) {
+            request.setHeader("Idempotency-Key", key);
+          }
+          yield apacheAsync(apacheAsyncWithoutRetries, request.build());
+        }
         default -> throw new IllegalArgumentException(client);
       };
     } catch (ExecutionException e) {
@@ -212,6 +241,7 @@ public final class ClientDriver {
         case "okhttp" -> okhttp(url);
         case "okhttp-async" -> okhttpAsync(url);
         case "apache5" -> apache(url);
+        case "apache5-async" -> apacheAsync(apacheAsync, SimpleRequestBuilder.get(url).build());
         default -> throw new IllegalArgumentException(client);
       };
     } catch (ExecutionException e) {
@@ -291,6 +321,12 @@ public final class ClientDriver {
     HttpGet get = new HttpGet(url);
     get.setConfig(RequestConfig.custom().setResponseTimeout(Timeout.ofMilliseconds(timeoutMillis)).build());
     return apache.execute(get, r -> seen(r.getCode(), r.getEntity() == null ? "" : EntityUtils.toString(r.getEntity())));
+  }
+
+  private String apacheAsync(CloseableHttpAsyncClient client, SimpleHttpRequest request) throws Exception {
+    request.setConfig(RequestConfig.custom().setResponseTimeout(Timeout.ofMilliseconds(timeoutMillis)).build());
+    SimpleHttpResponse r = client.execute(request, null).get(timeoutMillis + 8000L, TimeUnit.MILLISECONDS);
+    return seen(r.getCode(), r.getBodyText() == null ? "" : r.getBodyText());
   }
 
   private static String seen(int status, String body) {

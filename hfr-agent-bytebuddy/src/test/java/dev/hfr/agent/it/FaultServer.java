@@ -24,7 +24,10 @@ import java.util.concurrent.atomic.AtomicInteger;
  * {@code /flaky} 503 twice then 200, {@code /write} and {@code /keyed-write} always 503;
  * {@code /anthropic-rate} 429 once with {@code anthropic-ratelimit-requests-reset} {@value #RESET_MILLIS} ms ahead, then
  * 200; {@code /openai-rate} 429 once with {@code x-ratelimit-remaining-requests: 0} and
- * {@code x-ratelimit-reset-requests: }{@value #RESET_MILLIS}{@code ms}, then 200. A path's first segment picks the answer
+ * {@code x-ratelimit-reset-requests: }{@value #RESET_MILLIS}{@code ms}, then 200; {@code /ms-rate} 429 once with
+ * {@code retry-after-ms: }{@value #RESET_MILLIS}, then 200; {@code /tokens-rate} 429 once with
+ * {@code x-ratelimit-remaining-tokens: 0} and {@code x-ratelimit-reset-tokens: }{@value #RESET_MILLIS}{@code ms}, then
+ * 200. A path's first segment picks the answer
  * ({@code /flaky/okhttp} is a {@code /flaky} of its own); the requests are counted per whole path.
  */
 final class FaultServer implements AutoCloseable {
@@ -33,7 +36,7 @@ final class FaultServer implements AutoCloseable {
   static final String CONTEXT_BODY =
       "{\"error\":{\"message\":\"This model's maximum context length is 8192 tokens.\",\"type\":\"invalid_request_error\",\"code\":\"context_length_exceeded\"}}";
 
-  /** How far ahead the rate-limit resets of {@code /anthropic-rate} and {@code /openai-rate} lie. */
+  /** How far ahead the rate-limit resets of the {@code -rate} paths other than {@code /rate} lie. */
   static final int RESET_MILLIS = 600;
 
   private final HttpServer server;
@@ -90,22 +93,27 @@ final class FaultServer implements AutoCloseable {
         }
         case "/flaky" -> respond(exchange, n <= 2 ? 503 : 200, n <= 2 ? "unavailable" : "ok after " + n);
         case "/write", "/keyed-write" -> respond(exchange, 503, "unavailable");
-        case "/anthropic-rate" -> {
-          if (n == 1) {
-            exchange.getResponseHeaders().set("anthropic-ratelimit-requests-reset",
-                Instant.now().plusMillis(RESET_MILLIS).toString());
-          }
-          respond(exchange, n == 1 ? 429 : 200, n == 1 ? "slow down" : "ok after " + n);
-        }
-        case "/openai-rate" -> {
-          if (n == 1) {
-            exchange.getResponseHeaders().set("x-ratelimit-remaining-requests", "0");
-            exchange.getResponseHeaders().set("x-ratelimit-reset-requests", RESET_MILLIS + "ms");
-          }
-          respond(exchange, n == 1 ? 429 : 200, n == 1 ? "slow down" : "ok after " + n);
-        }
+        case "/anthropic-rate" ->
+            limitedOnce(exchange, n, "anthropic-ratelimit-requests-reset", Instant.now().plusMillis(RESET_MILLIS).toString());
+        case "/openai-rate" ->
+            limitedOnce(exchange, n, "x-ratelimit-remaining-requests", "0", "x-ratelimit-reset-requests", RESET_MILLIS + "ms");
+        case "/ms-rate" -> limitedOnce(exchange, n, "retry-after-ms", String.valueOf(RESET_MILLIS));
+        case "/tokens-rate" ->
+            limitedOnce(exchange, n, "x-ratelimit-remaining-tokens", "0", "x-ratelimit-reset-tokens", RESET_MILLIS + "ms");
         default -> respond(exchange, 404, "no such path");
       }
+    }
+  }
+
+  /** The {@code n}th request of a rate-limited path: the first is a 429 with the given headers (name, value...), then 200. */
+  private static void limitedOnce(HttpExchange exchange, int n, String... headers) throws IOException {
+    if (n == 1) {
+      for (int i = 0; i < headers.length; i += 2) {
+        exchange.getResponseHeaders().set(headers[i], headers[i + 1]);
+      }
+      respond(exchange, 429, "slow down");
+    } else {
+      respond(exchange, 200, "ok after " + n);
     }
   }
 

@@ -24,35 +24,30 @@ class StartupFootprintIT {
   private static final String AGENT_BUILDER = SHADED_BYTE_BUDDY + "agent.builder.AgentBuilder";
 
   @Test
-  @DisplayName("a JVM that uses no HTTP client: the JDK client's facade and the URL handlers are woven at start-up with Byte Buddy's"
-      + " Advice, without its AgentBuilder, Micrometer, the classifier or the libraries' advice, and class data sharing stays on")
-  void jdkClientsWovenAtStartUp() throws Exception {
+  @DisplayName("a JVM that uses no HTTP client loads nothing of the weaver: no Byte Buddy class, no advice, no client class,"
+      + " no Micrometer, no classifier, and class data sharing stays on")
+  void nothingWovenWithoutAClient() throws Exception {
     Run run = probe("summary.interval=0s");
 
     assertThat(run.stderr).contains("[hfr-agent] started on start-up");
-    assertThat(run.classes).as("the agent ran and its bridge is in the bootstrap class loader")
-        .contains("dev.hfr.agent.HfrAgent", "dev.hfr.agent.internal.bootstrap.HfrBridge");
-    assertThat(run.classes).as("the JDK's clients are loaded (not initialised) and woven when the agent starts")
-        .contains("jdk.internal.net.http.HttpClientFacade", "sun.net.www.protocol.http.Handler", "sun.net.www.protocol.https.Handler",
-            "dev.hfr.agent.internal.weave.AdviceWeaving", SHADED_BYTE_BUDDY + "asm.Advice",
-            "dev.hfr.agent.internal.weave.JdkHttpClientInstrumentation",
-            "dev.hfr.agent.internal.weave.HttpUrlConnectionInstrumentation");
-    assertThat(run.classes).as("nothing a JVM needs only once a request fails, on attach, or for other clients")
-        .doesNotContain(AGENT_BUILDER)
+    assertThat(run.classes).as("the agent ran, its bridge is in the bootstrap class loader and its transformer is registered")
+        .contains("dev.hfr.agent.HfrAgent", "dev.hfr.agent.internal.bootstrap.HfrBridge", "dev.hfr.agent.LazyTransformer");
+    assertThat(run.classes).as("no client class is loaded by the agent, and nothing of the weaver")
+        .doesNotContain("jdk.internal.net.http.HttpClientFacade", "java.net.HttpURLConnection", "dev.hfr.agent.WeaverLoader",
+            "dev.hfr.agent.internal.weave.AdviceWeaving")
+        .noneMatch(c -> c.startsWith(SHADED_BYTE_BUDDY))
+        .noneMatch(c -> c.startsWith("dev.hfr.agent.internal.weave."))
+        .noneMatch(c -> c.startsWith("dev.hfr.agent.internal.advice."));
+    assertThat(run.classes).as("nothing a JVM needs only once it records a request")
         .noneMatch(c -> c.startsWith("dev.hfr.agent.shaded.io.micrometer."))
         .noneMatch(c -> c.startsWith("dev.hfr.agent.shaded.dev.hfr.runtime."))
-        .doesNotContain("dev.hfr.agent.internal.weave.OkHttpInstrumentation",
-            "dev.hfr.agent.internal.weave.ApacheHttpClient5Instrumentation");
-    assertThat(run.classes).as("the advice templates are read as class files, never loaded")
-        .noneMatch(c -> c.startsWith("dev.hfr.agent.internal.advice."));
+        .doesNotContain("dev.hfr.agent.internal.record.HttpCallRecorder");
     assertThat(run.classes).as("the bridge's class files are read from the agent jar directly, not through a jar: URL")
         .doesNotContain("sun.net.www.protocol.jar.JarURLConnection");
     assertThat(run.stderr).as("the bridge is defined without appending to the bootstrap path, which switches class data sharing off")
         .doesNotContain("Sharing is only supported for boot loader classes");
     assertThat(run.classes).as("no temporary file is written, nor are the left-overs of gone JVMs looked for")
         .doesNotContain("dev.hfr.agent.TempJars");
-    assertThat(run.classes).as("HttpURLConnection's 66 KB implementation is woven before its first connection, not at start-up")
-        .doesNotContain("sun.net.www.protocol.http.HttpURLConnection");
   }
 
   @Test
@@ -85,17 +80,24 @@ class StartupFootprintIT {
   }
 
   @Test
-  @DisplayName("the recording, the weaver and the advice are set up before the transformer is registered: the JVM hands it"
-      + " only the few classes loaded while the JDK's clients are woven")
-  void transformerRegisteredOnlyForTheWeaving() throws Exception {
-    String stderr = ForkedJvm.runToExit(List.of("-Dhfr.agent.debug=true", ForkedJvm.javaagent("summary.interval=0s")),
-        ForkedJvm.testClasspath(ForkedJvm.TEST_CLASSES), StartupProbe.class);
+  @DisplayName("the transformer removes itself once the JDK's clients (HttpClient, HttpURLConnection) are woven, each when it"
+      + " first loads: the JVM then stops handing it every class it loads")
+  void transformerRemovedOnceTheJdkClientsAreWoven() throws Exception {
+    FaultServer server = new FaultServer();
+    try {
+      String stderr = ForkedJvm.runToExit(List.of("-Dhfr.agent.debug=true", ForkedJvm.javaagent("summary.interval=0s")),
+          ForkedJvm.testClasspath(ForkedJvm.TEST_CLASSES), StartupProbe.class, server.baseUrl() + "/ok", "url-connection");
 
-    Matcher removed = Pattern.compile("debug: removed the transformer: .*\\(it was handed (\\d+) classes\\)").matcher(stderr);
-    assertThat(removed.find()).as("the debug line of the transformer's removal; stderr:%n%s", stderr).isTrue();
-    // JDK 17: the facade, the two URL handlers, and what Byte Buddy loads while it weaves them
-    assertThat(Integer.parseInt(removed.group(1))).as("classes handed to the transformer").isBetween(3, 40);
-    assertThat(stderr).contains("instrumented jdk.internal.net.http.HttpClientFacade", "instrumented sun.net.www.protocol.http.Handler");
+      assertThat(stderr).contains("instrumented jdk.internal.net.http.HttpClientFacade", "instrumented java.net.HttpURLConnection",
+          "instrumented sun.net.www.protocol.http.HttpURLConnection");
+      Matcher removed = Pattern.compile("debug: removed the transformer: every JDK client is woven \\(it was handed (\\d+) classes\\)")
+          .matcher(stderr);
+      assertThat(removed.find()).as("the debug line of the transformer's removal; stderr:%n%s", stderr).isTrue();
+      assertThat(stderr.indexOf("instrumented sun.net.www.protocol.http.HttpURLConnection"))
+          .as("removed after the last of them").isLessThan(removed.start());
+    } finally {
+      server.close();
+    }
   }
 
   /** What one {@link StartupProbe} JVM with the agent loaded, and said on stderr. */

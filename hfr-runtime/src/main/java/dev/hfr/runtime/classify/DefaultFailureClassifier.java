@@ -252,6 +252,34 @@ public final class DefaultFailureClassifier implements FailureClassifier, MeterB
     }
   }
 
+  /**
+   * Classifies a failure that is only {@code exception}, after {@code latencyNanos}: the answer {@link
+   * #classify(Observation)} gives for {@code Observation.builder().exception(exception).latency(...).build()},
+   * without building that observation (the engine classifies every failed attempt this way). A {@code null}
+   * exception is classified as the empty observation it stands for.
+   *
+   * @param exception what the attempt threw
+   * @param latencyNanos how long the attempt took
+   * @return the class; never {@code null}, never throws (as {@link #classify(Observation)})
+   */
+  public Classification classifyException(Throwable exception, long latencyNanos) {
+    try {
+      return exception == null ? classifyOrThrow(observationOf(null, latencyNanos))
+          : classifyOrThrow(null, 0, null, Map.of(), exception, latencyNanos);
+    } catch (VirtualMachineError e) {
+      if (!(e instanceof StackOverflowError)) {
+        throw e;
+      }
+      return failed(e);
+    } catch (Throwable e) {
+      return failed(e);
+    }
+  }
+
+  private static Observation observationOf(Throwable exception, long latencyNanos) {
+    return Observation.builder().exception(exception).latency(Duration.ofNanos(latencyNanos)).build();
+  }
+
   private Classification failed(Throwable e) {
     errors.increment();
     lastError = e;
@@ -262,10 +290,16 @@ public final class DefaultFailureClassifier implements FailureClassifier, MeterB
     if (o == null) {
       return NO_OBSERVATION;
     }
-    int status = o.httpStatus();
-    String body = o.body();
+    return classifyOrThrow(o, o.httpStatus(), o.body(), o.headers(), o.exception(), 0L);
+  }
+
+  /**
+   * The rules, on an observation's parts; {@code o} is the observation itself, or {@code null} for one of just
+   * {@code exception} after {@code latencyNanos}, built only if a rule reads more than these parts.
+   */
+  private Classification classifyOrThrow(Observation o, int status, String body, Map<String, String> headers,
+      Throwable exception, long latencyNanos) {
     Map<String, String> innerHeaders = null;
-    Throwable exception = o.exception();
     ExceptionKind kind = ExceptionKind.NONE;
     Throwable kindSource = null;
     if (exception != null) {
@@ -294,7 +328,7 @@ public final class DefaultFailureClassifier implements FailureClassifier, MeterB
       }
     }
     if (status >= 400 && status <= 599) {
-      return fromErrorStatus(status, body, o.headers(), innerHeaders);
+      return fromErrorStatus(status, body, headers, innerHeaders);
     }
     if (status < 0 || status > 599) {
       return INVALID_STATUS;
@@ -303,7 +337,7 @@ public final class DefaultFailureClassifier implements FailureClassifier, MeterB
       Classification c = fromException(kind, kindSource, exception);
       if (c == EX_UNRECOGNIZED && body != null && !body.isBlank()) {
         // e.g. a tool threw for a 200 whose body held an error object: the body says more than the type
-        Classification fromBody = fromResult(o, status, body);
+        Classification fromBody = fromResult(o != null ? o : observationOf(exception, latencyNanos), status, body);
         return fromBody.isSuccess() || fromBody == NO_SIGNAL || fromBody == BODY_UNRECOGNIZED ? c : fromBody;
       }
       return c;
@@ -311,7 +345,7 @@ public final class DefaultFailureClassifier implements FailureClassifier, MeterB
     if (status != 0 && (status < 200 || status >= 300)) {
       return UNEXPECTED_STATUS;
     }
-    return fromResult(o, status, body);
+    return fromResult(o != null ? o : observationOf(exception, latencyNanos), status, body);
   }
 
   // ---- HTTP error statuses -------------------------------------------------------------------------

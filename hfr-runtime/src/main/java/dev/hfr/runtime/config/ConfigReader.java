@@ -20,34 +20,27 @@ import java.util.Set;
 final class ConfigReader {
 
   static final List<String> ROOT_KEYS = List.of("hfr");
-  static final List<String> HFR_KEYS = List.of("version", "retry", "degradation", "idempotency", "verification",
-      "circuit_breaker", "telemetry", "limits", "tools", "tenants", "fleet");
-  static final List<String> RETRY_KEYS = List.of("base_delay_ms", "max_delay_ms", "jitter", "max_attempts_per_step",
-      "max_retries_per_task", "max_retries_per_tenant_per_min", "respect_retry_after", "retry_on", "never_retry_on");
-  static final List<String> TOOL_RETRY_KEYS = List.of("base_delay_ms", "max_delay_ms", "jitter", "max_attempts_per_step",
-      "respect_retry_after", "retry_on", "never_retry_on");
-  static final List<String> DEGRADATION_KEYS = List.of("ladder", "quality_floor", "allow_auto_degrade", "require_human_for");
-  static final List<String> TOOL_DEGRADATION_KEYS = List.of("quality_floor", "allow_auto_degrade");
+  // The keys each section accepts come from the registry the reference is written from (ConfigKeys).
+  static final List<String> HFR_KEYS = ConfigKeys.childrenOf("");
+  static final List<String> RETRY_KEYS = ConfigKeys.childrenOf("retry");
+  static final List<String> TOOL_RETRY_KEYS = RETRY_KEYS.stream()
+      .filter(k -> !k.equals("max_retries_per_task") && !k.equals("max_retries_per_tenant_per_min")).toList();
+  static final List<String> DEGRADATION_KEYS = ConfigKeys.childrenOf("degradation");
+  static final List<String> TOOL_DEGRADATION_KEYS = ConfigKeys.childrenOf("tools.*.degradation");
   static final List<String> CRITICALITY_KEYS = List.of("low", "medium", "high");
-  static final List<String> HUMAN_KEYS = List.of("low", "medium", "high", "irreversible");
-  static final List<String> IDEMPOTENCY_KEYS = List.of("enabled", "key_fields", "ledger", "reconcile_timeout_ms", "path",
-      "jdbc_url", "pool");
-  static final List<String> POOL_KEYS = List.of("max_size", "connect_timeout_ms", "socket_timeout_ms", "statement_timeout_ms");
-  static final List<String> VERIFICATION_KEYS = List.of("default_level", "levels", "human_spot_check_rate");
-  static final List<String> TOOL_VERIFICATION_KEYS = List.of("level", "human_spot_check_rate");
-  static final List<String> BREAKER_KEYS = List.of("error_rate_threshold", "rate_limit_threshold", "p95_latency_ms",
-      "consecutive_failures", "cooldown_ms", "half_open_probes", "window_ms", "min_calls", "cooldown_multiplier",
-      "max_cooldown_ms", "cooldown_jitter");
-  static final List<String> FLEET_KEYS = List.of("enabled", "jdbc_url", "expected_workers", "worker", "sync_interval_ms",
-      "batch_size", "pool");
-  static final List<String> TELEMETRY_KEYS = List.of("sample_rate", "redact_pii", "emit_decision_events");
-  static final List<String> LIMITS_KEYS = List.of("max_turns", "max_tool_calls", "max_same_tool_calls", "max_wall_time_ms",
-      "max_cost", "max_write_actions");
-  static final List<String> TOOL_KEYS = List.of("retry", "criticality", "verification", "circuit_breaker", "degradation",
-      "timeout_ms");
-  static final List<String> TENANT_KEYS = List.of("retry", "limits", "circuit_breaker", "tools", "timeout_ms");
+  static final List<String> HUMAN_KEYS = ConfigKeys.childrenOf("degradation.require_human_for");
+  static final List<String> IDEMPOTENCY_KEYS = ConfigKeys.childrenOf("idempotency");
+  static final List<String> POOL_KEYS = ConfigKeys.childrenOf("idempotency.pool");
+  static final List<String> VERIFICATION_KEYS = ConfigKeys.childrenOf("verification");
+  static final List<String> TOOL_VERIFICATION_KEYS = ConfigKeys.childrenOf("tools.*.verification");
+  static final List<String> BREAKER_KEYS = ConfigKeys.childrenOf("circuit_breaker");
+  static final List<String> FLEET_KEYS = ConfigKeys.childrenOf("fleet");
+  static final List<String> TELEMETRY_KEYS = ConfigKeys.childrenOf("telemetry");
+  static final List<String> LIMITS_KEYS = ConfigKeys.childrenOf("limits");
+  static final List<String> TOOL_KEYS = ConfigKeys.childrenOf("tools.*");
+  static final List<String> TENANT_KEYS = ConfigKeys.childrenOf("tenants.*");
 
-  private static final long MAX_DELAY = 3_600_000L;
+  private static final long MAX_DELAY = ConfigKeys.MAX_DELAY;
 
   private final String source;
   private final List<HfrConfigException.Problem> problems;

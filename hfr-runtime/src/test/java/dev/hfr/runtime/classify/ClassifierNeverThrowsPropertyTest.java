@@ -51,6 +51,27 @@ class ClassifierNeverThrowsPropertyTest {
     assertThat(classifier.errorCount()).as("%s", classifier.lastError()).isZero();
   }
 
+  @Property(tries = 400)
+  @Label("classifyException answers exactly what classify answers for an observation of just that exception")
+  void exceptionAloneAsObservation(@ForAll("hostileExceptions") Throwable exception,
+      @ForAll("attemptLatencies") long latencyNanos) {
+    DefaultFailureClassifier classifier = new DefaultFailureClassifier();
+    Classification expected = classifier.classify(
+        Observation.builder().exception(exception).latency(Duration.ofNanos(latencyNanos)).build());
+    assertThat(classifier.classifyException(exception, latencyNanos)).isEqualTo(expected);
+  }
+
+  @Provide
+  Arbitrary<Throwable> hostileExceptions() {
+    return exceptions(true);
+  }
+
+  @Provide
+  Arbitrary<Long> attemptLatencies() {
+    return Arbitraries.oneOf(Arbitraries.longs().between(0, Duration.ofMinutes(5).toNanos()),
+        Arbitraries.of(0L, Long.MAX_VALUE, Duration.ofSeconds(10).toNanos()));
+  }
+
   @Provide
   Arbitrary<Observation> observations() {
     return observationsWith(exceptions(true));

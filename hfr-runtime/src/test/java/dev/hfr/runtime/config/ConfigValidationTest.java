@@ -3,6 +3,8 @@ package dev.hfr.runtime.config;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.catchThrowableOfType;
 
+import java.lang.management.ManagementFactory;
+import java.lang.management.ThreadMXBean;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import org.junit.jupiter.api.DisplayName;
@@ -84,21 +86,23 @@ class ConfigValidationTest {
   }
 
   @Test
-  @DisplayName("a 10 MB value is refused in well under 100 ms, from a string and from a file, without parsing it")
+  @DisplayName("a 10 MB value is refused in well under 100 ms of CPU, from a string and from a file, without parsing it")
   void tenMegabyteValue() throws Exception {
     String yaml = "hfr:\n  idempotency:\n    ledger: \"" + "x".repeat(10 * 1024 * 1024) + "\"\n";
     Path file = tmp.resolve("hfr.yaml");
     Files.writeString(file, yaml);
 
-    long t0 = System.nanoTime();
+    // this thread's CPU time, not the wall clock: on a busy machine the wall clock also counts other processes' turns
+    ThreadMXBean threads = ManagementFactory.getThreadMXBean();
+    long t0 = threads.getCurrentThreadCpuTime();
     HfrConfigException fromString = refused(yaml);
     HfrConfigException fromFile = catchThrowableOfType(() -> HfrConfigLoader.load(file), HfrConfigException.class);
-    long millis = (System.nanoTime() - t0) / 1_000_000;
+    long millis = (threads.getCurrentThreadCpuTime() - t0) / 1_000_000;
 
     assertThat(fromString.why()).contains("an HFR configuration is at most 1048576 bytes");
     assertThat(fromFile.why()).contains("the file is " + Files.size(file) + " bytes");
     assertThat(fromFile.source()).isEqualTo(file.toString());
-    assertThat(millis).as("both refusals, in ms").isLessThan(100);
+    assertThat(millis).as("both refusals, in ms of CPU (parsing 10 MB takes seconds)").isLessThan(100);
   }
 
   @Test

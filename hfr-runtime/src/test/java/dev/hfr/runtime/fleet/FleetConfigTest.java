@@ -29,9 +29,11 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.DisplayName;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 /** The {@code fleet} section of {@code hfr.yaml}: each key changes what an engine built from the file does. */
+@Tag("e2e") // several JVMs or databases: the end-to-end pass (-Pe2e)
 @DisplayName("fleet.* in hfr.yaml makes an engine a member of a fleet")
 class FleetConfigTest {
 

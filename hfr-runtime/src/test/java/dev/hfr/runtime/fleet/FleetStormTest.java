@@ -20,6 +20,7 @@ import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.DisplayName;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -30,6 +31,7 @@ import org.junit.jupiter.api.Test;
  * ({@code -Dhfr.storm.seconds=20 -Dhfr.storm.cooldown.seconds=30 -Dhfr.storm.run.seconds=75}); docs/FLEET.md
  * has the tables of both.
  */
+@Tag("e2e") // several JVMs or databases: the end-to-end pass (-Pe2e)
 @DisplayName("Storm: four worker JVMs share one retry budget and one breaker through PostgreSQL")
 class FleetStormTest {
 

@@ -37,10 +37,12 @@ import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.DisplayName;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.postgresql.ds.PGSimpleDataSource;
 
+@Tag("e2e") // several JVMs or databases: the end-to-end pass (-Pe2e)
 @DisplayName("A fleet shares one retry budget per tenant and one view of each breaker through PostgreSQL")
 class FleetTest {
 

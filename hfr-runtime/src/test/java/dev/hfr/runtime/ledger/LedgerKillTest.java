@@ -12,6 +12,7 @@ import java.util.Map;
 import java.util.Random;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.DisplayName;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -23,6 +24,7 @@ import org.junit.jupiter.api.io.TempDir;
  * finished the dead driver's last request: reconciliation is only as good as the query it asks
  * (Proposition 3 assumes it is linearizable), and a request still in flight would make it lie.
  */
+@Tag("e2e") // several JVMs or databases: the end-to-end pass (-Pe2e)
 @DisplayName("Kill test: SIGKILL at random moments loses no order and duplicates none")
 class LedgerKillTest {
 

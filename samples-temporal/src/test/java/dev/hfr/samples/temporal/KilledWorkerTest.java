@@ -18,10 +18,10 @@ import org.junit.jupiter.api.Test;
 /**
  * Three worker JVMs on Temporal's port-bound test server, HFR on a shared PostgreSQL ledger and fleet, services
  * failing at p = 0.3; the worker that sends the fourth write is killed by SIGKILL right after that write was
- * committed and before the answer reached it. Tagged {@code kill}: it starts PostgreSQL and three JVMs, so it runs with {@code
- * -Ptemporal-kill}, not in the default build.
+ * committed and before the answer reached it. It starts PostgreSQL and three JVMs, so it runs in the end-to-end pass
+ * ({@code mvn -B verify -Pe2e}), not in the fast suite.
  */
-@Tag("kill")
+@Tag("e2e") // three worker JVMs and PostgreSQL: the end-to-end pass (-Pe2e)
 @DisplayName("Three worker JVMs, one killed mid-activity: every order workflow completes, no write twice")
 class KilledWorkerTest {
 

@@ -14,6 +14,7 @@ import java.util.Set;
 import java.util.TreeMap;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.DisplayName;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -26,6 +27,7 @@ import org.junit.jupiter.api.io.TempDir;
  * tasks, and a restarted worker acts on the killed run's unfinished writes within the default lease TTL
  * (20 s) + 2 s of its start.
  */
+@Tag("e2e") // several JVMs or databases: the end-to-end pass (-Pe2e)
 @DisplayName("Kill and resume: SIGKILL, restart with default settings, resume what resumePending returns — nothing lost, nothing twice")
 class KillResumeTest {
 

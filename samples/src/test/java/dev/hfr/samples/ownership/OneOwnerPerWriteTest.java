@@ -17,6 +17,7 @@ import java.util.TreeMap;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.DisplayName;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -26,6 +27,7 @@ import org.junit.jupiter.api.io.TempDir;
  * call ends in {@code controller_failure} — the loser of each race waits for the holder's outcome and
  * answers from the ledger.
  */
+@Tag("e2e") // several JVMs or databases: the end-to-end pass (-Pe2e)
 @DisplayName("One owner per write: two workers on the same tasks place every order exactly once")
 class OneOwnerPerWriteTest {
 

@@ -18,7 +18,7 @@ public final class HfrBridge {
   public static final int HTTP_URL_CONNECTION = 1;
   /** OkHttp 4 and 5. */
   public static final int OKHTTP = 2;
-  /** Apache HttpClient 5 (classic). */
+  /** Apache HttpClient 5 (classic and async). */
   public static final int APACHE_HTTPCLIENT5 = 3;
   /** The number of client slots. */
   public static final int CLIENTS = 4;
@@ -38,8 +38,6 @@ public final class HfrBridge {
   public static final Object NESTED = new Object();
 
   private static volatile HttpCallHooks hooks;
-  /** Weaves the {@code HttpURLConnection} classes; run before the first connection a JDK URL handler opens, then cleared. */
-  private static volatile Runnable beforeFirstUrlConnection;
   /**
    * One bit per client slot, set when the client is switched off. A volatile int rather than an
    * {@code AtomicIntegerArray}, whose array {@code VarHandle} premain would set up in every JVM; it changes
@@ -132,24 +130,6 @@ public final class HfrBridge {
 
   // ---- java.net.HttpURLConnection ----
 
-  /** Sets (or, with {@code null}, clears) what runs before the first connection a JDK URL handler opens. */
-  public static void beforeFirstUrlConnection(Runnable weave) {
-    beforeFirstUrlConnection = weave;
-  }
-
-  /** On entry to a JDK URL handler's {@code openConnection}; returns no call handle. */
-  public static Object urlConnectionOpening() {
-    Runnable weave = beforeFirstUrlConnection;
-    if (weave != null) {
-      try {
-        weave.run();
-      } catch (Throwable t) {
-        fail(HTTP_URL_CONNECTION, t);
-      }
-    }
-    return null;
-  }
-
   public static Object urlConnectionEnter(Object connection) {
     HttpCallHooks h = active(HTTP_URL_CONNECTION);
     if (h == null) {
@@ -230,6 +210,49 @@ public final class HfrBridge {
     }
     CallDepth.exit(client);
     return false;
+  }
+
+  /**
+   * Before an Apache HttpClient 5 async {@code doExecute}: {@code null} (record nothing), a one-element array holding
+   * {@link #NESTED}, or the call handle followed by the producer, the consumer and the callback the method is to use
+   * instead of its own arguments. The three types are Apache's {@code AsyncRequestProducer}, {@code AsyncResponseConsumer}
+   * and {@code FutureCallback} as the instrumented class sees them.
+   */
+  public static Object[] apacheAsyncEnter(Object client, Object target, Object producer, Object consumer,
+      Object pushHandlerFactory, Object context, Object callback, Class<?> producerType, Class<?> consumerType,
+      Class<?> callbackType) {
+    HttpCallHooks h = active(APACHE_HTTPCLIENT5);
+    if (h == null) {
+      return null;
+    }
+    if (!CallDepth.enter(APACHE_HTTPCLIENT5)) {
+      return new Object[] {NESTED};
+    }
+    try {
+      Object[] call = h.apacheAsyncStart(client, target, producer, consumer, pushHandlerFactory, context, callback,
+          new Class<?>[] {producerType, consumerType, callbackType});
+      return call == null ? new Object[] {NESTED} : call;
+    } catch (Throwable t) {
+      fail(APACHE_HTTPCLIENT5, t);
+      return new Object[] {NESTED};
+    }
+  }
+
+  /** After that {@code doExecute} returned {@code future} (or threw): the future the application gets. */
+  public static Object apacheAsyncExit(Object call, Object future, Throwable thrown) {
+    if (call == null) {
+      return future;
+    }
+    try {
+      if (call != NESTED && enabled(APACHE_HTTPCLIENT5)) {
+        return hooks.apacheAsyncFinish(call, future, thrown);
+      }
+    } catch (Throwable t) {
+      fail(APACHE_HTTPCLIENT5, t);
+    } finally {
+      CallDepth.exit(APACHE_HTTPCLIENT5);
+    }
+    return future;
   }
 
   // ----

@@ -46,4 +46,19 @@ public interface HttpCallHooks {
    * again: the backoff has been waited out and {@code response} (a {@code Closeable}) closed.
    */
   boolean libraryFinish(Object call, Object response, int status, String[] headers, Throwable thrown, boolean canceled);
+
+  /**
+   * Before an Apache HttpClient 5 async {@code doExecute}: the call handle followed by the producer, the consumer and
+   * the callback the method is to use instead (the agent's, which pass everything on to the application's), or
+   * {@code null} to record nothing. {@code types} are Apache's {@code AsyncRequestProducer}, {@code AsyncResponseConsumer}
+   * and {@code FutureCallback}.
+   */
+  Object[] apacheAsyncStart(Object client, Object target, Object producer, Object consumer, Object pushHandlerFactory,
+      Object context, Object callback, Class<?>[] types);
+
+  /**
+   * After that {@code doExecute} returned {@code future} (or threw): the future the application gets, {@code future}
+   * itself unless enforcement may send the request again.
+   */
+  Object apacheAsyncFinish(Object call, Object future, Throwable thrown);
 }

@@ -241,9 +241,9 @@ public final class AgentOptions {
   public List<String> problems() { return Collections.unmodifiableList(problems); }
 
   /**
-   * The {@code watch} option. The JDK's clients are woven when the agent starts, whatever it says; OkHttp and Apache
-   * HttpClient classes may be loaded later by any class loader, and seeing them needs a transformer that the JVM
-   * calls for every class it loads from then on (tens of milliseconds of CPU in a JVM's start-up, docs/AGENT.md).
+   * The {@code watch} option. The JDK's clients are woven when their classes load, whatever it says; OkHttp and Apache
+   * HttpClient classes may be loaded later by any class loader, and seeing them needs the agent's transformer to stay
+   * registered once the JDK's clients are woven, so that the JVM calls it for every class it loads from then on.
    */
   public enum Watch {
     /** Watch when the system class loader can see one of the libraries' classes, or a nested-jar launcher; always on attach. */

@@ -10,12 +10,11 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * Whether the agent keeps a transformer registered after it has started, to see the libraries' clients
- * (OkHttp, Apache HttpClient 5) when their classes load. The JVM calls a registered transformer for every
- * class it loads, with a copy of the class file (read back from the runtime image for the JDK's shared
- * classes): tens of milliseconds of CPU in the start-up of every JVM (docs/AGENT.md, "Start-up"). The JDK's
- * clients do not need it, they are woven when the agent starts; the libraries can come from any class loader,
- * at any time, so under {@code watch=auto} the agent watches when it can see that one of them may appear.
+ * Whether the agent's transformer watches for the libraries' clients (OkHttp, Apache HttpClient 5) when their classes
+ * load, and so stays registered once the JDK's clients are woven. The JVM calls a registered transformer for every
+ * class it loads, with a copy of the class file (read back from the runtime image for the JDK's shared classes). The
+ * JDK's clients come from the JDK's loaders and are all woven sooner or later; the libraries can come from any class
+ * loader, at any time, so under {@code watch=auto} the agent watches when it can see that one of them may appear.
  */
 public final class LibraryWatch {
 
@@ -76,7 +75,7 @@ public final class LibraryWatch {
   /**
    * A loader over the entries of a class path ({@code java.class.path}), with no parent. Its {@code findResource}
    * looks in those jars and folders only: the system class loader's {@code getResource} would first search every
-   * module of the runtime image, which cost more than the rest of the agent's start (docs/AGENT.md, "Start-up").
+   * module of the runtime image, which cost more than the rest of the agent's start (docs/BENCHMARKS.md, "Java agent overhead").
    * It is not closed: the jars it opened stay shared with the system class loader, which opens the same ones.
    */
   public static URLClassLoader classPath(String javaClassPath) {

@@ -21,12 +21,6 @@ public interface Weaving {
   byte[] weave(ClassLoader loader, String internalName, int client, byte[] classFile);
 
   /**
-   * Builds the advice of {@code clients} and loads what weaving them needs, without weaving anything: the agent calls it
-   * before it registers its transformer, which the JVM would otherwise hand each of those classes.
-   */
-  void prepare(List<Integer> clients);
-
-  /**
    * Attaching to a running JVM: Byte Buddy's {@code AgentBuilder} retransforms the instrumented classes of
    * {@code clients} that are loaded already and stays registered for those that load later. Named modules that get
    * advice are made to read {@code bridgeModule}.

@@ -22,8 +22,8 @@ import java.util.concurrent.TimeUnit;
  * <p>In shadow mode nothing the application sees changes: the recorder reads the response and returns.
  * Under enforcement a request the agent may repeat ({@link RequestRisk#retryable}, with a body that can be sent again)
  * is sent again by the client that sent it: the advice runs the JDK's {@code send}, OkHttp's interceptor or Apache's
- * {@code doExecute} again, and a JDK {@code sendAsync} is sent again through its client once its future completes. See
- * {@link RetryEnforcer} for when.
+ * classic {@code doExecute} again, and a JDK {@code sendAsync} or an Apache async {@code execute} is sent again through
+ * its client once its attempt ends ({@link AsyncRetries}, {@link ApacheAsyncCall}). See {@link RetryEnforcer} for when.
  */
 public final class HttpCallRecorder implements HttpCallHooks {
 
@@ -148,6 +148,37 @@ public final class HttpCallRecorder implements HttpCallHooks {
     }
     close(response); // before the wait: the connection goes back to the pool
     return retryAfter(call, status, decision, thrown, delay);
+  }
+
+  // ---- Apache HttpClient 5 async
+
+  @Override
+  public Object[] apacheAsyncStart(Object client, Object target, Object producer, Object consumer, Object pushHandlerFactory,
+      Object context, Object callback, Class<?>[] types) {
+    ApacheAsyncCall call = new ApacheAsyncCall(this, enforcer != null, client, target, producer, consumer, pushHandlerFactory,
+        context, callback, types);
+    return new Object[] {call, call.producerProxy, call.consumerProxy, call.callbackProxy};
+  }
+
+  @Override
+  public Object apacheAsyncFinish(Object call, Object future, Throwable thrown) {
+    return ((ApacheAsyncCall) call).returned(future, thrown);
+  }
+
+  /**
+   * The end of an async library attempt (its response's head, or its failure): classifies and records it, and answers
+   * how long to wait before sending it again, or -1 when it is the last.
+   *
+   * @param last whether the attempt cannot be sent again whatever its outcome (shadow mode, a cancelled call)
+   */
+  long asyncLibraryAttemptEnded(HttpCall call, int status, String[] headers, Throwable thrown, boolean last) {
+    Decision decision = finish(call, status, headers, null, thrown);
+    long delay = retryDelay(call, decision, headers, last);
+    event(call, status, decision, thrown, delay >= 0, Math.max(delay, 0));
+    if (delay >= 0) {
+      meters.retry(HfrBridge.clientName(call.client), call.host, decision.classTag());
+    }
+    return delay;
   }
 
   // ----

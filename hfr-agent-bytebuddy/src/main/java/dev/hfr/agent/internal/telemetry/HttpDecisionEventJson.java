@@ -8,7 +8,7 @@ package dev.hfr.agent.internal.telemetry;
  *
  * <p>Written by hand rather than with Jackson so that the agent jar need not carry Jackson's 1,100 classes:
  * every JVM the agent is in indexes the whole jar before premain, and only a JVM started with
- * {@code events=} would use them (docs/AGENT.md, "Start-up"). An event is 17 flat fields.
+ * {@code events=} would use them (docs/BENCHMARKS.md, "Java agent overhead"). An event is 17 flat fields.
  *
  * <p>Strings are escaped as Jackson escapes them: a quote and a backslash by a backslash, backspace, tab,
  * newline, form feed and carriage return by a backslash and a letter, the other control characters by a

@@ -10,7 +10,7 @@ import java.util.Map;
  * is printed while nothing new happened.
  *
  * <p>A daemon thread of its own that sleeps between lines: a {@code java.util.Timer} would load five more
- * JDK classes on the first request of every JVM the agent is in (docs/AGENT.md, "Start-up").
+ * JDK classes on the first request of every JVM the agent is in (docs/BENCHMARKS.md, "Java agent overhead").
  */
 public final class SummaryReporter extends Thread implements AutoCloseable {
 

@@ -72,15 +72,6 @@ public final class AdviceWeaving implements Weaving {
   }
 
   @Override
-  public void prepare(List<Integer> clients) {
-    for (int client : clients) {
-      for (MethodAdvice advice : advice(client)) {
-        advice(advice.adviceClass());
-      }
-    }
-  }
-
-  @Override
   public void installOnAttach(Instrumentation inst, List<Integer> clients, Module bridgeModule) {
     AttachWeaving.install(byteBuddy, this, inst, clients, bridgeModule);
   }

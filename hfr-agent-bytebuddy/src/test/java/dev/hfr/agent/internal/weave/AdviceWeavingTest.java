@@ -26,7 +26,7 @@ class AdviceWeavingTest {
     for (int client = 0; client < HfrBridge.CLIENTS; client++) {
       for (String name : HttpClientInstrumentations.classNames(client)) {
         byte[] original = classFile(name);
-        byte[] woven = weaving.weave(null, name.replace('.', '/'), client, original);
+        byte[] woven = weaving.weave(loaderOf(client), name.replace('.', '/'), client, original);
         assertThat(woven).as("%s woven by the advice of %s", name, HfrBridge.clientName(client)).isNotNull();
         assertThat(woven.length).as(name).isGreaterThan(original.length);
       }
@@ -40,18 +40,25 @@ class AdviceWeavingTest {
   }
 
   @Test
-  @DisplayName("the woven OkHttp and Apache HttpClient classes pass the verifier and initialise")
+  @DisplayName("the woven OkHttp and Apache HttpClient classes (classic and async) pass the verifier and initialise")
   void wovenLibraryClassesVerify() throws Exception {
     for (var woven : List.of(
         new Woven(HttpClientInstrumentations.OKHTTP_RETRY_INTERCEPTOR, HfrBridge.OKHTTP),
-        new Woven(HttpClientInstrumentations.APACHE_INTERNAL_CLIENT, HfrBridge.APACHE_HTTPCLIENT5))) {
-      byte[] bytes = weaving.weave(null, woven.name.replace('.', '/'), woven.client, classFile(woven.name));
+        new Woven(HttpClientInstrumentations.APACHE_INTERNAL_CLIENT, HfrBridge.APACHE_HTTPCLIENT5),
+        new Woven(HttpClientInstrumentations.APACHE_ASYNC_CLIENT, HfrBridge.APACHE_HTTPCLIENT5),
+        new Woven(HttpClientInstrumentations.APACHE_MINIMAL_ASYNC_CLIENT, HfrBridge.APACHE_HTTPCLIENT5))) {
+      byte[] bytes = weaving.weave(loaderOf(woven.client), woven.name.replace('.', '/'), woven.client, classFile(woven.name));
       Class<?> c = Class.forName(woven.name, true, new OneClassLoader(woven.name, bytes));
       assertThat(c.getClassLoader()).isInstanceOf(OneClassLoader.class);
     }
   }
 
   private record Woven(String name, int client) {}
+
+  /** The loader the JVM would hand the transformer: the JDK's (here the bootstrap's) or the application's. */
+  private static ClassLoader loaderOf(int client) {
+    return HttpClientInstrumentations.inJdk(client) ? null : AdviceWeavingTest.class.getClassLoader();
+  }
 
   private static byte[] classFile(String name) throws IOException {
     try (InputStream in = ClassLoader.getSystemResourceAsStream(name.replace('.', '/') + ".class")) {
@@ -60,7 +67,10 @@ class AdviceWeavingTest {
     }
   }
 
-  /** Defines one class from the given bytes, everything else from the test's class loader. */
+  /**
+   * Defines one class from the given bytes, the other classes of its package from their class files (a package-private
+   * superclass must be in the same loader) and everything else from the test's class loader.
+   */
   private static final class OneClassLoader extends ClassLoader {
     private final String name;
     private final byte[] bytes;
@@ -73,12 +83,23 @@ class AdviceWeavingTest {
 
     @Override
     protected Class<?> loadClass(String className, boolean resolve) throws ClassNotFoundException {
-      if (!className.equals(name)) {
+      if (!className.substring(0, className.lastIndexOf('.')).equals(name.substring(0, name.lastIndexOf('.')))) {
         return super.loadClass(className, resolve);
       }
       synchronized (getClassLoadingLock(className)) {
         Class<?> c = findLoadedClass(className);
-        return c != null ? c : defineClass(className, bytes, 0, bytes.length);
+        if (c != null) {
+          return c;
+        }
+        if (className.equals(name)) {
+          return defineClass(className, bytes, 0, bytes.length);
+        }
+        try {
+          byte[] original = classFile(className);
+          return defineClass(className, original, 0, original.length);
+        } catch (IOException | AssertionError e) {
+          throw new ClassNotFoundException(className, e);
+        }
       }
     }
   }

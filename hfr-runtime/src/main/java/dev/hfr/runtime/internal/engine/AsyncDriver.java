@@ -32,6 +32,32 @@ final class AsyncDriver {
     return out;
   }
 
+  /** Runs {@code c} from {@code next}, the state the inline read left it in. */
+  <R> CompletableFuture<R> from(Call<R> c, AsyncToolInvocation<R> invocation, Next next) {
+    CompletableFuture<R> out = new CompletableFuture<>();
+    resume(c, invocation, next, out);
+    return out;
+  }
+
+  /**
+   * Continues {@code c}, whose first attempt the inline read started at {@code t0} and left under way as {@code
+   * attempt}: RUN_STEP's wait for it, bounded as RUN_STEP bounds any attempt, then the steps after it.
+   */
+  <R> CompletableFuture<R> awaitAttempt(Call<R> c, AsyncToolInvocation<R> invocation, CompletionStage<R> attempt,
+      long t0) {
+    CompletableFuture<R> out = new CompletableFuture<>();
+    c.state = ControllerState.RUN_STEP;
+    CompletionStage<Next> following;
+    try {
+      following = machine.runStep.awaitAsync(c, attempt, t0, machine.runStep.boundNanos(c, t0));
+    } catch (RuntimeException | LinkageError | AssertionError e) {
+      failed(c, invocation, e, out);
+      return out;
+    }
+    continueAfter(c, invocation, following, out);
+    return out;
+  }
+
   /** One attempt as if HFR were absent; what the tool fails with reaches the caller unchanged. */
   static <R> CompletableFuture<R> direct(AsyncToolInvocation<R> invocation) {
     try {
@@ -80,13 +106,7 @@ final class AsyncDriver {
         }
         if (s == ControllerState.RUN_STEP) {
           // Continues on the thread that completes the attempt (at once if it already has).
-          machine.runStep.runAsync(c, invocation).whenComplete((following, engineFailure) -> {
-            if (engineFailure == null) {
-              resume(c, invocation, following, out);
-            } else {
-              failed(c, invocation, RunStep.unwrap(engineFailure), out);
-            }
-          });
+          continueAfter(c, invocation, machine.runStep.runAsync(c, invocation), out);
           return;
         }
         n = machine.step(c, s);
@@ -103,6 +123,18 @@ final class AsyncDriver {
         bound.restore(previous, previousByOpen);
       }
     }
+  }
+
+  /** The steps after the attempt, when {@code following} completes with the next state. */
+  private <R> void continueAfter(Call<R> c, AsyncToolInvocation<R> invocation, CompletionStage<Next> following,
+      CompletableFuture<R> out) {
+    following.whenComplete((next, engineFailure) -> {
+      if (engineFailure == null) {
+        resume(c, invocation, next, out);
+      } else {
+        failed(c, invocation, RunStep.unwrap(engineFailure), out);
+      }
+    });
   }
 
   /** §4.1 for an asynchronous call: a read fails open, a write fails closed (see {@link EngineFailure}). */

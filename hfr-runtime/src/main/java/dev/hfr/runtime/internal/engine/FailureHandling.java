@@ -5,6 +5,7 @@ import dev.hfr.annotations.Fault;
 import dev.hfr.runtime.RetrySpec;
 import dev.hfr.runtime.classify.Classification;
 import dev.hfr.runtime.classify.FailureClassifier;
+import dev.hfr.runtime.classify.DefaultFailureClassifier;
 import dev.hfr.runtime.classify.Observation;
 import dev.hfr.runtime.degrade.ContextCompressor;
 import dev.hfr.runtime.internal.retry.Backoff;
@@ -49,7 +50,9 @@ public final class FailureHandling {
   Classification classify(Exception error, long latencyNanos) {
     Classification cls;
     try {
-      cls = classifier.classify(Observation.builder().exception(error).latency(Duration.ofNanos(latencyNanos)).build());
+      // The default classifier reads the exception as it is: no observation is built for every failed attempt.
+      cls = classifier instanceof DefaultFailureClassifier defaults ? defaults.classifyException(error, latencyNanos)
+          : classifier.classify(Observation.builder().exception(error).latency(Duration.ofNanos(latencyNanos)).build());
     } catch (RuntimeException e) {
       // A failing classifier rule must not hide the failure: fall back to the conservative path.
       return CLASSIFIER_FAILED;

@@ -3,6 +3,7 @@ package dev.hfr.runtime.internal.engine;
 import dev.hfr.runtime.policy.CallPolicy;
 import dev.hfr.annotations.Criticality;
 import dev.hfr.annotations.VerifyLevel;
+import dev.hfr.runtime.AsyncToolInvocation;
 import dev.hfr.runtime.HfrFeatures;
 import dev.hfr.runtime.ToolDescriptor;
 import dev.hfr.runtime.ToolInvocation;
@@ -15,11 +16,15 @@ import dev.hfr.runtime.budget.TaskLimit;
 import dev.hfr.runtime.time.Clock;
 import dev.hfr.runtime.timeout.AttemptTimeoutException;
 import dev.hfr.runtime.verify.ResultVerification;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionStage;
 
 /**
  * The clean read's fast path: a read that answers at once and passes verification never builds a
  * {@link Call}. It runs INIT's admission, RUN_STEP, OBSERVE, VERIFY and ACCEPT on locals, and hands any
- * other case to the {@link BlockingDriver} at the state it reached.
+ * other case to the {@link BlockingDriver} at the state it reached. An asynchronous read takes the same path
+ * when the tool's future is already complete with a result ({@link #runAsync}); a future still pending, or
+ * failed, goes to the {@link AsyncDriver} with its attempt under way.
  */
 final class InlineRead {
 
@@ -29,11 +34,14 @@ final class InlineRead {
   private final ResultVerification verification;
   private final StateMachine machine;
   private final BlockingDriver driver;
+  private final AsyncDriver asyncDriver;
   private final EngineFailure failure;
   private final AttemptTimeout timeouts;
   private final Oversight oversight;
 
-  InlineRead(EngineParts parts, StateMachine machine, BlockingDriver driver, EngineFailure failure) {
+  InlineRead(EngineParts parts, StateMachine machine, BlockingDriver driver, AsyncDriver asyncDriver,
+      EngineFailure failure) {
+    this.asyncDriver = asyncDriver;
     this.timeouts = parts.timeouts;
     this.oversight = parts.oversight;
     this.features = parts.features;
@@ -53,7 +61,28 @@ final class InlineRead {
    * state machine continues from there, so behaviour is that of the {@link BlockingDriver} from INIT. Outside a scope
    * not even the task is created. In a task or not, the call may go untimed ({@link TimingSampler}).
    */
+  @SuppressWarnings("unchecked") // read() answers an R for a blocking invocation
   <R> R run(ToolDescriptor tool, ToolInvocation<R> invocation, TaskState task, ImplicitTasks tasks) {
+    return (R) read(tool, invocation, null, task, tasks);
+  }
+
+  /**
+   * {@link #run} for an asynchronous read: when the tool's future is already complete with a result, the whole
+   * call runs here as a blocking clean read does and the returned future is complete; anything else continues
+   * on the {@link AsyncDriver} as the asynchronous call it is.
+   */
+  @SuppressWarnings("unchecked") // read() answers a CompletableFuture<R> for an asynchronous invocation
+  <R> CompletableFuture<R> runAsync(ToolDescriptor tool, AsyncToolInvocation<R> invocation, TaskState task,
+      ImplicitTasks tasks) {
+    return (CompletableFuture<R>) read(tool, invocation, invocation, task, tasks);
+  }
+
+  /**
+   * The read itself; {@code async} is {@code invocation} when the tool is asynchronous (the answer is then the
+   * call's future), else {@code null} (the answer is the result). One body for both, so they cannot drift.
+   */
+  private <R> Object read(ToolDescriptor tool, ToolInvocation<R> invocation, AsyncToolInvocation<R> async,
+      TaskState task, ImplicitTasks tasks) {
     ToolRuntime rt;
     ToolRuntime.TenantView view;
     CallPolicy policy;
@@ -77,7 +106,7 @@ final class InlineRead {
           || (breaker != null && breaker.needsLatency());
       start = timed ? clock.nanoTime() : rt.timing.lastReading();
     } catch (RuntimeException e) {
-      return failure.beforeCall(tool, invocation, e);
+      return beforeCall(tool, invocation, async, e);
     }
     // The locals mirror the fields of Call that INIT, RUN_STEP, OBSERVE and VERIFY set on a read.
     R result = null;
@@ -91,12 +120,12 @@ final class InlineRead {
         step = Admission.step(admission);
         refusal = Admission.refusal(admission);
       } catch (RuntimeException e) {
-        return failure.beforeCall(tool, invocation, e);
+        return beforeCall(tool, invocation, async, e);
       }
       if (refusal != null) {
         Call<R> refused = new Call<>(rt, invocation, task, view, policy, step, timed ? start : clock.nanoTime());
         refused.refusal = refusal;
-        return driver.run(refused, Next.to(ControllerState.INIT));
+        return handOff(refused, async, Next.to(ControllerState.INIT));
       }
     }
     Call<R> c;
@@ -122,29 +151,60 @@ final class InlineRead {
         // A bounded read is interrupted by the shared timer; an unbounded one costs two field reads here.
         long bound = 0L;
         AttemptTimer.Watch watch = null;
-        if (AttemptTimeout.bounded(policy, task)) {
+        if (async == null && AttemptTimeout.bounded(policy, task)) {
           long now = timed ? start : clock.nanoTime();
           bound = timeouts.attemptBoundNanos(policy, task, now);
           // A tool known to ignore interruption runs where it can be abandoned instead.
           watch = rt.ignoresInterrupts ? null : timeouts.start(now + bound, rt);
         }
+        CompletionStage<R> pending = null;
         try {
-          result = bound > 0 && watch == null
-              ? timeouts.abandonable(() -> invocation.proceed(null), bound, tool.name() + " attempt")
-              : invocation.proceed(null);
-          hasResult = true;
+          if (async != null) {
+            // The tool's future: answered already (a cache hit), it is this read's result at once; otherwise the
+            // attempt is under way and the asynchronous driver waits for it (and bounds it) from RUN_STEP.
+            pending = async.start(null);
+            if (pending == null) {
+              throw new NullPointerException(tool.name() + " returned null instead of a CompletionStage");
+            }
+            if (answered(pending)) {
+              result = ((CompletableFuture<R>) pending).join();
+              hasResult = true;
+              pending = null;
+            }
+          } else {
+            result = bound > 0 && watch == null
+                ? timeouts.abandonable(() -> invocation.proceed(null), bound, tool.name() + " attempt")
+                : invocation.proceed(null);
+            hasResult = true;
+          }
         } catch (Exception e) {
           if (e instanceof InterruptedException) {
             Thread.currentThread().interrupt();
           }
           error = e;
+          pending = null;
         } finally {
           if (watch != null && watch.stop() && !hasResult) {
             error = new AttemptTimeoutException(tool.name() + " attempt", bound, error);
           }
-          if (bulkhead != null) {
+          // An attempt still under way keeps its permit until it ends (RunStep.endAttempt releases it).
+          if (bulkhead != null && pending == null) {
             bulkhead.release();
           }
+        }
+        if (pending != null) {
+          long t0 = timed ? start : clock.nanoTime();
+          try {
+            c = leaveInline(rt, invocation, task, tasks, view, policy, step, t0);
+          } catch (RuntimeException e) {
+            if (bulkhead != null) {
+              bulkhead.release();
+            }
+            throw e;
+          }
+          c.attempts = 1;
+          c.bulkhead = bulkhead;
+          return asyncDriver.awaitAttempt(c, async, pending, t0);
         }
         if (!hasResult) {
           long now = clock.nanoTime();
@@ -196,7 +256,7 @@ final class InlineRead {
             if (Oversight.sampled(policy)) {
               spotCheck(rt, invocation, task, tasks, view, policy, step, start, result);
             }
-            return result;
+            return async == null ? result : CompletableFuture.completedFuture(result);
           }
           rt.meters.attempt(null, true);
           if (!timed) {
@@ -218,6 +278,9 @@ final class InlineRead {
     } catch (RuntimeException | LinkageError | AssertionError e) {
       // §4.1 for a read, exactly as EngineFailure.duringCall: fail open with the result if there is one.
       rt.meters.controllerFailure(true);
+      if (async != null) {
+        return hasResult ? CompletableFuture.completedFuture(result) : AsyncDriver.direct(async);
+      }
       if (hasResult) {
         return result;
       }
@@ -227,7 +290,28 @@ final class InlineRead {
         throw Controller.Sneaky.<RuntimeException>rethrow(thrown);
       }
     }
-    return driver.run(c, next);
+    return handOff(c, async, next);
+  }
+
+  /**
+   * Whether an asynchronous attempt has answered already: a plain {@link CompletableFuture} complete with a
+   * result. A subclass may answer differently (the JDK's minimal stage refuses {@code join}): the driver waits
+   * for it as for any stage.
+   */
+  private static boolean answered(CompletionStage<?> stage) {
+    return stage.getClass() == CompletableFuture.class && ((CompletableFuture<?>) stage).isDone()
+        && !((CompletableFuture<?>) stage).isCompletedExceptionally();
+  }
+
+  /** The call continues on its driver from {@code next}: the blocking one, or the asynchronous one for a future. */
+  private <R> Object handOff(Call<R> c, AsyncToolInvocation<R> async, Next next) {
+    return async == null ? driver.run(c, next) : asyncDriver.from(c, async, next);
+  }
+
+  /** §4.1 when the engine fails before the call starts: a read goes out as if HFR were absent. */
+  private <R> Object beforeCall(ToolDescriptor tool, ToolInvocation<R> invocation, AsyncToolInvocation<R> async,
+      RuntimeException e) {
+    return async == null ? failure.beforeCall(tool, invocation, e) : failure.beforeAsyncCall(tool, async, e);
   }
 
   /** Builds the call (only now: one was sampled) that the spot check's evidence describes. */

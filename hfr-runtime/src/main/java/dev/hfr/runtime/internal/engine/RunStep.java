@@ -117,6 +117,14 @@ final class RunStep {
       endAttempt(c, t0);
       throw e;
     }
+    return awaitAsync(c, attempt, t0, bound);
+  }
+
+  /**
+   * The asynchronous attempt started at {@code t0}, under way as {@code attempt} (its permits taken and counted):
+   * the stage completes with the next state when the attempt's stage does, or fails it at {@code bound} (0: none).
+   */
+  <R> CompletionStage<Next> awaitAsync(Call<R> c, CompletionStage<R> attempt, long t0, long bound) {
     if (bound > 0) {
       // A copy times out, not the tool's own future; no thread waits for it (the JDK's delayer fires it).
       attempt = attempt.toCompletableFuture().copy().orTimeout(bound, TimeUnit.NANOSECONDS);
@@ -138,7 +146,7 @@ final class RunStep {
   }
 
   /** The attempt's time bound from {@code t0} (its timeout, or what is left of the task's deadline), or 0. */
-  private long boundNanos(Call<?> c, long t0) {
+  long boundNanos(Call<?> c, long t0) {
     return AttemptTimeout.bounded(c.policy, c.task) ? timeouts.attemptBoundNanos(c.policy, c.task, t0) : 0L;
   }
 

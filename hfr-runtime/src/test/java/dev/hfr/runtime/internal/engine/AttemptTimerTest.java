@@ -56,7 +56,7 @@ class AttemptTimerTest {
     } catch (InterruptedException expected) {
       // the short deadline fired first
     }
-    assertThat(TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - start)).isLessThan(1_000L);
+    assertThat(TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - start)).as("woken long before the 5 s sleep ends").isLessThan(3_000L);
     assertThat(watch.stop()).isTrue();
   }
 
