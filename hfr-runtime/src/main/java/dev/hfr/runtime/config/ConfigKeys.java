@@ -230,11 +230,38 @@ public final class ConfigKeys {
       "the engine's mode at start-up: ENFORCE acts, SHADOW decides and records but acts as before, OFF is the kill"
       + " switch; switchable at run time through the hfr Actuator endpoint");
 
+  /**
+   * The Spring Boot starter's {@code hfr.temporal.*}: HFR's worker interceptor on the workers Temporal's Spring Boot
+   * starter creates (docs/TEMPORAL.md). Their defaults are the interceptor builder's, not the configuration's.
+   */
+  private static final List<Key> TEMPORAL = List.of(
+      new Key("temporal.enabled", "boolean", "true, false", null, null, null, "true", "false",
+          "with hfr-temporal and Temporal's Spring Boot starter: HFR's worker interceptor on the workers it creates"),
+      new Key("temporal.tenant", "text", "a tenant", null, null, null, "default", "shop",
+          "the tenant of activities whose hfr-tenant header names none; the activities' task limits are its"),
+      new Key("temporal.task_per_run", "boolean", "true, false", null, null, null, "false", "true",
+          "each run of a workflow is its own task (workflow id/run id) rather than the workflow id"),
+      new Key("temporal.retry_unknown_outcomes", "boolean", "true, false", null, null, null, "false", "true",
+          "Temporal retries an activity whose write HFR left unknown; the next attempt reconciles it or resends it"
+          + " under its ledger key (needs the ledger)"),
+      new Key("temporal.later_attempt_retries", "whole number", "0 or more", 0, null, null, "1", "0",
+          "HFR's retry budget in an activity's second and later attempts"),
+      new Key("temporal.deadline_margin_ms", "whole number", "0 or more", 0, null, null, "200", "500",
+          "what the task's deadline leaves of the attempt's timeout for Temporal, in milliseconds"),
+      new Key("temporal.criticality", "one of", String.join(", ", names(Criticality.Level.values())), null, null, null,
+          "each tool's own", "HIGH", "the criticality of every activity's task"));
+
   private ConfigKeys() {}
 
-  /** The properties of the Spring Boot starter that {@code hfr.yaml} has no key for ({@code hfr.mode}). */
+  /**
+   * The properties of the Spring Boot starter that {@code hfr.yaml} has no key for: {@code hfr.mode} first, then
+   * {@code hfr.temporal.*}.
+   */
   public static List<Key> springOnly() {
-    return List.of(MODE);
+    List<Key> keys = new ArrayList<>();
+    keys.add(MODE);
+    keys.addAll(TEMPORAL);
+    return List.copyOf(keys);
   }
 
   /** Every key, in the order the reference lists them. */

@@ -1,5 +1,6 @@
 package dev.hfr.spring.boot.config;
 
+import dev.hfr.annotations.Criticality;
 import dev.hfr.runtime.HfrMode;
 import java.util.List;
 import java.util.Map;
@@ -29,6 +30,8 @@ import org.springframework.boot.context.properties.ConfigurationProperties;
  * @param fleet sharing retry budgets and breakers with the other workers of a fleet (docs/FLEET.md)
  * @param tools per-tool settings, keyed {@code [SimpleClass.method]} (brackets keep the dot in the key)
  * @param tenants per-tenant settings
+ * @param temporal HFR inside Temporal workflows (docs/TEMPORAL.md); Spring only, read when hfr-temporal and Temporal's
+ *     Spring Boot starter are on the class path
  */
 @ConfigurationProperties(prefix = "hfr", ignoreUnknownFields = false)
 public record HfrProperties(
@@ -43,7 +46,8 @@ public record HfrProperties(
     Limits limits,
     Fleet fleet,
     Map<String, Tool> tools,
-    Map<String, Tenant> tenants) {
+    Map<String, Tenant> tenants,
+    Temporal temporal) {
 
   /**
    * Retry settings (also under a tenant and, without the task and tenant budgets, under a tool).
@@ -266,4 +270,31 @@ public record HfrProperties(
    * @param timeoutMs the longest one attempt of the tenant's tools may take, in milliseconds (1..3600000)
    */
   public record Tenant(Retry retry, Limits limits, CircuitBreaker circuitBreaker, Map<String, Tool> tools, Long timeoutMs) {}
+
+  /**
+   * HFR's worker interceptor on the workers Temporal's Spring Boot starter creates: each activity attempt runs its
+   * tools' calls as the HFR task of its workflow execution (docs/TEMPORAL.md).
+   *
+   * @param enabled register the interceptor (default true; a HfrWorkerInterceptor bean of the application's own
+   *     replaces it)
+   * @param tenant the tenant of an activity whose hfr-tenant header names none (default "default"); the task's
+   *     limits are this tenant's (its section under hfr.tenants, else hfr.limits and hfr.retry)
+   * @param taskPerRun each run of a workflow is its own task, the workflow id and the run id joined by a slash,
+   *     rather than the workflow id (default false: a write repeated by a later run is answered from the ledger)
+   * @param retryUnknownOutcomes let Temporal retry an activity whose write HFR left with an unknown outcome; the next
+   *     attempt reconciles it, or resends it under its ledger key (default false: a person decides); needs the ledger
+   * @param laterAttemptRetries HFR's retry budget in the second and later attempts of an activity, 0 or more (default
+   *     1: Temporal is then the layer that retries)
+   * @param deadlineMarginMs what the task's deadline leaves of the attempt's timeout for Temporal, in milliseconds,
+   *     0 or more (default 200)
+   * @param criticality the criticality of every activity's task: low, medium or high (default the engine's)
+   */
+  public record Temporal(
+      Boolean enabled,
+      String tenant,
+      Boolean taskPerRun,
+      Boolean retryUnknownOutcomes,
+      Integer laterAttemptRetries,
+      Long deadlineMarginMs,
+      Criticality.Level criticality) {}
 }

@@ -68,8 +68,9 @@ public final class HfrPropertiesConfig {
   /** The §5.2 YAML text the properties stand for. */
   static String yaml(HfrProperties properties) {
     ObjectNode hfr = TREE.valueToTree(properties);
-    // The Spring-only key: the runtime's file has no place for it.
+    // The Spring-only keys: the runtime's file has no place for them.
     hfr.remove("mode");
+    hfr.remove("temporal");
     pruneEmpty(hfr);
     ObjectNode root = TREE.createObjectNode();
     root.set("hfr", hfr);
