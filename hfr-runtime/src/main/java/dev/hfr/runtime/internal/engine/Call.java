@@ -122,6 +122,22 @@ final class Call<R> {
   /** The first decision, and the list from the second on: most failed calls take one decision. */
   private DecisionEvent firstDecision;
   private List<DecisionEvent> decisions;
+  /**
+   * The last decision while nothing has heard it ({@link DecisionRecorder#record}): its values, kept here until a
+   * later decision or an escalation's evidence needs it as an event, so a read retried and then answered builds
+   * none. Set while {@code draftAction} is not {@code null}.
+   */
+  private Action draftAction;
+  private Reason draftReason;
+  private Fault draftFault;
+  private Classification draftClassification;
+  private int draftRung;
+  private int draftAttempt;
+  private int draftStepLeft;
+  private int draftTaskLeft;
+  private long draftEpochMillis;
+  private long draftDelayMillis;
+  private long draftLatencyMillis;
   /** How many of the last decisions await the end of the call to be published or sampled out. */
   int unpublished;
 
@@ -188,6 +204,7 @@ final class Call<R> {
   }
 
   void addDecision(DecisionEvent event) {
+    materializeDraft();
     if (firstDecision == null) {
       firstDecision = event;
       return;
@@ -199,7 +216,39 @@ final class Call<R> {
     decisions.add(event);
   }
 
+  /**
+   * Keeps a decision nothing has heard as values: it becomes an event only if a later decision is taken or the
+   * decisions are asked for. A read's (no key, no ledger state, no result, no rejection) in enforce mode only.
+   */
+  void draftDecision(long epochMillis, Action action, Reason reason, long delayMillis, int stepLeft, int taskLeft) {
+    materializeDraft();
+    draftEpochMillis = epochMillis;
+    draftAction = action;
+    draftReason = reason;
+    draftDelayMillis = delayMillis;
+    draftLatencyMillis = lastLatencyNanos / 1_000_000L;
+    draftAttempt = attempts;
+    draftRung = rung;
+    draftFault = fault;
+    draftClassification = classification;
+    draftStepLeft = stepLeft;
+    draftTaskLeft = taskLeft;
+  }
+
+  private void materializeDraft() {
+    Action action = draftAction;
+    if (action != null) {
+      draftAction = null;
+      addDecision(DecisionRecorder.event(this, draftEpochMillis, DecisionRecorder.ENFORCE,
+          task.implicit() ? null : task.taskId(), draftAttempt, rungLevel(draftRung), draftFault, draftClassification,
+          action, draftReason, draftDelayMillis, draftLatencyMillis, draftStepLeft, draftTaskLeft, null, argsHash, null,
+          null, null));
+    }
+  }
+
+  /** Every decision taken so far, in order. */
   List<DecisionEvent> decisions() {
+    materializeDraft();
     return decisions != null ? decisions : firstDecision != null ? List.of(firstDecision) : List.of();
   }
 
@@ -207,12 +256,12 @@ final class Call<R> {
     return risk != Risk.R0;
   }
 
-  /** The argument hash for records: the ledger's when there is one; never fails (hashes the type when it must). */
   /** The idempotency key an R1 tool receives. */
   String wireKey() {
     return wireKey != null ? wireKey : key;
   }
 
+  /** The argument hash for records: the ledger's when there is one; never fails (hashes the type when it must). */
   String argsHash() {
     if (argsHash == null) {
       try {
@@ -230,6 +279,10 @@ final class Call<R> {
   }
 
   DegradeLevel rungLevel() {
+    return rungLevel(rung);
+  }
+
+  private DegradeLevel rungLevel(int rung) {
     return rung < 0 ? DegradeLevel.L0 : tool.degradeLadder().get(rung).level();
   }
 }

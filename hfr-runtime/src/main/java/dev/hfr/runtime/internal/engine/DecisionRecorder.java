@@ -1,6 +1,8 @@
 package dev.hfr.runtime.internal.engine;
 
 import dev.hfr.runtime.observation.CallListener;
+import dev.hfr.annotations.DegradeLevel;
+import dev.hfr.annotations.Fault;
 import dev.hfr.annotations.Risk;
 import dev.hfr.runtime.action.Action;
 import dev.hfr.runtime.action.Reason;
@@ -71,35 +73,23 @@ public final class DecisionRecorder {
     int stepLeft = step == null ? c.policy.retry().maxAttempts() - Math.max(1, c.attempts) : step.maxAttempts() - step.attempts();
     RetryBudget taskBudget = c.task.retryBudgetIfOpened();
     int taskLeft = taskBudget == null || taskBudget.maxRetriesPerTask() == Integer.MAX_VALUE ? -1 : taskBudget.remaining();
-    Classification cls = c.classification;
+    long delayMillis = action == Action.RETRY ? c.delayNanos / 1_000_000L : 0L;
     // A sink that keeps nothing is spared the argument hash and an implicit task's id; the evidence bundle
     // fills both in if the call escalates. A held decision gets them when it is published.
     boolean publish = sink.wantsEvents();
+    if (!publish && !shadow && listener == CallListener.NONE && c.risk == Risk.R0 && c.lastRejection == null
+        && !(c.hasResult && c.result != null)) {
+      // Nothing hears it: a read's decision stays values in the call until something needs the event.
+      c.draftDecision(clock.epochMillis(), action, reason, delayMillis, Math.max(0, stepLeft), taskLeft);
+      return;
+    }
     boolean hold = publish && sampleRate < 1 && !shadow && c.risk == Risk.R0 && !action.isTerminal();
     boolean complete = publish && !hold;
-    DecisionEvent event = new DecisionEvent(
-        clock.epochMillis(),
-        mode,
-        c.task.tenant(),
-        complete || !c.task.implicit() ? c.task.taskId() : null,
-        c.step,
-        c.tool.name(),
-        c.risk,
-        c.attempts,
-        c.rungLevel(),
-        c.fault,
-        cls == null ? 0.0 : cls.confidence(),
-        cls == null ? null : cls.rule(),
-        action,
-        reason,
-        action == Action.RETRY ? c.delayNanos / 1_000_000L : 0L,
-        c.lastLatencyNanos / 1_000_000L,
-        Math.max(0, stepLeft),
-        taskLeft,
-        c.lastRejection == null ? null : c.lastRejection.reason(),
-        complete ? c.argsHash() : c.argsHash,
-        c.hasResult && c.result != null ? resultHashOrType(c.result) : null,
-        c.key,
+    DecisionEvent event = event(c, clock.epochMillis(), mode, complete || !c.task.implicit() ? c.task.taskId() : null,
+        c.attempts, c.rungLevel(), c.fault, c.classification, action, reason, delayMillis,
+        c.lastLatencyNanos / 1_000_000L, Math.max(0, stepLeft), taskLeft,
+        c.lastRejection == null ? null : c.lastRejection.reason(), complete ? c.argsHash() : c.argsHash,
+        c.hasResult && c.result != null ? resultHashOrType(c.result) : null, c.key,
         c.ledgerState == null ? null : c.ledgerState.name());
     if (complete) {
       publishHeld(c); // the decisions held before this one go first
@@ -111,6 +101,16 @@ public final class DecisionRecorder {
     } else if (publish) {
       publish(event);
     }
+  }
+
+  /** The event of one decision of {@code c}, with the values it was taken with. */
+  static DecisionEvent event(Call<?> c, long epochMillis, String mode, String taskId, int attempt, DegradeLevel rung,
+      Fault fault, Classification cls, Action action, Reason reason, long delayMillis, long latencyMillis,
+      int stepLeft, int taskLeft, String verifierReason, String argsHash, String resultHash, String ledgerKey,
+      String ledgerState) {
+    return new DecisionEvent(epochMillis, mode, c.task.tenant(), taskId, c.step, c.tool.name(), c.risk, attempt, rung,
+        fault, cls == null ? 0.0 : cls.confidence(), cls == null ? null : cls.rule(), action, reason, delayMillis,
+        latencyMillis, stepLeft, taskLeft, verifierReason, argsHash, resultHash, ledgerKey, ledgerState);
   }
 
   /**
