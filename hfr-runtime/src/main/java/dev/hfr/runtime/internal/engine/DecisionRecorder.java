@@ -25,7 +25,10 @@ import java.util.concurrent.ThreadLocalRandom;
  * accepted (a transient failure, retried, then answered) are held until the call ends and then published
  * together with that probability, or not at all. Whatever fails, escalates or replans, every write, and
  * shadow mode are always published, as they happen. While the sink wants no events (a logger below INFO)
- * the engine builds only what an escalation's evidence bundle needs: no argument hash, no task id.
+ * the engine builds only what an escalation's evidence bundle needs: no argument hash, no task id; and while
+ * nothing observes the calls either, a read's decisions are kept as values in its call and become events
+ * only if the call takes another decision or escalates ({@code Call.draftDecision}), so a read retried and
+ * then answered builds none.
  */
 public final class DecisionRecorder {
 
@@ -78,8 +81,9 @@ public final class DecisionRecorder {
     // fills both in if the call escalates. A held decision gets them when it is published.
     boolean publish = sink.wantsEvents();
     if (!publish && !shadow && listener == CallListener.NONE && c.risk == Risk.R0 && c.lastRejection == null
-        && !(c.hasResult && c.result != null)) {
-      // Nothing hears it: a read's decision stays values in the call until something needs the event.
+        && !(c.hasResult && c.result != null) && c.unpublished == 0) {
+      // Nothing hears it: a read's decision stays values in the call until something needs the event (none
+      // held for sampling, which are counted from the end of the call's list).
       c.draftDecision(clock.epochMillis(), action, reason, delayMillis, Math.max(0, stepLeft), taskLeft);
       return;
     }
