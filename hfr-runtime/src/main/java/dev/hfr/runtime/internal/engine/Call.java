@@ -17,6 +17,7 @@ import dev.hfr.runtime.ledger.IdempotencyKeys;
 import dev.hfr.runtime.ledger.LedgerState;
 import dev.hfr.runtime.ledger.Lease;
 import dev.hfr.runtime.internal.retry.AttemptHistory;
+import dev.hfr.runtime.internal.retry.StepAllowance;
 import dev.hfr.runtime.telemetry.DecisionEvent;
 import dev.hfr.runtime.verify.Verdict;
 import java.util.ArrayList;
@@ -27,7 +28,7 @@ import java.util.List;
  * calling thread only. Parts that only failures need (history, step budget, decisions) are created on the
  * first failure, so a clean call allocates nothing else.
  */
-final class Call<R> {
+final class Call<R> implements StepAllowance {
 
   final ToolRuntime rt;
   final ToolDescriptor tool;
@@ -118,6 +119,7 @@ final class Call<R> {
   private long pendingBreakerLatencyNanos;
 
   private AttemptHistory history;
+  /** The step's counter against its task's budget B_t; a call outside any task counts in its {@link OneCallTask}. */
   private RetryBudget.Step budgetStep;
   /** The first decision, and the list from the second on: most failed calls take one decision. */
   private DecisionEvent firstDecision;
@@ -190,17 +192,65 @@ final class Call<R> {
     history = new AttemptHistory();
   }
 
-  /** The step's attempt counter against the task budget, opened on first need (its first attempt is made). */
-  RetryBudget.Step budgetStep() {
-    if (budgetStep == null) {
-      budgetStep = task.retryBudget().openStep(policy.retry().maxAttempts());
+  // The call is its step's allowance (StepAllowance): the step's attempts against its task's budget, counted by
+  // the task's RetryBudget.Step, or outside any task by its OneCallTask. The counter opens on first need (its
+  // first attempt is made), so a clean call opens none.
+
+  private void openStep() {
+    if (task instanceof OneCallTask one) {
+      if (!one.stepOpened()) {
+        one.openStep(policy.retry().maxAttempts());
+      }
+    } else if (budgetStep == null) {
+      budgetStep = ((TaskState) task).retryBudget().openStep(policy.retry().maxAttempts());
     }
-    return budgetStep;
   }
 
-  /** The step's counter if a failure opened it, else {@code null}. */
-  RetryBudget.Step budgetStepIfOpened() {
-    return budgetStep;
+  /** Whether a failure opened the step's counter. */
+  boolean stepOpened() {
+    return task instanceof OneCallTask one ? one.stepOpened() : budgetStep != null;
+  }
+
+  @Override
+  public int stepAttempts() {
+    openStep();
+    return task instanceof OneCallTask one ? one.stepAttempts() : budgetStep.attempts();
+  }
+
+  /** Total attempts the step may make. */
+  int stepMaxAttempts() {
+    openStep();
+    return task instanceof OneCallTask one ? one.stepMaxAttempts() : budgetStep.maxAttempts();
+  }
+
+  @Override
+  public RetryBudget.Charge tryChargeRetry() {
+    openStep();
+    return task instanceof OneCallTask one ? one.tryChargeRetry() : budgetStep.tryChargeRetry();
+  }
+
+  /** Charges one attempt on a degradation rung to the task only ({@link RetryBudget.Step#tryChargeRung()}). */
+  RetryBudget.Charge tryChargeRung() {
+    openStep();
+    return task instanceof OneCallTask one ? one.tryChargeRung() : budgetStep.tryChargeRung();
+  }
+
+  @Override
+  public void refundRetry() {
+    if (task instanceof OneCallTask one) {
+      one.refundRetry();
+    } else {
+      budgetStep.refundRetry();
+    }
+  }
+
+  /** Retries left to the task, or -1 when its budget is unlimited or was never asked for. */
+  int taskRetriesLeft() {
+    if (task instanceof OneCallTask one) {
+      return one.retriesLeft();
+    }
+    RetryBudget b = ((TaskState) task).retryBudgetIfOpened();
+    return b == null || b.maxRetriesPerTask() == Integer.MAX_VALUE ? -1 : b.remaining();
   }
 
   void addDecision(DecisionEvent event) {

@@ -4,7 +4,6 @@ import dev.hfr.annotations.Criticality;
 import dev.hfr.runtime.TaskReport;
 import dev.hfr.runtime.ToolOutcome;
 import dev.hfr.runtime.budget.Deadline;
-import dev.hfr.runtime.budget.RetryBudget;
 import dev.hfr.runtime.budget.TaskLimitTracker;
 
 /**
@@ -29,12 +28,6 @@ interface CallTask {
 
   /** The limit tracker, or {@code null} when there is none (budgets off, or a one-call task). */
   TaskLimitTracker limits();
-
-  /** The task's retry budget B_t, created on first need. */
-  RetryBudget retryBudget();
-
-  /** The retry budget if it was created, else {@code null}. */
-  RetryBudget retryBudgetIfOpened();
 
   /** Whether this is the one-call task of a call made outside any scope. */
   boolean implicit();

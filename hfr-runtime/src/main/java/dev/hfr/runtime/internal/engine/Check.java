@@ -98,13 +98,13 @@ final class Check {
     if (retryAfter > failures.maxRetryAfterMillis) {
       return decide.fallback(c, Reason.DEADLINE);
     }
-    int retryNumber = c.budgetStep().attempts();
+    int retryNumber = c.stepAttempts();
     long delay = failures.backoffNanos(retryNumber, c.policy, retryAfter);
     Fault gateFault = features.classification() ? c.fault : Fault.T1;
     // The gate's allocation-free form: a RetryRequest per failed attempt would be one more object per failure.
     // Only a deadline needs the time of the decision (a reading costs ~40 ns on a virtualised host).
     Deadline deadline = c.task.deadline();
-    RetryVerdict verdict = failures.gate.check(gateFault, c.risk, c.policy.retry(), c.history(), c.budgetStep(),
+    RetryVerdict verdict = failures.gate.check(gateFault, c.risk, c.policy.retry(), c.history(), c,
         features.budgets() ? c.task.tenant() : null, c.breaker(), deadline, deadline.bounded() ? clock.nanoTime() : 0L,
         delay, c.lastLatencyNanos, c.verifyNanos);
     if (verdict.retry()) {

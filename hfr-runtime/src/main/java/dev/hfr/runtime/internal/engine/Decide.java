@@ -79,7 +79,7 @@ final class Decide {
       int next = DegradationLadder.next(c.tool, c.rung, f, c.policy.allowedAutomatic());
       if (next != DegradationLadder.NONE) {
         // The ladder comes after retry with its own allowance: spent step attempts never block a rung.
-        if (c.budgetStep().tryChargeRung() == RetryBudget.Charge.GRANTED) {
+        if (c.tryChargeRung() == RetryBudget.Charge.GRANTED) {
           c.nextRung = next;
           return settle(c, DegradationLadder.actionFor(c.tool.degradeLadder().get(next), f), why);
         }

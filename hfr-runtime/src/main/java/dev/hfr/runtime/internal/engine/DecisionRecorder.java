@@ -6,7 +6,6 @@ import dev.hfr.annotations.Fault;
 import dev.hfr.annotations.Risk;
 import dev.hfr.runtime.action.Action;
 import dev.hfr.runtime.action.Reason;
-import dev.hfr.runtime.budget.RetryBudget;
 import dev.hfr.runtime.classify.Classification;
 import dev.hfr.runtime.ledger.IdempotencyKeys;
 import dev.hfr.runtime.telemetry.DecisionEvent;
@@ -72,10 +71,8 @@ public final class DecisionRecorder {
   void record(Call<?> c, Action action, Reason reason, String mode) {
     boolean shadow = mode == SHADOW;
     c.rt.meters.decision(action, shadow);
-    RetryBudget.Step step = c.budgetStepIfOpened();
-    int stepLeft = step == null ? c.policy.retry().maxAttempts() - Math.max(1, c.attempts) : step.maxAttempts() - step.attempts();
-    RetryBudget taskBudget = c.task.retryBudgetIfOpened();
-    int taskLeft = taskBudget == null || taskBudget.maxRetriesPerTask() == Integer.MAX_VALUE ? -1 : taskBudget.remaining();
+    int stepLeft = c.stepOpened() ? c.stepMaxAttempts() - c.stepAttempts() : c.policy.retry().maxAttempts() - Math.max(1, c.attempts);
+    int taskLeft = c.taskRetriesLeft();
     long delayMillis = action == Action.RETRY ? c.delayNanos / 1_000_000L : 0L;
     // A sink that keeps nothing is spared the argument hash and an implicit task's id; the evidence bundle
     // fills both in if the call escalates. A held decision gets them when it is published.

@@ -12,7 +12,7 @@ import java.util.List;
  * The task of one call made outside any scope: no limits, no deadline, no criticality of its own, one step,
  * and a report of that call alone. Created only when the call leaves the clean path (a failure, a rejection,
  * a write); its id ({@code prefix-seq}) is numbered only when something asks for it (a published decision,
- * an escalation, a write's key) and its retry budget only when a failure needs it. A few fields instead of an
+ * an escalation, a write's key); its retry budget is its one step's, counted here. A few fields instead of an
  * explicit task's counters, lists and locks: a retried read outside a scope costs this small record.
  *
  * <p>Used by its one call, on the thread running it at the time (the drivers hand a call between threads
@@ -29,7 +29,10 @@ final class OneCallTask implements CallTask {
 
   private final ImplicitTasks source;
   private String taskId;
-  private RetryBudget retryBudget;
+  /** The one step's attempts (0 until its counter is opened) and limit, and the task's retries charged. */
+  private int stepAttempts;
+  private int stepMaxAttempts;
+  private int retriesUsed;
   /** The call's tool, status and attempts once it ended (for the report). */
   private String tool;
   private ToolOutcome.Status status;
@@ -75,20 +78,66 @@ final class OneCallTask implements CallTask {
     return null;
   }
 
-  @Override
-  public RetryBudget retryBudget() {
-    RetryBudget b = retryBudget;
-    if (b == null) {
-      int max = source.maxRetries();
-      b = max < 0 ? RetryBudget.unlimited() : RetryBudget.perTask(max);
-      retryBudget = b;
-    }
-    return b;
+  // The task's budget B_t is its one step's: counted here, as RetryBudget and its Step would count them, without
+  // the two objects (a retried read outside a scope is the failure path's commonest call).
+
+  /** Opens the step's counter: its first attempt is made. */
+  void openStep(int maxAttempts) {
+    stepMaxAttempts = maxAttempts;
+    stepAttempts = 1;
   }
 
-  @Override
-  public RetryBudget retryBudgetIfOpened() {
-    return retryBudget;
+  boolean stepOpened() {
+    return stepAttempts > 0;
+  }
+
+  int stepAttempts() {
+    return stepAttempts;
+  }
+
+  int stepMaxAttempts() {
+    return stepMaxAttempts;
+  }
+
+  /** As {@link RetryBudget.Step#tryChargeRetry()}. */
+  RetryBudget.Charge tryChargeRetry() {
+    if (stepAttempts >= stepMaxAttempts) {
+      return RetryBudget.Charge.STEP_EXHAUSTED;
+    }
+    if (!tryChargeTask()) {
+      return RetryBudget.Charge.TASK_EXHAUSTED;
+    }
+    stepAttempts++;
+    return RetryBudget.Charge.GRANTED;
+  }
+
+  /** As {@link RetryBudget.Step#tryChargeRung()}. */
+  RetryBudget.Charge tryChargeRung() {
+    return tryChargeTask() ? RetryBudget.Charge.GRANTED : RetryBudget.Charge.TASK_EXHAUSTED;
+  }
+
+  /** As {@link RetryBudget.Step#refundRetry()}. */
+  void refundRetry() {
+    if (stepAttempts <= 1) {
+      throw new IllegalStateException("no retry of this step to refund");
+    }
+    stepAttempts--;
+    retriesUsed--;
+  }
+
+  /** Retries left to the task, or -1 when its budget is unlimited or no retry was asked for yet. */
+  int retriesLeft() {
+    int max = source.maxRetries();
+    return max < 0 || !stepOpened() ? -1 : max - retriesUsed;
+  }
+
+  private boolean tryChargeTask() {
+    int max = source.maxRetries();
+    if (max >= 0 && retriesUsed >= max) {
+      return false;
+    }
+    retriesUsed++;
+    return true;
   }
 
   @Override

@@ -145,7 +145,6 @@ public final class TaskState implements CallTask {
   public TaskLimitTracker limits() { return limits; }
 
   /** The task's retry budget B_t: its limits', or an unlimited one when budgets are off (created on first need). */
-  @Override
   public RetryBudget retryBudget() {
     if (limits != null) {
       return limits.retryBudget();
@@ -168,7 +167,6 @@ public final class TaskState implements CallTask {
    * The retry budget if it was created, else {@code null}; with limits, B_t is always reported (created here
    * if no retry asked for it yet: only a decision asks, never the clean path).
    */
-  @Override
   public RetryBudget retryBudgetIfOpened() {
     if (limits != null) {
       return limits.retryBudget();

@@ -33,7 +33,7 @@ import java.util.Objects;
  * <p>A {@link RetryVerdict#RETRY} is a permit: the retry has been charged to the step, the task and the
  * tenant, so the engine cannot forget to, and Proposition 1 holds by construction. The gate itself is an
  * immutable policy, shared by all tasks; per-step state lives in {@link AttemptHistory} and
- * {@link RetryBudget.Step}.
+ * its {@link StepAllowance} (a {@link RetryBudget.Step}, or a call outside any task).
  */
 public final class RetryGate {
 
@@ -55,7 +55,8 @@ public final class RetryGate {
   /** Decides one retry; on {@link RetryVerdict#RETRY} the budgets are charged. */
   public RetryVerdict check(RetryRequest request) {
     Objects.requireNonNull(request, "request");
-    return check(request.fault(), request.risk(), request.spec(), request.history(), request.step(), request.tenant(),
+    return check(request.fault(), request.risk(), request.spec(), request.history(), StepAllowance.of(request.step()),
+        request.tenant(),
         request.breaker(), request.deadline(), request.nowNanos(), request.delayNanos(), request.stepNanos(),
         request.verifyNanos());
   }
@@ -66,14 +67,14 @@ public final class RetryGate {
    * valid: {@code tenant} and {@code breaker} may be {@code null}, {@code deadline} is {@link Deadline#NONE}
    * when there is none, the durations are not negative.
    */
-  public RetryVerdict check(Fault fault, Risk risk, RetrySpec spec, AttemptHistory history, RetryBudget.Step step,
+  public RetryVerdict check(Fault fault, Risk risk, RetrySpec spec, AttemptHistory history, StepAllowance step,
       String tenant, CircuitBreaker breaker, Deadline deadline, long nowNanos, long delayNanos, long stepNanos,
       long verifyNanos) {
     StopReason refusal = refusal(fault, risk, spec, history, breaker);
     if (refusal == null && !deadline.allows(nowNanos, delayNanos, stepNanos, verifyNanos)) {
       refusal = StopReason.DEADLINE;
     }
-    if (refusal == null && step.attempts() >= spec.maxAttempts()) {
+    if (refusal == null && step.stepAttempts() >= spec.maxAttempts()) {
       refusal = StopReason.STEP_ATTEMPTS_EXHAUSTED;
     }
     if (refusal != null) {
@@ -149,7 +150,7 @@ public final class RetryGate {
   }
 
   /** Charges step, task and tenant, in that order, undoing earlier charges when a later one refuses. */
-  private StopReason charge(RetryBudget.Step step, String tenant) {
+  private StopReason charge(StepAllowance step, String tenant) {
     RetryBudget.Charge charge = step.tryChargeRetry();
     if (charge == RetryBudget.Charge.STEP_EXHAUSTED) {
       return StopReason.STEP_ATTEMPTS_EXHAUSTED;

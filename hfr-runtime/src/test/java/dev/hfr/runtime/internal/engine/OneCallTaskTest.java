@@ -3,11 +3,14 @@ package dev.hfr.runtime.internal.engine;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.catchThrowableOfType;
 
+import dev.hfr.annotations.Criticality;
 import dev.hfr.runtime.CallFailedException;
 import dev.hfr.runtime.Hfr;
 import dev.hfr.runtime.TaskReport;
 import dev.hfr.runtime.ToolCallException;
 import dev.hfr.runtime.ToolDescriptor;
+import dev.hfr.runtime.action.Reason;
+import dev.hfr.runtime.budget.TenantRetryBudgets;
 import dev.hfr.runtime.config.HfrConfigLoader;
 import dev.hfr.runtime.telemetry.DecisionEvent;
 import org.junit.jupiter.api.DisplayName;
@@ -51,6 +54,36 @@ class OneCallTaskTest {
 
     assertThat(tool.methodCalls).isEqualTo(2);
     assertThat(e.outcome().reason()).isEqualTo("task_budget_exhausted");
+  }
+
+  @Test
+  @DisplayName("a rung is charged to its B_t too: with the budget spent on a retry, the ladder is closed")
+  void rungsDrawOnTheSameBudget() {
+    Hfr hfr = f.builder().config(HfrConfigLoader.parse("hfr:\n  retry:\n    max_retries_per_task: 1\n", "hfr.yaml")).build();
+    ScriptedTool<String> model = new ScriptedTool<String>("p").failsTimes(4, Fixtures.unavailable()).rungReturns(0, "backup");
+
+    ToolCallException e = catchThrowableOfType(
+        () -> hfr.execute(Fixtures.modelWithLadder(Criticality.Level.MEDIUM), model), ToolCallException.class);
+
+    assertThat(model.methodCalls).isEqualTo(2);
+    assertThat(model.rungCalls[0]).isZero();
+    assertThat(e.outcome().reason()).isEqualTo("task_budget_exhausted");
+  }
+
+  @Test
+  @DisplayName("a retry the tenant's budget refuses is given back to the step and the task: the decision says so")
+  void tenantRefusalRefundsTheRetry() {
+    TenantRetryBudgets none = TenantRetryBudgets.builder(f.time).retriesPerWindow(0).build();
+    Hfr hfr = f.builder().tenantBudgets(none).build();
+    ScriptedTool<String> tool = new ScriptedTool<String>("q").fails(Fixtures.timeout()).returns("late");
+
+    catchThrowableOfType(() -> hfr.execute(Fixtures.read("search"), tool), CallFailedException.class);
+
+    assertThat(tool.methodCalls).isEqualTo(1);
+    DecisionEvent refused = f.sink.events.get(0);
+    assertThat(refused.reason()).isEqualTo(Reason.TENANT_BUDGET_EXHAUSTED);
+    assertThat(refused.stepRetriesLeft()).as("the step's 4 attempts, 1 made").isEqualTo(3);
+    assertThat(refused.taskRetriesLeft()).as("B_t untouched").isEqualTo(10);
   }
 
   @Test
