@@ -34,7 +34,7 @@ final class Accept {
     boolean verificationOwed = c.verificationRequired || (degraded && level.compareTo(DegradeLevel.L3) >= 0 && !features.verification());
     if (c.task.implicit() && c.key == null && !degraded && !verificationOwed) {
       // The clean read of a call outside any scope: nobody can ask for its outcome, so none is built.
-      c.task.count(c.tool.name(), ToolOutcome.Status.SUCCESS, false, c.attempts, false);
+      c.task.count(c.tool().name(), ToolOutcome.Status.SUCCESS, false, c.attempts, false);
       c.rt.meters.call(ToolOutcome.Status.SUCCESS, false, endNanos(c) - c.startNanos);
       if (c.policy.humanSpotCheckRate() > 0) {
         oversight.maybeSpotCheck(c, c.rt.meters);
@@ -48,7 +48,7 @@ final class Accept {
       }
     }
     List<String> refs = c.key == null ? List.of() : CallEnd.artifactRefs(c);
-    ToolOutcome outcome = new ToolOutcome(c.tool.name(), ToolOutcome.Status.SUCCESS, null, false, c.write(), refs,
+    ToolOutcome outcome = new ToolOutcome(c.tool().name(), ToolOutcome.Status.SUCCESS, null, false, c.write(), refs,
         verificationOwed, degraded, level, c.attempts, recoveredReason(c));
     end.finish(c, outcome, c.write() && verificationOwed);
     if (c.policy.humanSpotCheckRate() > 0 && !c.replayed) { // a replay is no new result to sample

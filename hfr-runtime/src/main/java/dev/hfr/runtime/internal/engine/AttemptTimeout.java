@@ -186,8 +186,8 @@ public final class AttemptTimeout implements AutoCloseable {
   <R> Optional<R> reconcile(Call<R> c) throws Exception {
     Optional<R> found = reconcileOnce(c);
     if (found == null) {
-      throw new IllegalStateException(c.tool.reconcileMethod() + " returned null instead of an Optional: HFR cannot tell"
-          + " whether " + c.tool.name() + " was applied; return Optional.empty() when it was not");
+      throw new IllegalStateException(c.tool().reconcileMethod() + " returned null instead of an Optional: HFR cannot tell"
+          + " whether " + c.tool().name() + " was applied; return Optional.empty() when it was not");
     }
     return found;
   }
@@ -195,7 +195,7 @@ public final class AttemptTimeout implements AutoCloseable {
   private <R> Optional<R> reconcileOnce(Call<R> c) throws Exception {
     long bound = c.policy.reconcileTimeoutMs() * 1_000_000L;
     if (c.rt.ignoresInterrupts) {
-      return abandonable(c.invocation::reconcile, bound, c.tool.reconcileMethod() + " (reconcile of " + c.tool.name() + ")");
+      return abandonable(c.invocation::reconcile, bound, c.tool().reconcileMethod() + " (reconcile of " + c.tool().name() + ")");
     }
     AttemptTimer.Watch watch = start(clock.nanoTime() + bound, c.rt);
     Optional<R> found;
@@ -203,7 +203,7 @@ public final class AttemptTimeout implements AutoCloseable {
       found = c.invocation.reconcile();
     } catch (Exception e) {
       if (watch.stop()) {
-        throw new AttemptTimeoutException(c.tool.reconcileMethod() + " (reconcile of " + c.tool.name() + ")", bound, e);
+        throw new AttemptTimeoutException(c.tool().reconcileMethod() + " (reconcile of " + c.tool().name() + ")", bound, e);
       }
       throw e;
     }

@@ -31,14 +31,11 @@ import java.util.List;
 final class Call<R> implements StepAllowance {
 
   final ToolRuntime rt;
-  final ToolDescriptor tool;
   final ToolInvocation<R> invocation;
   final CallTask task;
   final CallPolicy policy;
   /** The tenant's breakers of the method and each rung, or {@code null} when breakers are off. */
   final dev.hfr.runtime.breaker.CircuitBreaker[] breakers;
-  final Risk risk;
-  final Criticality.Level criticality;
   final long step;
   final long startNanos;
 
@@ -138,8 +135,8 @@ final class Call<R> implements StepAllowance {
   private int draftStepLeft;
   private int draftTaskLeft;
   private long draftEpochMillis;
-  private long draftDelayMillis;
-  private long draftLatencyMillis;
+  private int draftDelayMillis;
+  private int draftLatencyMillis;
   /** How many of the last decisions await the end of the call to be published or sampled out. */
   int unpublished;
 
@@ -147,12 +144,9 @@ final class Call<R> implements StepAllowance {
       long step, long startNanos) {
     this.rt = rt;
     this.breakers = view.breakers;
-    this.tool = rt.tool;
     this.invocation = invocation;
     this.task = task;
     this.policy = policy;
-    this.risk = rt.tool.risk();
-    this.criticality = policy.criticality();
     this.step = step;
     this.startNanos = startNanos;
   }
@@ -275,14 +269,19 @@ final class Call<R> implements StepAllowance {
     draftEpochMillis = epochMillis;
     draftAction = action;
     draftReason = reason;
-    draftDelayMillis = delayMillis;
-    draftLatencyMillis = lastLatencyNanos / 1_000_000L;
+    draftDelayMillis = saturatedInt(delayMillis);
+    draftLatencyMillis = saturatedInt(lastLatencyNanos / 1_000_000L);
     draftAttempt = attempts;
     draftRung = rung;
     draftFault = fault;
     draftClassification = classification;
     draftStepLeft = stepLeft;
     draftTaskLeft = taskLeft;
+  }
+
+  /** Millisecond delays and latencies a draft keeps as ints: 24 days and more read as Integer.MAX_VALUE. */
+  private static int saturatedInt(long millis) {
+    return (int) Math.min(millis, Integer.MAX_VALUE);
   }
 
   private void materializeDraft() {
@@ -302,8 +301,20 @@ final class Call<R> implements StepAllowance {
     return decisions != null ? decisions : firstDecision != null ? List.of(firstDecision) : List.of();
   }
 
+  ToolDescriptor tool() {
+    return rt.tool;
+  }
+
+  Risk risk() {
+    return rt.tool.risk();
+  }
+
+  Criticality.Level criticality() {
+    return policy.criticality();
+  }
+
   boolean write() {
-    return risk != Risk.R0;
+    return risk() != Risk.R0;
   }
 
   /** The idempotency key an R1 tool receives. */
@@ -315,7 +326,7 @@ final class Call<R> implements StepAllowance {
   String argsHash() {
     if (argsHash == null) {
       try {
-        argsHash = IdempotencyKeys.argsHash(IdempotencyKeys.arguments(tool, invocation));
+        argsHash = IdempotencyKeys.argsHash(IdempotencyKeys.arguments(rt.tool, invocation));
       } catch (RuntimeException unreadable) {
         argsHash = "unhashable";
       }
@@ -333,6 +344,6 @@ final class Call<R> implements StepAllowance {
   }
 
   private DegradeLevel rungLevel(int rung) {
-    return rung < 0 ? DegradeLevel.L0 : tool.degradeLadder().get(rung).level();
+    return rung < 0 ? DegradeLevel.L0 : rt.tool.degradeLadder().get(rung).level();
   }
 }

@@ -25,7 +25,7 @@ final class CallEnd {
   void finish(Call<?> c, ToolOutcome outcome, boolean unverifiedSideEffect) {
     if (c.key != null && c.ledgerState != null && c.ledgerState.isCommitted() && c.task instanceof TaskState explicit) {
       // Kept for compensation (TaskScope.compensate): the invocation carries the compensate hook.
-      explicit.recordCommittedWrite(new TaskState.CommittedCall(c.step, c.tool, c.invocation, c.key));
+      explicit.recordCommittedWrite(new TaskState.CommittedCall(c.step, c.tool(), c.invocation, c.key));
     }
     c.task.onCallEnd(outcome, unverifiedSideEffect);
     if ((c.recall || c.replayed) && c.attempts == 0) {

@@ -40,7 +40,7 @@ final class Check {
       // A rung of a write is called without the key, so a resend after an ambiguous failure could repeat it.
       return decide.fallback(c, Reason.TIMEOUT_UNKNOWN_STATE);
     }
-    Action a = features.classification() ? ActionTable.defaultAction(c.fault, c.risk, c.criticality) : Action.RETRY;
+    Action a = features.classification() ? ActionTable.defaultAction(c.fault, c.risk(), c.criticality()) : Action.RETRY;
     if (a == Action.RECONCILE && c.fault == Fault.V1) {
       // A write whose result was rejected: reconciled (and compensated) before anything is sent again.
       return rejectedWrites.run(c, this);
@@ -54,7 +54,7 @@ final class Check {
         a = Action.RETRY;
       } else if (c.history().reconciledAbsent()) {
         a = Action.RETRY;
-      } else if (c.risk == Risk.R1 && c.tool.reconcileMethod() == null) {
+      } else if (c.risk() == Risk.R1 && c.tool().reconcileMethod() == null) {
         // For an idempotent write the resend under the same key is the reconciliation: the service
         // answers a known key with its committed result.
         c.history().markReconciledAbsent();
@@ -104,7 +104,7 @@ final class Check {
     // The gate's allocation-free form: a RetryRequest per failed attempt would be one more object per failure.
     // Only a deadline needs the time of the decision (a reading costs ~40 ns on a virtualised host).
     Deadline deadline = c.task.deadline();
-    RetryVerdict verdict = failures.gate.check(gateFault, c.risk, c.policy.retry(), c.history(), c,
+    RetryVerdict verdict = failures.gate.check(gateFault, c.risk(), c.policy.retry(), c.history(), c,
         features.budgets() ? c.task.tenant() : null, c.breaker(), deadline, deadline.bounded() ? clock.nanoTime() : 0L,
         delay, c.lastLatencyNanos, c.verifyNanos);
     if (verdict.retry()) {

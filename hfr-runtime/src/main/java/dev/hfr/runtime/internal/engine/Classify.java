@@ -48,7 +48,7 @@ final class Classify {
       c.mayHaveApplied = true;
     }
     if (c.key != null && c.ledgerState == LedgerState.PREPARED && !ActionTable.provesNotApplied(c.fault, cls)
-        && c.risk != Risk.R1 && !c.alreadyCommitted) {
+        && c.risk() != Risk.R1 && !c.alreadyCommitted) {
       // The write may have happened: record that before deciding anything (never a silent resend).
       writes.transition(c, LedgerState.UNKNOWN, null);
     }

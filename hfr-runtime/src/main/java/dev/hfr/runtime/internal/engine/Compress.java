@@ -18,7 +18,7 @@ final class Compress {
   <R> Next run(Call<R> c) {
     boolean changed;
     try {
-      changed = failures.compressor.compress(c.tool, c.invocation, c.compressRounds++);
+      changed = failures.compressor.compress(c.tool(), c.invocation, c.compressRounds++);
     } catch (Exception e) {
       changed = false;
     }

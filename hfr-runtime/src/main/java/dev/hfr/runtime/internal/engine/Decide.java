@@ -76,24 +76,24 @@ final class Decide {
         || (c.write() && !c.hasResult && ((features.idempotency() && c.mayHaveApplied) || (ambiguous && !c.history().reconciledAbsent())));
     boolean committedWrite = c.write() && c.hasResult;
     if (features.degradation() && !unknownWrite && !committedWrite && f != Fault.T7) {
-      int next = DegradationLadder.next(c.tool, c.rung, f, c.policy.allowedAutomatic());
+      int next = DegradationLadder.next(c.tool(), c.rung, f, c.policy.allowedAutomatic());
       if (next != DegradationLadder.NONE) {
         // The ladder comes after retry with its own allowance: spent step attempts never block a rung.
         if (c.tryChargeRung() == RetryBudget.Charge.GRANTED) {
           c.nextRung = next;
-          return settle(c, DegradationLadder.actionFor(c.tool.degradeLadder().get(next), f), why);
+          return settle(c, DegradationLadder.actionFor(c.tool().degradeLadder().get(next), f), why);
         }
         why = Reason.TASK_BUDGET_EXHAUSTED;
         c.rt.meters.retryBudgetExhausted(why);
       }
-      int blocked = DegradationLadder.blockedByCriticality(c.tool, c.rung, f, c.policy.allowedAutomatic());
+      int blocked = DegradationLadder.blockedByCriticality(c.tool(), c.rung, f, c.policy.allowedAutomatic());
       if (blocked != DegradationLadder.NONE) {
-        c.suggestion = "degrade to " + c.tool.degradeLadder().get(blocked).target() + " at "
-            + c.tool.degradeLadder().get(blocked).level() + " needs a human at " + c.criticality + " criticality";
+        c.suggestion = "degrade to " + c.tool().degradeLadder().get(blocked).target() + " at "
+            + c.tool().degradeLadder().get(blocked).level() + " needs a human at " + c.criticality() + " criticality";
         return settle(c, Action.ESCALATE, why);
       }
     }
-    if (unknownWrite && c.rung < 0 && c.tool.reconcileMethod() != null) {
+    if (unknownWrite && c.rung < 0 && c.tool().reconcileMethod() != null) {
       // Before a write that may have happened is escalated or given up, its own reconcile method finds out
       // (Table 6: UNKNOWN must be reconciled): committed is a result, absent frees the ladder.
       return settle(c, Action.RECONCILE, unknownOutcome(f));
@@ -106,7 +106,7 @@ final class Decide {
       // The effect is in place and its result was rejected: resending would repeat it.
       return settle(c, Action.ESCALATE, why);
     }
-    if (c.criticality == Criticality.Level.HIGH || (c.risk == Risk.R3 && f == Fault.UNCLASSIFIED)) {
+    if (c.criticality() == Criticality.Level.HIGH || (c.risk() == Risk.R3 && f == Fault.UNCLASSIFIED)) {
       return settle(c, Action.ESCALATE, why);
     }
     if (f == Fault.V1 || why == Reason.REPEATED_ACTION) {

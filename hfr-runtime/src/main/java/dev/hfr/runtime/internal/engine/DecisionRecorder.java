@@ -77,14 +77,14 @@ public final class DecisionRecorder {
     // A sink that keeps nothing is spared the argument hash and an implicit task's id; the evidence bundle
     // fills both in if the call escalates. A held decision gets them when it is published.
     boolean publish = sink.wantsEvents();
-    if (!publish && !shadow && listener == CallListener.NONE && c.risk == Risk.R0 && c.lastRejection == null
+    if (!publish && !shadow && listener == CallListener.NONE && c.risk() == Risk.R0 && c.lastRejection == null
         && !(c.hasResult && c.result != null) && c.unpublished == 0) {
       // Nothing hears it: a read's decision stays values in the call until something needs the event (none
       // held for sampling, which are counted from the end of the call's list).
       c.draftDecision(clock.epochMillis(), action, reason, delayMillis, Math.max(0, stepLeft), taskLeft);
       return;
     }
-    boolean hold = publish && sampleRate < 1 && !shadow && c.risk == Risk.R0 && !action.isTerminal();
+    boolean hold = publish && sampleRate < 1 && !shadow && c.risk() == Risk.R0 && !action.isTerminal();
     boolean complete = publish && !hold;
     DecisionEvent event = event(c, clock.epochMillis(), mode, complete || !c.task.implicit() ? c.task.taskId() : null,
         c.attempts, c.rungLevel(), c.fault, c.classification, action, reason, delayMillis,
@@ -109,7 +109,7 @@ public final class DecisionRecorder {
       Fault fault, Classification cls, Action action, Reason reason, long delayMillis, long latencyMillis,
       int stepLeft, int taskLeft, String verifierReason, String argsHash, String resultHash, String ledgerKey,
       String ledgerState) {
-    return new DecisionEvent(epochMillis, mode, c.task.tenant(), taskId, c.step, c.tool.name(), c.risk, attempt, rung,
+    return new DecisionEvent(epochMillis, mode, c.task.tenant(), taskId, c.step, c.tool().name(), c.risk(), attempt, rung,
         fault, cls == null ? 0.0 : cls.confidence(), cls == null ? null : cls.rule(), action, reason, delayMillis,
         latencyMillis, stepLeft, taskLeft, verifierReason, argsHash, resultHash, ledgerKey, ledgerState);
   }

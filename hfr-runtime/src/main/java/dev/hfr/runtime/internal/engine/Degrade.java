@@ -20,7 +20,7 @@ final class Degrade {
     if (refused != null) {
       return refused;
     }
-    DegradeLevel level = c.tool.degradeLadder().get(c.nextRung).level();
+    DegradeLevel level = c.tool().degradeLadder().get(c.nextRung).level();
     c.rt.meters.degradation(level, c.fault);
     c.reportBreakerFailure();
     c.rung = c.nextRung;

@@ -50,7 +50,7 @@ final class EngineFailure {
    * fails open ({@code true}: the caller gets its result or one direct call), a write fails closed.
    */
   boolean failsOpen(Call<?> c, Throwable failure) {
-    boolean failOpen = c.risk == Risk.R0;
+    boolean failOpen = c.risk() == Risk.R0;
     writes.releaseLease(c); // the record stays where it is; a lease left behind would only block the next recoverer
     if (failOpen || !refusedForLedger(c, failure)) {
       // A write refused because the ledger's database is away is a refusal, not a failure of the controller.
@@ -78,7 +78,7 @@ final class EngineFailure {
     } catch (Exception | LinkageError | AssertionError ignored) {
       // The escalation path is part of the failed controller; the exception below still reaches the caller.
     }
-    ToolOutcome outcome = new ToolOutcome(c.tool.name(), status, c.fault, false, true, List.of(), true, c.rung >= 0,
+    ToolOutcome outcome = new ToolOutcome(c.tool().name(), status, c.fault, false, true, List.of(), true, c.rung >= 0,
         c.rungLevel(), c.attempts, Reason.CONTROLLER_FAILURE.code());
     try {
       c.task.onCallEnd(outcome, true);
@@ -103,7 +103,7 @@ final class EngineFailure {
   private ToolCallException ledgerUnavailable(Call<?> c, Throwable failure) {
     c.reason = Reason.LEDGER_UNAVAILABLE;
     c.action = Action.FAIL;
-    ToolOutcome outcome = new ToolOutcome(c.tool.name(), ToolOutcome.Status.FAILED, null, false, false, List.of(), false,
+    ToolOutcome outcome = new ToolOutcome(c.tool().name(), ToolOutcome.Status.FAILED, null, false, false, List.of(), false,
         false, DegradeLevel.L0, 0, Reason.LEDGER_UNAVAILABLE.code());
     try {
       decisions.record(c, Action.FAIL, Reason.LEDGER_UNAVAILABLE, DecisionRecorder.ENFORCE);

@@ -44,7 +44,7 @@ final class Init {
   <R> Next run(Call<R> c) {
     // A read admitted on the inline path arrives here only when its task refused it.
     TaskLimit limit = c.refusal != null ? c.refusal
-        : admit(c.task, c.tool, c.write(), c.risk.compareTo(Risk.R2) >= 0 || c.tool.requiresApproval(), c.startNanos);
+        : admit(c.task, c.tool(), c.write(), c.risk().compareTo(Risk.R2) >= 0 || c.tool().requiresApproval(), c.startNanos);
     if (limit != null) {
       c.rt.meters.retryBudgetExhausted(Reason.TASK_LIMIT_REACHED);
       if (limit == TaskLimit.SAME_TOOL_CALLS) {
@@ -52,7 +52,7 @@ final class Init {
       }
       return decide.settle(c, Action.FAIL, Reason.TASK_LIMIT_REACHED);
     }
-    if (c.tool.requiresApproval() && !oversight.approved(c)) {
+    if (c.tool().requiresApproval() && !oversight.approved(c)) {
       c.classification = APPROVAL_DENIED;
       c.fault = Fault.T8;
       return decide.settle(c, Action.ESCALATE, Reason.APPROVAL_DENIED);
@@ -89,9 +89,9 @@ final class Init {
    * call that created the record or took it over under its own lease sends ({@link WriteClaims}).
    */
   private <R> Next prepareWrite(Call<R> c) {
-    List<Object> args = IdempotencyKeys.arguments(c.tool, c.invocation);
+    List<Object> args = IdempotencyKeys.arguments(c.tool(), c.invocation);
     c.argsHash = IdempotencyKeys.argsHash(args);
-    WriteClaims.Keyed keyed = writes.key(c.task, c.tool.name(), args, c.argsHash, c.step);
+    WriteClaims.Keyed keyed = writes.key(c.task, c.tool().name(), args, c.argsHash, c.step);
     c.key = keyed.key();
     c.recall = keyed.recall();
     TaskState explicit = c.task instanceof TaskState task ? task : null;
@@ -106,9 +106,9 @@ final class Init {
     ResumedWrites resumed = explicit != null ? explicit.resumed() : null;
     if (resumed != null) {
       if (claim.kind() == WriteClaims.Kind.CREATED) {
-        standsFor = resumed.takeUnmatched(c.tool.name());
+        standsFor = resumed.takeUnmatched(c.tool().name());
       } else {
-        resumed.matched(c.tool.name(), claim.key());
+        resumed.matched(c.tool().name(), claim.key());
       }
     }
     switch (claim.kind()) {
@@ -154,7 +154,7 @@ final class Init {
    * arguments, and sent only if the reconcile finds nothing.
    */
   private <R> Next resumedWrite(Call<R> c, LedgerRecord unfinished) {
-    if (c.risk == Risk.R1) {
+    if (c.risk() == Risk.R1) {
       c.wireKey = unfinished.key();
       return Next.to(ControllerState.RUN_STEP);
     }
@@ -179,11 +179,11 @@ final class Init {
       c.replayed = true;
       return Next.to(ControllerState.ACCEPT);
     }
-    if (c.risk == Risk.R1 && c.tool.reconcileMethod() == null) {
+    if (c.risk() == Risk.R1 && c.tool().reconcileMethod() == null) {
       // The service answers a known key with the committed result, without a second effect (Proposition 2).
       return Next.to(ControllerState.RUN_STEP);
     }
-    if (c.tool.reconcileMethod() != null) {
+    if (c.tool().reconcileMethod() != null) {
       try {
         Optional<R> committed = timeouts.reconcile(c);
         if (committed.isPresent()) {

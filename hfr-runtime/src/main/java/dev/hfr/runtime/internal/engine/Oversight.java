@@ -52,7 +52,7 @@ public final class Oversight {
   boolean approved(Call<?> c) {
     ApprovalDecision d;
     try {
-      d = approval.review(new ApprovalRequest(c.task.tenant(), c.task.taskId(), c.step, c.tool.name(), c.risk, c.argsHash()));
+      d = approval.review(new ApprovalRequest(c.task.tenant(), c.task.taskId(), c.step, c.tool().name(), c.risk(), c.argsHash()));
     } catch (Exception e) {
       d = null;
     }
@@ -119,7 +119,7 @@ public final class Oversight {
   private static EvidenceBundle evidence(Call<?> c) {
     Verdict rejection = c.lastRejection;
     String argsHash = c.argsHash();
-    return new EvidenceBundle(c.task.tenant(), c.task.taskId(), c.step, c.tool.name(), c.risk, c.criticality, c.fault,
+    return new EvidenceBundle(c.task.tenant(), c.task.taskId(), c.step, c.tool().name(), c.risk(), c.criticality(), c.fault,
         c.reason, c.attempts, argsHash, c.key, c.ledgerState == null ? null : c.ledgerState.name(),
         c.error == null ? null : c.error.getClass().getName(),
         rejection == null ? null : rejection.reason(), rejection == null ? null : rejection.evidence(),

@@ -32,8 +32,8 @@ final class Reconcile {
     if (c.key != null && c.ledgerState == LedgerState.PREPARED) {
       writes.transition(c, LedgerState.UNKNOWN, null);
     }
-    if (c.tool.reconcileMethod() == null) {
-      if (c.risk == Risk.R1 && c.key != null) {
+    if (c.tool().reconcileMethod() == null) {
+      if (c.risk() == Risk.R1 && c.key != null) {
         // The provider deduplicates on the key and answers with the committed result. The record stays
         // UNKNOWN until it answers.
         c.delayNanos = 0L;
@@ -70,7 +70,7 @@ final class Reconcile {
     c.history().markReconciledAbsent();
     c.mayHaveApplied = false;
     decisions.record(c, Action.RECONCILE, Reason.RECONCILED_ABSENT, DecisionRecorder.ENFORCE);
-    if (c.risk == Risk.R3) {
+    if (c.risk() == Risk.R3) {
       return decide.settle(c, Action.FAIL, Reason.IRREVERSIBLE);
     }
     return Next.to(ControllerState.CHECK);

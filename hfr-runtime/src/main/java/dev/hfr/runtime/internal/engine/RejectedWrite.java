@@ -51,7 +51,7 @@ final class RejectedWrite {
       writes.commitReturned(c);
       return decide.settle(c, Action.ESCALATE, Reason.VERIFICATION_FAILED);
     }
-    if (!c.resultFromReconcile && c.tool.reconcileMethod() != null) {
+    if (!c.resultFromReconcile && c.tool().reconcileMethod() != null) {
       if (c.key != null && c.ledgerState == LedgerState.PREPARED) {
         writes.transition(c, LedgerState.UNKNOWN, null);
       }
@@ -70,7 +70,7 @@ final class RejectedWrite {
           writes.transition(c, LedgerState.RECONCILED_ABSENT, null);
         }
         notInPlace(c);
-        c.freshKey = c.key != null && c.risk == Risk.R1;
+        c.freshKey = c.key != null && c.risk() == Risk.R1;
         return check.retry(c, Reason.REJECTED_WRITE_ABSENT);
       }
       c.rt.meters.reconcile(ToolMeters.ReconcileOutcome.COMMITTED);
@@ -80,11 +80,11 @@ final class RejectedWrite {
     } else {
       writes.commitReturned(c);
     }
-    if (c.key == null || c.tool.compensateMethod() == null) {
+    if (c.key == null || c.tool().compensateMethod() == null) {
       return decide.settle(c, Action.ESCALATE, Reason.REJECTED_WRITE_COMMITTED);
     }
     try {
-      compensator.compensate(c.task.tenant(), c.task.taskId(), c.step, c.tool, c.invocation, c.key);
+      compensator.compensate(c.task.tenant(), c.task.taskId(), c.step, c.tool(), c.invocation, c.key);
     } catch (CompensationException e) {
       c.error = e;
       if (e.reason() == Reason.COMPENSATION_UNKNOWN) {
@@ -124,14 +124,14 @@ final class RejectedWrite {
 
   /** The write's next occurrence: its old record proves nothing of it is in place, so the task counts it anew. */
   private <R> Next rekey(Call<R> c) {
-    List<Object> args = IdempotencyKeys.arguments(c.tool, c.invocation);
+    List<Object> args = IdempotencyKeys.arguments(c.tool(), c.invocation);
     WriteClaims.Keyed keyed;
     if (c.task instanceof TaskState || ExplicitSteps.current() != null) {
-      keyed = writes.key(c.task, c.tool.name(), args, c.argsHash(), c.step);
+      keyed = writes.key(c.task, c.tool().name(), args, c.argsHash(), c.step);
     } else {
       // A call outside any task keeps no occurrences of its own: its write's next key is this call's next one.
       keyed = new WriteClaims.Keyed(
-          IdempotencyKeys.key(c.task.tenant(), c.task.taskId(), c.tool.name(), args, ++c.freshKeys), false);
+          IdempotencyKeys.key(c.task.tenant(), c.task.taskId(), c.tool().name(), args, ++c.freshKeys), false);
     }
     if (keyed.recall() || keyed.key().equals(c.key)) {
       // A step the agent named has one key (or another call of the task took the next occurrence).

@@ -53,7 +53,7 @@ final class RunStep {
     R r = null;
     Exception error = null;
     try {
-      r = c.rung < 0 ? c.invocation.proceed(c.tool.risk() == Risk.R1 ? c.wireKey() : null) : c.invocation.degrade(c.rung);
+      r = c.rung < 0 ? c.invocation.proceed(c.tool().risk() == Risk.R1 ? c.wireKey() : null) : c.invocation.degrade(c.rung);
     } catch (Exception e) {
       if (e instanceof InterruptedException) {
         Thread.currentThread().interrupt();
@@ -68,7 +68,7 @@ final class RunStep {
     }
     if (watch != null && watch.stop() && error != null) {
       // Timed out: a T3 whatever the tool made of its interrupt (for a write: an unknown outcome).
-      error = new AttemptTimeoutException(c.tool.name() + " attempt", bound, error);
+      error = new AttemptTimeoutException(c.tool().name() + " attempt", bound, error);
     }
     return ended(c, r, error, t0);
   }
@@ -80,11 +80,11 @@ final class RunStep {
   private <R> Next runAbandonable(Call<R> c, long bound, long t0) {
     R r = null;
     Exception error = null;
-    String key = c.tool.risk() == Risk.R1 ? c.key : null;
+    String key = c.tool().risk() == Risk.R1 ? c.key : null;
     int rung = c.rung;
     try {
       r = timeouts.abandonable(() -> rung < 0 ? c.invocation.proceed(key) : c.invocation.degrade(rung), bound,
-          c.tool.name() + " attempt");
+          c.tool().name() + " attempt");
     } catch (Exception e) {
       if (e instanceof InterruptedException) {
         Thread.currentThread().interrupt();
@@ -107,9 +107,9 @@ final class RunStep {
     long bound = boundNanos(c, t0);
     CompletionStage<R> attempt;
     try {
-      attempt = c.rung < 0 ? invocation.start(c.tool.risk() == Risk.R1 ? c.wireKey() : null) : invocation.startRung(c.rung);
+      attempt = c.rung < 0 ? invocation.start(c.tool().risk() == Risk.R1 ? c.wireKey() : null) : invocation.startRung(c.rung);
       if (attempt == null) {
-        throw new NullPointerException(c.tool.name() + " returned null instead of a CompletionStage");
+        throw new NullPointerException(c.tool().name() + " returned null instead of a CompletionStage");
       }
     } catch (Exception e) {
       return CompletableFuture.completedFuture(ended(c, null, e, t0));
@@ -135,7 +135,7 @@ final class RunStep {
       }
       Throwable cause = unwrap(failure);
       if (cause instanceof TimeoutException && bound > 0) {
-        return ended(c, null, new AttemptTimeoutException(c.tool.name() + " attempt", bound, cause), t0);
+        return ended(c, null, new AttemptTimeoutException(c.tool().name() + " attempt", bound, cause), t0);
       }
       if (cause instanceof Exception e) {
         return ended(c, null, e, t0);
@@ -158,7 +158,7 @@ final class RunStep {
       return Next.to(ControllerState.CHECK);
     }
     Bulkhead bulkhead = features.circuitBreaker() ? c.rt.bulkhead(c.rung) : null;
-    if (bulkhead != null && !bulkhead.tryAcquire(c.criticality == Criticality.Level.HIGH)) {
+    if (bulkhead != null && !bulkhead.tryAcquire(c.criticality() == Criticality.Level.HIGH)) {
       if (breaker != null) {
         breaker.releasePermit();
       }

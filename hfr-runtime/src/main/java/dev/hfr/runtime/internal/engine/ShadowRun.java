@@ -104,7 +104,7 @@ final class ShadowRun {
       c.error = error;
       rt.meters.attempt(c.fault, false);
     }
-    Action action = ActionTable.defaultAction(c.fault, c.risk, criticality);
+    Action action = ActionTable.defaultAction(c.fault, c.risk(), criticality);
     Reason reason = action == Action.RETRY ? Reason.RETRYABLE : Check.reasonOf(c.fault);
     if (action == Action.RETRY && c.fault != Fault.V1 && c.fault != Fault.UNCLASSIFIED
         && !policy.retry().retryOn().contains(c.fault)) {

@@ -80,7 +80,7 @@ final class StateMachine {
         return verify.run(c);
       default:
         // DECIDE is settled inside the step that reaches it; ACCEPT and the terminal states end the call.
-        throw new IllegalStateException("no step runs " + s + " for " + c.tool.name());
+        throw new IllegalStateException("no step runs " + s + " for " + c.tool().name());
     }
   }
 

@@ -58,7 +58,7 @@ final class Terminate {
     }
     boolean retryable = !unknown && !committed && c.fault != Fault.T7 && c.fault != Fault.T8 && c.fault != Fault.V1
         && reason != Reason.KEY_IN_USE && reason != Reason.ALREADY_COMMITTED && reason != Reason.OUTCOME_UNKNOWN_RECALL;
-    ToolOutcome outcome = new ToolOutcome(c.tool.name(), status, c.fault, retryable, c.write() && (unknown || committed),
+    ToolOutcome outcome = new ToolOutcome(c.tool().name(), status, c.fault, retryable, c.write() && (unknown || committed),
         c.key == null ? List.of() : CallEnd.artifactRefs(c), unknown || committed, c.rung >= 0, c.rungLevel(), c.attempts,
         reason.code());
     end.finish(c, outcome, c.write() && (unknown || (committed && c.fault == Fault.V1)));

@@ -50,11 +50,11 @@ final class Verify {
     if (level == VerifyLevel.V0) {
       // The built-in transport check takes nanoseconds: not worth two clock readings.
       c.verifyNanos = 0;
-      return verified(c, level, verification.verify(c.tool, level, c.result));
+      return verified(c, level, verification.verify(c.tool(), level, c.result));
     }
     // A read comes straight from its attempt; a write's ledger checkpoint came in between.
     long t0 = c.key == null ? c.lastAttemptEndNanos : clock.nanoTime();
-    ResultVerification.Result v = verification.verify(c.tool, level, c.result);
+    ResultVerification.Result v = verification.verify(c.tool(), level, c.result);
     c.verifyNanos = clock.nanoTime() - t0;
     return verified(c, level, v);
   }

@@ -59,7 +59,7 @@ public final class WriteLedger {
 
   /** Finds or creates the write's record and decides whether this call may act on it (see {@link WriteClaims}). */
   WriteClaims.Claim claim(Call<?> c) {
-    return claims.claim(c.task.tenant(), c.task.taskId(), c.key, c.tool.name(), c.argsHash, c.task.deadline());
+    return claims.claim(c.task.tenant(), c.task.taskId(), c.key, c.tool().name(), c.argsHash, c.task.deadline());
   }
 
   /** Why a claim found the key in use: the holder and the time its lease has left. */
