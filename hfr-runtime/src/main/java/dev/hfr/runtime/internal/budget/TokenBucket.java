@@ -50,9 +50,11 @@ public final class TokenBucket implements RetryTokens {
   /** Takes one token if one is available now. */
   @Override
   public boolean tryAcquire() {
-    long now = clock.nanoTime();
     while (true) {
+      // The time is read after the arrival time it is compared with: read before, it may predate another
+      // thread's token (and all the time that passed until then), and a bucket with tokens would refuse.
       long tat = theoreticalArrival.get();
+      long now = clock.nanoTime();
       long start = Math.max(tat, now);
       long next = start + intervalNanos;
       if (next - now > burstNanos) {
@@ -67,9 +69,9 @@ public final class TokenBucket implements RetryTokens {
   /** Gives a token back (for a retry that was granted and then not made); never fills beyond capacity. */
   @Override
   public void refund() {
-    long now = clock.nanoTime();
     while (true) {
       long tat = theoreticalArrival.get();
+      long now = clock.nanoTime();
       if (tat <= now) {
         return;
       }
