@@ -1,8 +1,10 @@
 package dev.hfr.runtime.internal.telemetry;
 
+import com.fasterxml.jackson.core.JsonEncoding;
 import com.fasterxml.jackson.core.JsonFactory;
 import com.fasterxml.jackson.core.JsonGenerator;
 import com.fasterxml.jackson.core.io.SerializedString;
+import com.fasterxml.jackson.core.json.JsonWriteFeature;
 import dev.hfr.annotations.DegradeLevel;
 import dev.hfr.annotations.Fault;
 import dev.hfr.annotations.Risk;
@@ -12,11 +14,7 @@ import dev.hfr.runtime.telemetry.DecisionEvent;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.io.UncheckedIOException;
-import java.io.Writer;
 import java.nio.ByteBuffer;
-import java.nio.CharBuffer;
-import java.nio.charset.CharsetEncoder;
-import java.nio.charset.CodingErrorAction;
 import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
 import java.util.function.Function;
@@ -24,20 +22,24 @@ import java.util.function.Function;
 /**
  * Writes a {@link DecisionEvent} as one JSON object, UTF-8, into a buffer it reuses: the decision log's
  * writer thread serialises every event with one long-lived Jackson {@link JsonGenerator} (the streaming
- * API: no object mapper, no tree, no reflection over the record). The output is what Jackson's databind
- * writes for the record — fields in declaration order, {@code null} fields left out, enums by name,
- * {@code reason} by its code — because it is the same generator: databind's {@code writeValueAsString}
- * writes through this character generator too, and the characters are then encoded as {@link
- * String#getBytes} encodes them (a lone surrogate, which has no UTF-8 form, as {@code ?}).
- * {@code DecisionEventJsonTest} holds the output beside databind's and the previous hand-written
- * serialiser's. Field names and enum constants are {@link SerializedString}s, escaped once.
+ * API: no object mapper, no tree, no reflection over the record), which writes UTF-8 bytes directly. The output
+ * is what Jackson's databind writes for the record — fields in declaration order, {@code null} fields left out,
+ * enums by name, {@code reason} by its code — encoded as UTF-8, a character outside the Basic Multilingual Plane
+ * as its four bytes. A lone surrogate, which has no UTF-8 form, is written as its JSON escape (a backslash, a
+ * {@code u} and four hex digits), so a parser reads back the very string the event held. {@code DecisionEventJsonTest} holds the output beside
+ * databind's and the previous hand-written serialiser's. Field names and enum constants are {@link
+ * SerializedString}s, escaped once; the few confidences a classifier gives are formatted once each.
  *
  * <p>One instance per thread.
  */
 public final class DecisionEventJson {
 
-  /** One factory for every writer: generators share its settings (and nothing mutable). */
-  private static final JsonFactory FACTORY = new JsonFactory();
+  /**
+   * One factory for every writer: generators share its settings (and nothing mutable). A surrogate pair is one
+   * character of four UTF-8 bytes, not two JSON escapes.
+   */
+  private static final JsonFactory FACTORY =
+      JsonFactory.builder().enable(JsonWriteFeature.COMBINE_UNICODE_SURROGATES_IN_UTF8).build();
 
   private static final SerializedString EPOCH_MILLIS = name("epochMillis");
   private static final SerializedString MODE = name("mode");
@@ -69,21 +71,28 @@ public final class DecisionEventJson {
   private static final SerializedString[] ACTIONS = constants(Action.values(), Action::name);
   private static final SerializedString[] REASONS = constants(Reason.values(), Reason::code);
 
-  private final Chars chars = new Chars();
+  private static final int CONFIDENCES = 16;
+
+  private final Bytes bytes = new Bytes();
   private final JsonGenerator generator;
-  /** {@link String#getBytes}'s encoding: a character with no UTF-8 form becomes {@code ?}. */
-  private final CharsetEncoder utf8 = StandardCharsets.UTF_8.newEncoder()
-      .onMalformedInput(CodingErrorAction.REPLACE)
-      .onUnmappableCharacter(CodingErrorAction.REPLACE);
-  private CharBuffer charView = CharBuffer.wrap(chars.buf);
-  private byte[] buf = new byte[1024];
-  private ByteBuffer byteView = ByteBuffer.wrap(buf);
-  private int len;
+  // The last value of each text field that most events repeat, escaped once.
+  private final LastText mode = new LastText();
+  private final LastText tenant = new LastText();
+  private final LastText tool = new LastText();
+  private final LastText rule = new LastText();
+  private final LastText verifierReason = new LastText();
+  private final LastText ledgerState = new LastText();
+  /**
+   * Confidences already formatted, by their bits (a direct-mapped cache): a classifier gives a handful of them,
+   * and {@link Double#toString} would otherwise be a tenth of an event's cost.
+   */
+  private final long[] confidenceBits = new long[CONFIDENCES];
+  private final String[] confidenceTexts = new String[CONFIDENCES];
 
   /** A writer with its own generator and buffers. */
   public DecisionEventJson() {
     try {
-      generator = FACTORY.createGenerator(chars);
+      generator = FACTORY.createGenerator(bytes, JsonEncoding.UTF8);
     } catch (IOException e) {
       throw new UncheckedIOException(e); // a generator on a writer in memory opens nothing
     }
@@ -98,26 +107,26 @@ public final class DecisionEventJson {
 
   /** Replaces the buffer's content with the JSON of {@code event}; returns this writer. */
   public DecisionEventJson write(DecisionEvent e) {
-    chars.len = 0;
+    bytes.len = 0;
     try {
       JsonGenerator g = generator;
       g.writeStartObject();
       g.writeFieldName(EPOCH_MILLIS);
       g.writeNumber(e.epochMillis());
-      text(MODE, e.mode());
-      text(TENANT, e.tenant());
+      repeated(MODE, mode, e.mode());
+      repeated(TENANT, tenant, e.tenant());
       text(TASK_ID, e.taskId());
       g.writeFieldName(STEP);
       g.writeNumber(e.step());
-      text(TOOL, e.tool());
+      repeated(TOOL, tool, e.tool());
       constant(RISK, RISKS, e.risk());
       g.writeFieldName(ATTEMPT);
       g.writeNumber(e.attempt());
       constant(RUNG, RUNGS, e.rung());
       constant(FAULT, FAULTS, e.fault());
       g.writeFieldName(CONFIDENCE);
-      g.writeNumber(e.confidence());
-      text(RULE, e.rule());
+      confidence(e.confidence());
+      repeated(RULE, rule, e.rule());
       constant(ACTION, ACTIONS, e.action());
       constant(REASON, REASONS, e.reason());
       g.writeFieldName(DELAY_MILLIS);
@@ -128,18 +137,34 @@ public final class DecisionEventJson {
       g.writeNumber(e.stepRetriesLeft());
       g.writeFieldName(TASK_RETRIES_LEFT);
       g.writeNumber(e.taskRetriesLeft());
-      text(VERIFIER_REASON, e.verifierReason());
+      repeated(VERIFIER_REASON, verifierReason, e.verifierReason());
       text(ARGS_HASH, e.argsHash());
       text(RESULT_HASH, e.resultHash());
       text(LEDGER_KEY, e.ledgerKey());
-      text(LEDGER_STATE, e.ledgerState());
+      repeated(LEDGER_STATE, ledgerState, e.ledgerState());
       g.writeEndObject();
       g.flush();
     } catch (IOException ex) {
-      throw new UncheckedIOException(ex); // the writer is in memory: it never fails
+      throw new UncheckedIOException(ex); // the output is in memory: it never fails
     }
-    encode();
     return this;
+  }
+
+  /** A finite confidence as {@link Double#toString} writes it, formatted once; NaN and infinities as databind does. */
+  private void confidence(double value) throws IOException {
+    if (!Double.isFinite(value)) {
+      generator.writeNumber(value);
+      return;
+    }
+    long bits = Double.doubleToRawLongBits(value);
+    int slot = (int) (bits ^ (bits >>> 29) ^ (bits >>> 47)) & (CONFIDENCES - 1);
+    String text = confidenceTexts[slot];
+    if (text == null || confidenceBits[slot] != bits) {
+      text = Double.toString(value);
+      confidenceBits[slot] = bits;
+      confidenceTexts[slot] = text;
+    }
+    generator.writeNumber(text);
   }
 
   /** {@code "name":"value"}, or nothing when the value is {@code null} (databind's NON_NULL). */
@@ -147,6 +172,19 @@ public final class DecisionEventJson {
     if (value != null) {
       generator.writeFieldName(name);
       generator.writeString(value);
+    }
+  }
+
+  /** As {@link #text}, for a field whose value is usually the last event's: escaped once per new value. */
+  private void repeated(SerializedString name, LastText last, String value) throws IOException {
+    if (value != null) {
+      generator.writeFieldName(name);
+      SerializedString escaped = last.of(value);
+      if (escaped != null) {
+        generator.writeString(escaped);
+      } else {
+        generator.writeString(value);
+      }
     }
   }
 
@@ -158,89 +196,78 @@ public final class DecisionEventJson {
     }
   }
 
-  /** The generator's characters as UTF-8 into {@link #buf}, which is first made large enough for any of them. */
-  private void encode() {
-    int n = chars.len;
-    if (3 * n > buf.length) { // a char takes at most 3 bytes (a surrogate pair 4 for its 2 chars)
-      buf = new byte[Math.max(3 * n, 2 * buf.length)];
-      byteView = ByteBuffer.wrap(buf);
-    }
-    if (charView.array() != chars.buf) {
-      charView = CharBuffer.wrap(chars.buf);
-    }
-    charView.clear().limit(n);
-    byteView.clear();
-    utf8.reset();
-    utf8.encode(charView, byteView, true);
-    utf8.flush(byteView);
-    len = byteView.position();
-  }
-
   /** How many bytes the last event's JSON takes. */
   public int length() {
-    return len;
+    return bytes.len;
   }
 
   /** Writes the last event's JSON to {@code out}. */
   public void writeTo(OutputStream out) throws IOException {
-    out.write(buf, 0, len);
+    out.write(bytes.buf, 0, bytes.len);
   }
 
   /** Puts the last event's JSON into {@code out}, which must have room for {@link #length()} bytes. */
   public void writeTo(ByteBuffer out) {
-    out.put(buf, 0, len);
+    out.put(bytes.buf, 0, bytes.len);
   }
 
   /** The last event's JSON, as a buffer over this writer's own bytes (valid until the next event). */
   public ByteBuffer asByteBuffer() {
-    return ByteBuffer.wrap(buf, 0, len);
+    return ByteBuffer.wrap(bytes.buf, 0, bytes.len);
   }
 
   /** The last event's JSON. */
   @Override
   public String toString() {
-    return new String(buf, 0, len, StandardCharsets.UTF_8);
+    return new String(bytes.buf, 0, bytes.len, StandardCharsets.UTF_8);
   }
 
-  /** The generator's output: characters in an array that is reused from event to event. */
-  private static final class Chars extends Writer {
-    char[] buf = new char[1024];
+  /**
+   * A field's last value and its escaped form. A text with a surrogate is not kept: {@link SerializedString}
+   * refuses a lone one, which the generator writes as its escape.
+   */
+  private static final class LastText {
+    private String value;
+    private SerializedString escaped;
+
+    /** {@code text} escaped, or {@code null} when it has a surrogate. */
+    SerializedString of(String text) {
+      if (text != value) {
+        if (!text.equals(value)) {
+          escaped = hasSurrogate(text) ? null : new SerializedString(text);
+        }
+        value = text;
+      }
+      return escaped;
+    }
+
+    private static boolean hasSurrogate(String text) {
+      for (int i = 0; i < text.length(); i++) {
+        if (Character.isSurrogate(text.charAt(i))) {
+          return true;
+        }
+      }
+      return false;
+    }
+  }
+
+  /** The generator's output: bytes in an array that is reused from event to event. */
+  private static final class Bytes extends OutputStream {
+    byte[] buf = new byte[1024];
     int len;
 
     @Override
-    public void write(char[] from, int off, int n) {
-      ensure(n);
+    public void write(byte[] from, int off, int n) {
+      if (len + n > buf.length) {
+        buf = Arrays.copyOf(buf, Math.max(2 * buf.length, len + n));
+      }
       System.arraycopy(from, off, buf, len, n);
       len += n;
     }
 
     @Override
-    public void write(String from, int off, int n) {
-      ensure(n);
-      from.getChars(off, off + n, buf, len);
-      len += n;
-    }
-
-    @Override
-    public void write(int c) {
-      ensure(1);
-      buf[len++] = (char) c;
-    }
-
-    private void ensure(int more) {
-      if (len + more > buf.length) {
-        buf = Arrays.copyOf(buf, Math.max(2 * buf.length, len + more));
-      }
-    }
-
-    @Override
-    public void flush() {
-      // in memory: nothing to flush
-    }
-
-    @Override
-    public void close() {
-      // in memory: nothing to close
+    public void write(int b) {
+      write(new byte[] {(byte) b}, 0, 1);
     }
   }
 

@@ -2,6 +2,8 @@ package dev.hfr.runtime.internal.telemetry;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import com.fasterxml.jackson.core.JsonFactory;
+import com.fasterxml.jackson.core.json.JsonWriteFeature;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.ObjectWriter;
 import com.fasterxml.jackson.databind.json.JsonMapper;
@@ -26,12 +28,18 @@ import org.junit.jupiter.api.Test;
 /**
  * The decision log's streaming serialiser against the encodings that wrote the events before it — Jackson
  * databind, then a hand-written serialiser — the same bytes in the file, the same text in a log message,
- * for every kind of event the engine writes and for text that needs escaping.
+ * for every kind of event the engine writes and for text that needs escaping. A lone surrogate, which the
+ * log once wrote as '?', is now its JSON escape, as databind writes it in UTF-8.
  */
 @DisplayName("A decision event's JSON")
 class DecisionEventJsonTest {
 
-  private static final ObjectWriter DATABIND = JsonMapper.builder().build().writerFor(DecisionEvent.class);
+  /** Databind writing UTF-8 itself, a surrogate pair as its four bytes, a lone surrogate as its escape. */
+  private static final ObjectWriter DATABIND = JsonMapper.builder(
+      JsonFactory.builder().enable(JsonWriteFeature.COMBINE_UNICODE_SURROGATES_IN_UTF8).build()).build()
+      .writerFor(DecisionEvent.class);
+  /** Databind's text, encoded as the log encoded it before (a lone surrogate as '?'). */
+  private static final ObjectWriter DATABIND_TEXT = JsonMapper.builder().build().writerFor(DecisionEvent.class);
   private static final String HASH = "9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08";
 
   private static DecisionEvent event(String tenant, String taskId, String rule, String verifierReason) {
@@ -40,9 +48,14 @@ class DecisionEventJsonTest {
         HASH, "key-" + HASH, "COMMITTED");
   }
 
-  /** What the decision log wrote before: databind's string, encoded as the file destination encoded it. */
+  /** Databind's bytes for the event. */
   private static byte[] databindBytes(DecisionEvent e) throws IOException {
-    return DATABIND.writeValueAsString(e).getBytes(StandardCharsets.UTF_8);
+    return DATABIND.writeValueAsBytes(e);
+  }
+
+  /** What the decision log wrote before: databind's string, encoded as the file destination encoded it. */
+  private static byte[] databindTextBytes(DecisionEvent e) throws IOException {
+    return DATABIND_TEXT.writeValueAsString(e).getBytes(StandardCharsets.UTF_8);
   }
 
   private static byte[] newBytes(DecisionEventJson json, DecisionEvent e) throws IOException {
@@ -178,16 +191,17 @@ class DecisionEventJsonTest {
   }
 
   @Test
-  @DisplayName("writes a lone surrogate as '?', as the file's UTF-8 encoding of databind's text did")
+  @DisplayName("writes a lone surrogate, which has no UTF-8 form, as its JSON escape: a parser reads back the same text")
   void loneSurrogates() throws IOException {
     DecisionEventJson json = new DecisionEventJson();
     ObjectMapper parser = new ObjectMapper();
     for (String text : new String[] {"end \ud83d", "\ude00 start", "mid \ud83dx", "two \ud83d\ud83d", "reversed \ude00\ud83d"}) {
       DecisionEvent e = event("acme", text, "r", null);
-      assertThat(newBytes(json, e)).as(text).isEqualTo(databindBytes(e));
-      // In a log message too (a String could keep the surrogate; no appender could encode it).
-      assertThat(parser.readTree(json.write(e).toString()).get("taskId").asText()).doesNotContain("\ud83d", "\ude00")
-          .contains("?");
+      byte[] written = newBytes(json, e);
+      assertThat(new String(written, StandardCharsets.UTF_8)).as(text).contains("\\uD", "\"tenant\":\"acme\"")
+          .doesNotContain("?");
+      assertThat(parser.readValue(written, DecisionEvent.class)).as("read back from the file's bytes").isEqualTo(e);
+      assertThat(parser.readValue(json.write(e).toString(), DecisionEvent.class)).as("and from the log message").isEqualTo(e);
     }
   }
 
@@ -213,7 +227,10 @@ class DecisionEventJsonTest {
     }
     for (int i = 0; i < texts.size(); i++) {
       String text = texts.get(i);
-      assertSameAsDatabind(json, event(text, texts.get((i + 1) % texts.size()), text, i % 2 == 0 ? null : text));
+      DecisionEvent e = event(text, texts.get((i + 1) % texts.size()), text, i % 2 == 0 ? null : text);
+      assertSameAsDatabind(json, e);
+      assertThat(databindBytes(e)).as("every text without a lone surrogate: the bytes the log wrote before")
+          .isEqualTo(databindTextBytes(e));
     }
   }
 
