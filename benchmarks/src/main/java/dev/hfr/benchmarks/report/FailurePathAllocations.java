@@ -99,7 +99,11 @@ public final class FailurePathAllocations {
     for (String line : text.split("\n")) {
       String[] f = line.trim().split("\\s+");
       if (f.length >= 4 && f[0].endsWith(":")) {
-        counts.put(f[3], new long[] {Long.parseLong(f[1]), Long.parseLong(f[2])});
+        // A lambda's class is named after its place in the JVM's run (Foo$$Lambda$187/0x00007f...): keep Foo$$Lambda.
+        String name = f[3].replaceAll("\\$\\$Lambda.*", "\\$\\$Lambda");
+        long[] sum = counts.computeIfAbsent(name, n -> new long[2]);
+        sum[0] += Long.parseLong(f[1]);
+        sum[1] += Long.parseLong(f[2]);
       }
     }
     return counts;
