@@ -258,16 +258,21 @@ public final class DecisionEventJson {
 
     @Override
     public void write(byte[] from, int off, int n) {
-      if (len + n > buf.length) {
-        buf = Arrays.copyOf(buf, Math.max(2 * buf.length, len + n));
-      }
+      ensure(n);
       System.arraycopy(from, off, buf, len, n);
       len += n;
     }
 
     @Override
     public void write(int b) {
-      write(new byte[] {(byte) b}, 0, 1);
+      ensure(1);
+      buf[len++] = (byte) b;
+    }
+
+    private void ensure(int more) {
+      if (len + more > buf.length) {
+        buf = Arrays.copyOf(buf, Math.max(2 * buf.length, len + more));
+      }
     }
   }
 
