@@ -25,8 +25,10 @@ import java.util.List;
 
 /**
  * The mutable state of one logical call while the state machine runs it: one object per call, used by the
- * calling thread only. Parts that only failures need (history, step budget, decisions) are created on the
- * first failure, so a clean call allocates nothing else.
+ * calling thread only. Parts that only failures need (the step's history, its counter against a task's budget,
+ * the decisions as events) are created on the first failure that needs them, so a clean call allocates nothing
+ * else; a call outside any task counts its budget in its {@link OneCallTask}, and a read's decision that nothing
+ * takes stays values here ({@link #draftDecision}).
  */
 final class Call<R> implements StepAllowance {
 
