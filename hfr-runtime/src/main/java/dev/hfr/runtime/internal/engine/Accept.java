@@ -32,26 +32,30 @@ final class Accept {
       c.rt.meters.degradationQualityDelta(level, 1.0 - c.quality);
     }
     boolean verificationOwed = c.verificationRequired || (degraded && level.compareTo(DegradeLevel.L3) >= 0 && !features.verification());
-    if (c.task.implicit() && c.key == null && !degraded && !verificationOwed) {
-      // The clean read of a call outside any scope: nobody can ask for its outcome, so none is built.
-      c.task.count(c.tool().name(), ToolOutcome.Status.SUCCESS, false, c.attempts, false);
+    if (c.implicit() && c.key() == null && !degraded && !verificationOwed) {
+      // The clean read of a call outside any scope: nobody can ask for its outcome, so none is built, and a task
+      // that was never made has nobody to count it for.
+      CallTask task = c.taskIfMade();
+      if (task != null) {
+        task.count(c.tool().name(), ToolOutcome.Status.SUCCESS, false, c.attempts, false);
+      }
       c.rt.meters.call(ToolOutcome.Status.SUCCESS, false, endNanos(c) - c.startNanos);
       if (c.policy.humanSpotCheckRate() > 0) {
         oversight.maybeSpotCheck(c, c.rt.meters);
       }
       return c.result;
     }
-    if (c.key != null && !c.replayed && c.ledgerState != null && c.ledgerState.isCommitted()) {
-      WriteAnswers answers = c.task.answers();
+    if (c.key() != null && !c.replayed() && c.ledgerState() != null && c.ledgerState().isCommitted()) {
+      WriteAnswers answers = c.task().answers();
       if (answers != null) {
-        answers.remember(c.key, c.result); // a re-call of this write in the task gets this result, nothing is sent
+        answers.remember(c.key(), c.result); // a re-call of this write in the task gets this result, nothing is sent
       }
     }
-    List<String> refs = c.key == null ? List.of() : CallEnd.artifactRefs(c);
+    List<String> refs = c.key() == null ? List.of() : CallEnd.artifactRefs(c);
     ToolOutcome outcome = new ToolOutcome(c.tool().name(), ToolOutcome.Status.SUCCESS, null, false, c.write(), refs,
         verificationOwed, degraded, level, c.attempts, recoveredReason(c));
     end.finish(c, outcome, c.write() && verificationOwed);
-    if (c.policy.humanSpotCheckRate() > 0 && !c.replayed) { // a replay is no new result to sample
+    if (c.policy.humanSpotCheckRate() > 0 && !c.replayed()) { // a replay is no new result to sample
       oversight.maybeSpotCheck(c, c.rt.meters);
     }
     return c.result;
@@ -66,12 +70,12 @@ final class Accept {
   }
 
   private static String recoveredReason(Call<?> c) {
-    if (c.replayed) {
+    if (c.replayed()) {
       return Reason.REPLAYED_FROM_LEDGER.code();
     }
-    if (c.alreadyCommitted) {
+    if (c.alreadyCommitted()) {
       return Reason.ALREADY_COMMITTED.code();
     }
-    return c.resultFromReconcile ? Reason.RECONCILED_COMMITTED.code() : Reason.OK.code();
+    return c.resultFromReconcile() ? Reason.RECONCILED_COMMITTED.code() : Reason.OK.code();
   }
 }

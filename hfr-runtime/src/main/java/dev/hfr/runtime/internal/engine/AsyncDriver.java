@@ -73,7 +73,7 @@ final class AsyncDriver {
   private <R> void resume(Call<R> c, AsyncToolInvocation<R> invocation, Next next, CompletableFuture<R> out) {
     // The call's task is bound while its steps run here; the task bound before is put back as it was bound (by its
     // open or handed over), so that a close of its scope on another thread still lets go of this thread.
-    TaskState explicit = c.task instanceof TaskState t ? t : null;
+    TaskState explicit = c.explicitTask();
     TaskContext.Slot bound = null; // the slot bound to the call's task here, if it was not this thread's task
     TaskState previous = null;
     boolean previousByOpen = false;

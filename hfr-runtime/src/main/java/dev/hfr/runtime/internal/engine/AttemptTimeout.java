@@ -57,20 +57,19 @@ public final class AttemptTimeout implements AutoCloseable {
 
   /**
    * The bound of an attempt that starts at {@code startNanos}, in nanoseconds: the policy's timeout, or less
-   * when the task's deadline comes sooner; 0 when nothing bounds it.
+   * when the task's {@code deadline} comes sooner; 0 when nothing bounds it.
    */
-  long attemptBoundNanos(CallPolicy policy, CallTask task, long startNanos) {
+  long attemptBoundNanos(CallPolicy policy, Deadline deadline, long startNanos) {
     long bound = policy.timeoutMs() > 0 ? policy.timeoutMs() * 1_000_000L : Long.MAX_VALUE;
-    Deadline deadline = task == null ? Deadline.NONE : task.deadline();
     if (deadline.bounded()) {
       bound = Math.min(bound, Math.max(1L, deadline.remainingNanos(startNanos)));
     }
     return bound == Long.MAX_VALUE ? 0L : bound;
   }
 
-  /** Whether an attempt of this policy in this task is bounded at all (two field reads). */
-  static boolean bounded(CallPolicy policy, CallTask task) {
-    return policy.timeoutMs() > 0 || (task != null && task.deadline().bounded());
+  /** Whether an attempt of this policy under the task's {@code deadline} is bounded at all (two field reads). */
+  static boolean bounded(CallPolicy policy, Deadline deadline) {
+    return policy.timeoutMs() > 0 || deadline.bounded();
   }
 
   /** Starts the bound of a call on this thread; stop the watch in a {@code finally}. */

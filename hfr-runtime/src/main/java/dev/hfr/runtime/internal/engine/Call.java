@@ -25,16 +25,21 @@ import java.util.List;
 
 /**
  * The mutable state of one logical call while the state machine runs it: one object per call, used by the
- * calling thread only. Parts that only failures need (the step's history, its counter against a task's budget,
- * the decisions as events) are created on the first failure that needs them, so a clean call allocates nothing
- * else; a call outside any task counts its budget in its {@link OneCallTask}, and a read's decision that nothing
- * takes stays values here ({@link #draftDecision}).
+ * calling thread only. A read's call exists only once the read left the inline clean path (it failed, was
+ * rejected or refused), so what failures need is the call's own and costs no object of its own: the step's
+ * history (the call is its {@link AttemptHistory}), its counter against the task's budget B_t (outside any scope
+ * counted here), and a decision that nothing takes, kept as values ({@link #draftDecision}). A read outside any
+ * scope gets its one-call task only if something asks for it ({@link #task()}); a write gets its ledger part
+ * ({@link WriteState}) when it first needs it.
  */
-final class Call<R> implements StepAllowance {
+final class Call<R> extends AttemptHistory implements StepAllowance {
 
   final ToolRuntime rt;
   final ToolInvocation<R> invocation;
-  final CallTask task;
+  /** The call's task; {@code null} for a read outside any scope until something asks for it ({@link #task()}). */
+  private CallTask task;
+  /** Where a call outside any scope takes its one-call task from; {@code null} for a call in a task. */
+  private final ImplicitTasks implicitTasks;
   final CallPolicy policy;
   /** The tenant's breakers of the method and each rung, or {@code null} when breakers are off. */
   final dev.hfr.runtime.breaker.CircuitBreaker[] breakers;
@@ -46,12 +51,6 @@ final class Call<R> implements StepAllowance {
   CallScope scope = CallScope.NONE;
   /** The ladder rung the next attempt runs on; -1 is the method itself. */
   int rung = -1;
-  /**
-   * An attempt of this write failed in a way that does not prove it was not applied, and no reconcile has
-   * found it absent since: whatever the later attempts say, its effect may be in place, so it must not be
-   * sent anywhere without a key (a rung) — only resent under its key, or escalated.
-   */
-  boolean mayHaveApplied;
   /** The rung {@link ControllerState#DEGRADE} moves to. */
   int nextRung = -1;
   int attempts;
@@ -59,7 +58,6 @@ final class Call<R> implements StepAllowance {
 
   R result;
   boolean hasResult;
-  boolean resultFromReconcile;
   Exception error;
   long lastLatencyNanos;
   /** When the last attempt ended: the breaker's time for its outcome, and where verification starts. */
@@ -84,42 +82,26 @@ final class Call<R> implements StepAllowance {
   long delayNanos;
   String suggestion;
 
-  // Writes
-  String key;
-  /**
-   * The key an R1 write sends to its provider when it is not {@link #key}: the key of the unfinished write
-   * of a cut-off run this write stands in for (a reopened task), so the provider deduplicates the two.
-   */
-  String wireKey;
   String argsHash;
-  Lease lease;
-  /** Renews {@link #lease} while the call runs; {@code null} without a lease. */
-  LeaseHeartbeat.Beat heartbeat;
-  LedgerState ledgerState;
-  boolean alreadyCommitted;
-  /** The call repeats an earlier write of its task (the model called the tool again): it has that write's key. */
-  boolean recall;
-  /** The result is a committed write's, kept by the task and answered without sending anything. */
-  boolean replayed;
-  /**
-   * A rejected write was compensated, or (R1) reconciled absent: its next send takes the write's next key
-   * ({@link RejectedWrite#prepareAgain}), since its provider answers the old key with the rejected answer.
-   */
-  boolean freshKey;
-  /** How many fresh keys the call took: a call outside any task numbers its write's occurrences itself. */
-  int freshKeys;
+  /** A write's ledger state, made when the write first needs it; a read has none. */
+  private WriteState write;
 
   /**
-   * The failure of the last attempt on the current target, not yet reported to its (closed) breaker: a
-   * breaker judges calls, so a failure a retry then fixes never counts; one the call leaves the target
-   * with does ({@link #reportBreakerFailure()}).
+   * The failure of the last attempt on the current target ({@link #fault}, {@link #lastLatencyNanos}) is not yet
+   * reported to its (closed) breaker: a breaker judges calls, so a failure a retry then fixes never counts; one
+   * the call leaves the target with does ({@link #reportBreakerFailure()}). Until the next attempt ends, those
+   * fields still describe it; that attempt's outcome then either takes its place or forgets it.
    */
-  private Fault pendingBreakerFault;
-  private long pendingBreakerLatencyNanos;
+  private boolean breakerFailurePending;
 
-  private AttemptHistory history;
-  /** The step's counter against its task's budget B_t; a call outside any task counts in its {@link OneCallTask}. */
+  /** The step's counter against its task's budget B_t, for a call in a task. */
   private RetryBudget.Step budgetStep;
+  /**
+   * A call outside any scope counts its one step and its task's budget B_t itself: the step's attempts (0 until
+   * the counter is opened) and the retries charged to the task, as {@link RetryBudget.Step} would.
+   */
+  private int ownStepAttempts;
+  private int ownRetriesUsed;
   /** The first decision, and the list from the second on: most failed calls take one decision. */
   private DecisionEvent firstDecision;
   private List<DecisionEvent> decisions;
@@ -142,60 +124,114 @@ final class Call<R> implements StepAllowance {
   /** How many of the last decisions await the end of the call to be published or sampled out. */
   int unpublished;
 
+  /** A call in {@code task}: an explicit task, or the one-call task of a call outside any scope. */
   Call(ToolRuntime rt, ToolInvocation<R> invocation, CallTask task, ToolRuntime.TenantView view, CallPolicy policy,
       long step, long startNanos) {
+    this(rt, invocation, task, task instanceof OneCallTask one ? one.source() : null, view, policy, step, startNanos);
+  }
+
+  /**
+   * A read outside any scope, whose one-call task is made from {@code tasks} only when something asks for it (its
+   * id, its report, an escalation): a read retried and then answered makes none.
+   */
+  Call(ToolRuntime rt, ToolInvocation<R> invocation, ImplicitTasks tasks, ToolRuntime.TenantView view,
+      CallPolicy policy, long startNanos) {
+    this(rt, invocation, null, tasks, view, policy, 1, startNanos);
+  }
+
+  private Call(ToolRuntime rt, ToolInvocation<R> invocation, CallTask task, ImplicitTasks implicitTasks,
+      ToolRuntime.TenantView view, CallPolicy policy, long step, long startNanos) {
     this.rt = rt;
     this.breakers = view.breakers;
     this.invocation = invocation;
     this.task = task;
+    this.implicitTasks = implicitTasks;
     this.policy = policy;
     this.step = step;
     this.startNanos = startNanos;
   }
 
-  /** Holds a failed attempt's outcome until the call is known to leave the current target failing. */
-  void deferBreakerFailure(Fault fault, long latencyNanos) {
-    pendingBreakerFault = fault;
-    pendingBreakerLatencyNanos = latencyNanos;
+  /** Holds the failure of the attempt just classified until the call is known to leave the target failing. */
+  void deferBreakerFailure() {
+    breakerFailurePending = true;
   }
 
   /** A later attempt on the same target answered: the held failure was one a retry fixed. */
   void forgetBreakerFailure() {
-    pendingBreakerFault = null;
+    breakerFailurePending = false;
   }
 
   /** The call leaves the current target failing (a rung, or the end): its breaker counts one failed call. */
   void reportBreakerFailure() {
-    Fault f = pendingBreakerFault;
-    if (f != null) {
-      pendingBreakerFault = null;
+    if (breakerFailurePending) {
+      breakerFailurePending = false;
       dev.hfr.runtime.breaker.CircuitBreaker b = breaker();
       if (b != null) {
-        b.onFailure(f, pendingBreakerLatencyNanos);
+        b.onFailure(fault, lastLatencyNanos);
       }
     }
   }
 
+  /** The step's history on the current target: the call's own ({@link AttemptHistory}). */
   AttemptHistory history() {
-    if (history == null) {
-      history = new AttemptHistory();
-    }
-    return history;
+    return this;
   }
 
   /** A fresh history for a new target (a ladder rung): streaks against the old target do not carry over. */
   void resetHistory() {
-    history = new AttemptHistory();
+    restart();
+  }
+
+  // The call's task, made on first need for a read outside any scope.
+
+  CallTask task() {
+    CallTask t = task;
+    if (t == null) {
+      OneCallTask made = implicitTasks.next();
+      made.onCallStart(false); // a read, started when its call was
+      task = made;
+      t = made;
+    }
+    return t;
+  }
+
+  /** The call's task if it was made already, else {@code null} (a read outside any scope nothing asked about). */
+  CallTask taskIfMade() {
+    return task;
+  }
+
+  /** The call's explicit task, or {@code null} outside any scope. */
+  TaskState explicitTask() {
+    return implicitTasks == null ? (TaskState) task : null;
+  }
+
+  /** Whether the call runs outside any scope (in a one-call task). */
+  boolean implicit() {
+    return implicitTasks != null;
+  }
+
+  String tenant() {
+    return implicitTasks != null ? implicitTasks.tenant() : task.tenant();
+  }
+
+  /** The task's deadline; a call outside any scope has none. */
+  dev.hfr.runtime.budget.Deadline deadline() {
+    return implicitTasks != null ? dev.hfr.runtime.budget.Deadline.NONE : task.deadline();
+  }
+
+  /** The task's quality floor, or NaN when the task sets none (a call outside any scope never does). */
+  double taskQualityFloor() {
+    return implicitTasks != null ? Double.NaN : task.qualityFloor();
   }
 
   // The call is its step's allowance (StepAllowance): the step's attempts against its task's budget, counted by
-  // the task's RetryBudget.Step, or outside any task by its OneCallTask. The counter opens on first need (its
-  // first attempt is made), so a clean call opens none.
+  // the task's RetryBudget.Step, or outside any scope here. The counter opens on first need (its first attempt is
+  // made), so a clean call opens none.
 
   private void openStep() {
-    if (task instanceof OneCallTask one) {
-      if (!one.stepOpened()) {
-        one.openStep(policy.retry().maxAttempts());
+    if (implicitTasks != null) {
+      if (ownStepAttempts == 0) {
+        ownStepAttempts = 1;
       }
     } else if (budgetStep == null) {
       budgetStep = ((TaskState) task).retryBudget().openStep(policy.retry().maxAttempts());
@@ -204,49 +240,76 @@ final class Call<R> implements StepAllowance {
 
   /** Whether a failure opened the step's counter. */
   boolean stepOpened() {
-    return task instanceof OneCallTask one ? one.stepOpened() : budgetStep != null;
+    return implicitTasks != null ? ownStepAttempts > 0 : budgetStep != null;
   }
 
   @Override
   public int stepAttempts() {
     openStep();
-    return task instanceof OneCallTask one ? one.stepAttempts() : budgetStep.attempts();
+    return implicitTasks != null ? ownStepAttempts : budgetStep.attempts();
   }
 
   /** Total attempts the step may make. */
   int stepMaxAttempts() {
     openStep();
-    return task instanceof OneCallTask one ? one.stepMaxAttempts() : budgetStep.maxAttempts();
+    return implicitTasks != null ? policy.retry().maxAttempts() : budgetStep.maxAttempts();
   }
 
   @Override
   public RetryBudget.Charge tryChargeRetry() {
     openStep();
-    return task instanceof OneCallTask one ? one.tryChargeRetry() : budgetStep.tryChargeRetry();
+    if (implicitTasks == null) {
+      return budgetStep.tryChargeRetry();
+    }
+    if (ownStepAttempts >= policy.retry().maxAttempts()) {
+      return RetryBudget.Charge.STEP_EXHAUSTED;
+    }
+    if (!tryChargeOwnTask()) {
+      return RetryBudget.Charge.TASK_EXHAUSTED;
+    }
+    ownStepAttempts++;
+    return RetryBudget.Charge.GRANTED;
   }
 
   /** Charges one attempt on a degradation rung to the task only ({@link RetryBudget.Step#tryChargeRung()}). */
   RetryBudget.Charge tryChargeRung() {
     openStep();
-    return task instanceof OneCallTask one ? one.tryChargeRung() : budgetStep.tryChargeRung();
+    if (implicitTasks == null) {
+      return budgetStep.tryChargeRung();
+    }
+    return tryChargeOwnTask() ? RetryBudget.Charge.GRANTED : RetryBudget.Charge.TASK_EXHAUSTED;
   }
 
   @Override
   public void refundRetry() {
-    if (task instanceof OneCallTask one) {
-      one.refundRetry();
-    } else {
+    if (implicitTasks == null) {
       budgetStep.refundRetry();
+      return;
     }
+    if (ownStepAttempts <= 1) {
+      throw new IllegalStateException("no retry of this step to refund");
+    }
+    ownStepAttempts--;
+    ownRetriesUsed--;
   }
 
   /** Retries left to the task, or -1 when its budget is unlimited or was never asked for. */
   int taskRetriesLeft() {
-    if (task instanceof OneCallTask one) {
-      return one.retriesLeft();
+    if (implicitTasks != null) {
+      int max = implicitTasks.maxRetries();
+      return max < 0 || ownStepAttempts == 0 ? -1 : max - ownRetriesUsed;
     }
     RetryBudget b = ((TaskState) task).retryBudgetIfOpened();
     return b == null || b.maxRetriesPerTask() == Integer.MAX_VALUE ? -1 : b.remaining();
+  }
+
+  private boolean tryChargeOwnTask() {
+    int max = implicitTasks.maxRetries();
+    if (max >= 0 && ownRetriesUsed >= max) {
+      return false;
+    }
+    ownRetriesUsed++;
+    return true;
   }
 
   void addDecision(DecisionEvent event) {
@@ -291,7 +354,7 @@ final class Call<R> implements StepAllowance {
     if (action != null) {
       draftAction = null;
       addDecision(DecisionRecorder.event(this, draftEpochMillis, DecisionRecorder.ENFORCE,
-          task.implicit() ? null : task.taskId(), draftAttempt, rungLevel(draftRung), draftFault, draftClassification,
+          implicitTasks != null ? null : task.taskId(), draftAttempt, rungLevel(draftRung), draftFault, draftClassification,
           action, draftReason, draftDelayMillis, draftLatencyMillis, draftStepLeft, draftTaskLeft, null, argsHash, null,
           null, null));
     }
@@ -319,9 +382,65 @@ final class Call<R> implements StepAllowance {
     return risk() != Risk.R0;
   }
 
+  /** The write's ledger state, made on first need. */
+  WriteState writeState() {
+    WriteState w = write;
+    if (w == null) {
+      w = new WriteState();
+      write = w;
+    }
+    return w;
+  }
+
+  /** The write's ledger state, or {@code null} when nothing of it was set (a read, an unkeyed write). */
+  WriteState writeStateIfAny() {
+    return write;
+  }
+
+  /** The write's ledger key, or {@code null} (a read, an unkeyed write). */
+  String key() {
+    return write == null ? null : write.key;
+  }
+
   /** The idempotency key an R1 tool receives. */
   String wireKey() {
-    return wireKey != null ? wireKey : key;
+    return write == null ? null : write.wireKey != null ? write.wireKey : write.key;
+  }
+
+  Lease lease() {
+    return write == null ? null : write.lease;
+  }
+
+  LeaseHeartbeat.Beat heartbeat() {
+    return write == null ? null : write.heartbeat;
+  }
+
+  LedgerState ledgerState() {
+    return write == null ? null : write.ledgerState;
+  }
+
+  boolean alreadyCommitted() {
+    return write != null && write.alreadyCommitted;
+  }
+
+  boolean recall() {
+    return write != null && write.recall;
+  }
+
+  boolean replayed() {
+    return write != null && write.replayed;
+  }
+
+  boolean resultFromReconcile() {
+    return write != null && write.resultFromReconcile;
+  }
+
+  boolean mayHaveApplied() {
+    return write != null && write.mayHaveApplied;
+  }
+
+  boolean freshKey() {
+    return write != null && write.freshKey;
   }
 
   /** The argument hash for records: the ledger's when there is one; never fails (hashes the type when it must). */
@@ -347,5 +466,10 @@ final class Call<R> implements StepAllowance {
 
   private DegradeLevel rungLevel(int rung) {
     return rung < 0 ? DegradeLevel.L0 : rt.tool.degradeLadder().get(rung).level();
+  }
+
+  @Override
+  public String toString() {
+    return "Call[" + rt.tool.name() + " step " + step + ", " + state + ", " + attempts + " attempts, " + super.toString() + "]";
   }
 }

@@ -23,25 +23,26 @@ final class CallEnd {
   }
 
   void finish(Call<?> c, ToolOutcome outcome, boolean unverifiedSideEffect) {
-    if (c.key != null && c.ledgerState != null && c.ledgerState.isCommitted() && c.task instanceof TaskState explicit) {
+    TaskState explicit = c.explicitTask();
+    if (c.key() != null && c.ledgerState() != null && c.ledgerState().isCommitted() && explicit != null) {
       // Kept for compensation (TaskScope.compensate): the invocation carries the compensate hook.
-      explicit.recordCommittedWrite(new TaskState.CommittedCall(c.step, c.tool(), c.invocation, c.key));
+      explicit.recordCommittedWrite(new TaskState.CommittedCall(c.step, c.tool(), c.invocation, c.key()));
     }
-    c.task.onCallEnd(outcome, unverifiedSideEffect);
-    if ((c.recall || c.replayed) && c.attempts == 0) {
+    c.task().onCallEnd(outcome, unverifiedSideEffect);
+    if ((c.recall() || c.replayed()) && c.attempts == 0) {
       // Answered without sending anything: neither a success nor a failure of the tool.
       c.rt.meters.recall(outcome.status());
     } else {
       c.rt.meters.call(outcome.status(), outcome.degraded(), clock.nanoTime() - c.startNanos);
     }
     writes.releaseLease(c);
-    listener.ended(outcome, c.ledgerState);
+    listener.ended(outcome, c.ledgerState());
   }
 
   /** The outcome's references: the ledger key, and the result's hash when there is a result. */
   static List<String> artifactRefs(Call<?> c) {
     List<String> refs = new ArrayList<>(2);
-    refs.add("ledger:" + c.key);
+    refs.add("ledger:" + c.key());
     if (c.hasResult && c.result != null) {
       refs.add("result:" + DecisionRecorder.resultHashOrType(c.result));
     }

@@ -36,7 +36,7 @@ final class Check {
     if (c.blocked != null) {
       return decide.fallback(c, c.blocked);
     }
-    if (c.rung >= 0 && c.mayHaveApplied && features.idempotency()) {
+    if (c.rung >= 0 && c.mayHaveApplied() && features.idempotency()) {
       // A rung of a write is called without the key, so a resend after an ambiguous failure could repeat it.
       return decide.fallback(c, Reason.TIMEOUT_UNKNOWN_STATE);
     }
@@ -103,9 +103,9 @@ final class Check {
     Fault gateFault = features.classification() ? c.fault : Fault.T1;
     // The gate's allocation-free form: a RetryRequest per failed attempt would be one more object per failure.
     // Only a deadline needs the time of the decision (a reading costs ~40 ns on a virtualised host).
-    Deadline deadline = c.task.deadline();
+    Deadline deadline = c.deadline();
     RetryVerdict verdict = failures.gate.check(gateFault, c.risk(), c.policy.retry(), c.history(), c,
-        features.budgets() ? c.task.tenant() : null, c.breaker(), deadline, deadline.bounded() ? clock.nanoTime() : 0L,
+        features.budgets() ? c.tenant() : null, c.breaker(), deadline, deadline.bounded() ? clock.nanoTime() : 0L,
         delay, c.lastLatencyNanos, c.verifyNanos);
     if (verdict.retry()) {
       c.delayNanos = delay;

@@ -36,7 +36,7 @@ final class Classify {
     if (breaker != null) {
       if (breaker.state() == CircuitState.CLOSED) {
         // Health is judged per call, not per attempt: counted only if the call leaves this target failing.
-        c.deferBreakerFailure(c.fault, c.lastLatencyNanos);
+        c.deferBreakerFailure();
       } else {
         breaker.onFailure(c.fault, c.lastLatencyNanos); // a half-open probe's outcome counts at once
       }
@@ -45,10 +45,10 @@ final class Classify {
     boolean newEvidence = previous == null || previous.fault() != cls.fault() || !previous.rule().equals(cls.rule());
     c.history().recordFailure(c.fault, newEvidence);
     if (c.write() && !c.hasResult && c.fault != Fault.V1 && !ActionTable.provesNotApplied(c.fault, cls)) {
-      c.mayHaveApplied = true;
+      c.writeState().mayHaveApplied = true;
     }
-    if (c.key != null && c.ledgerState == LedgerState.PREPARED && !ActionTable.provesNotApplied(c.fault, cls)
-        && c.risk() != Risk.R1 && !c.alreadyCommitted) {
+    if (c.key() != null && c.ledgerState() == LedgerState.PREPARED && !ActionTable.provesNotApplied(c.fault, cls)
+        && c.risk() != Risk.R1 && !c.alreadyCommitted()) {
       // The write may have happened: record that before deciding anything (never a silent resend).
       writes.transition(c, LedgerState.UNKNOWN, null);
     }

@@ -72,8 +72,8 @@ final class Decide {
     // when the last attempt was ambiguous — a timeout followed by a resend that "proves not applied"
     // says nothing about the first attempt.
     boolean ambiguous = f != null && f != Fault.V1 && !ActionTable.provesNotApplied(f, c.classification);
-    boolean unknownWrite = c.ledgerState == LedgerState.UNKNOWN
-        || (c.write() && !c.hasResult && ((features.idempotency() && c.mayHaveApplied) || (ambiguous && !c.history().reconciledAbsent())));
+    boolean unknownWrite = c.ledgerState() == LedgerState.UNKNOWN
+        || (c.write() && !c.hasResult && ((features.idempotency() && c.mayHaveApplied()) || (ambiguous && !c.history().reconciledAbsent())));
     boolean committedWrite = c.write() && c.hasResult;
     if (features.degradation() && !unknownWrite && !committedWrite && f != Fault.T7) {
       int next = DegradationLadder.next(c.tool(), c.rung, f, c.policy.allowedAutomatic());
@@ -99,7 +99,7 @@ final class Decide {
       return settle(c, Action.RECONCILE, unknownOutcome(f));
     }
     if (unknownWrite) {
-      return settle(c, Action.ESCALATE, c.ledgerState == LedgerState.UNKNOWN && c.history().reconciledAbsent()
+      return settle(c, Action.ESCALATE, c.ledgerState() == LedgerState.UNKNOWN && c.history().reconciledAbsent()
           ? why : unknownOutcome(f));
     }
     if (committedWrite && f == Fault.V1) {

@@ -86,12 +86,12 @@ public final class DecisionRecorder {
     }
     boolean hold = publish && sampleRate < 1 && !shadow && c.risk() == Risk.R0 && !action.isTerminal();
     boolean complete = publish && !hold;
-    DecisionEvent event = event(c, clock.epochMillis(), mode, complete || !c.task.implicit() ? c.task.taskId() : null,
+    DecisionEvent event = event(c, clock.epochMillis(), mode, complete || !c.implicit() ? c.task().taskId() : null,
         c.attempts, c.rungLevel(), c.fault, c.classification, action, reason, delayMillis,
         c.lastLatencyNanos / 1_000_000L, Math.max(0, stepLeft), taskLeft,
         c.lastRejection == null ? null : c.lastRejection.reason(), complete ? c.argsHash() : c.argsHash,
-        c.hasResult && c.result != null ? resultHashOrType(c.result) : null, c.key,
-        c.ledgerState == null ? null : c.ledgerState.name());
+        c.hasResult && c.result != null ? resultHashOrType(c.result) : null, c.key(),
+        c.ledgerState() == null ? null : c.ledgerState().name());
     if (complete) {
       publishHeld(c); // the decisions held before this one go first
     }
@@ -109,7 +109,7 @@ public final class DecisionRecorder {
       Fault fault, Classification cls, Action action, Reason reason, long delayMillis, long latencyMillis,
       int stepLeft, int taskLeft, String verifierReason, String argsHash, String resultHash, String ledgerKey,
       String ledgerState) {
-    return new DecisionEvent(epochMillis, mode, c.task.tenant(), taskId, c.step, c.tool().name(), c.risk(), attempt, rung,
+    return new DecisionEvent(epochMillis, mode, c.tenant(), taskId, c.step, c.tool().name(), c.risk(), attempt, rung,
         fault, cls == null ? 0.0 : cls.confidence(), cls == null ? null : cls.rule(), action, reason, delayMillis,
         latencyMillis, stepLeft, taskLeft, verifierReason, argsHash, resultHash, ledgerKey, ledgerState);
   }
@@ -137,7 +137,7 @@ public final class DecisionRecorder {
     }
     c.unpublished = 0;
     List<DecisionEvent> all = c.decisions();
-    String taskId = c.task.taskId();
+    String taskId = c.task().taskId();
     String argsHash = c.argsHash();
     for (int i = all.size() - held; i < all.size(); i++) {
       publish(all.get(i).complete(taskId, argsHash));

@@ -81,12 +81,12 @@ final class EngineFailure {
     ToolOutcome outcome = new ToolOutcome(c.tool().name(), status, c.fault, false, true, List.of(), true, c.rung >= 0,
         c.rungLevel(), c.attempts, Reason.CONTROLLER_FAILURE.code());
     try {
-      c.task.onCallEnd(outcome, true);
+      c.task().onCallEnd(outcome, true);
     } catch (RuntimeException ignored) {
       // Same: counting is best effort once the controller is known to be broken.
     }
     // A write failed closed: whether an attempt reached the target is not known.
-    ToolCallException e = oversight.failure(outcome, c.error, c.attempts > 0, c.task::report);
+    ToolCallException e = oversight.failure(outcome, c.error, c.attempts > 0, c.task()::report);
     e.addSuppressed(failure);
     return e;
   }
@@ -107,11 +107,11 @@ final class EngineFailure {
         false, DegradeLevel.L0, 0, Reason.LEDGER_UNAVAILABLE.code());
     try {
       decisions.record(c, Action.FAIL, Reason.LEDGER_UNAVAILABLE, DecisionRecorder.ENFORCE);
-      c.task.onCallEnd(outcome, false);
+      c.task().onCallEnd(outcome, false);
     } catch (RuntimeException ignored) {
       // Recording is best effort here; the refusal below still reaches the caller.
     }
-    return oversight.failure(outcome, failure, false, c.task::report);
+    return oversight.failure(outcome, failure, false, c.task()::report);
   }
 
   /** The engine could not even set up for this tool: reads go straight through, writes are refused. */

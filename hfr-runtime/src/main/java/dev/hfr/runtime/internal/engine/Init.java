@@ -44,7 +44,7 @@ final class Init {
   <R> Next run(Call<R> c) {
     // A read admitted on the inline path arrives here only when its task refused it.
     TaskLimit limit = c.refusal != null ? c.refusal
-        : admit(c.task, c.tool(), c.write(), c.risk().compareTo(Risk.R2) >= 0 || c.tool().requiresApproval(), c.startNanos);
+        : admit(c.task(), c.tool(), c.write(), c.risk().compareTo(Risk.R2) >= 0 || c.tool().requiresApproval(), c.startNanos);
     if (limit != null) {
       c.rt.meters.retryBudgetExhausted(Reason.TASK_LIMIT_REACHED);
       if (limit == TaskLimit.SAME_TOOL_CALLS) {
@@ -91,17 +91,18 @@ final class Init {
   private <R> Next prepareWrite(Call<R> c) {
     List<Object> args = IdempotencyKeys.arguments(c.tool(), c.invocation);
     c.argsHash = IdempotencyKeys.argsHash(args);
-    WriteClaims.Keyed keyed = writes.key(c.task, c.tool().name(), args, c.argsHash, c.step);
-    c.key = keyed.key();
-    c.recall = keyed.recall();
-    TaskState explicit = c.task instanceof TaskState task ? task : null;
+    WriteClaims.Keyed keyed = writes.key(c.task(), c.tool().name(), args, c.argsHash, c.step);
+    WriteState w = c.writeState();
+    w.key = keyed.key();
+    w.recall = keyed.recall();
+    TaskState explicit = c.explicitTask();
     if (explicit != null) {
       // The task's start checkpoint goes before its first write's record (§5.4): a cut-off task is listed
       // with that write, and an earlier run's unfinished writes are handed to this one first.
       oversight.checkpoints().startDue(explicit);
     }
     WriteClaims.Claim claim = writes.claim(c);
-    c.ledgerState = claim.record().state();
+    w.ledgerState = claim.record().state();
     LedgerRecord standsFor = null;
     ResumedWrites resumed = explicit != null ? explicit.resumed() : null;
     if (resumed != null) {
@@ -129,7 +130,7 @@ final class Init {
         break;
     }
     writes.hold(c, claim.lease());
-    switch (c.ledgerState) {
+    switch (c.ledgerState()) {
       case PREPARED:
         // A previous run prepared this write and vanished (its lease lapsed): it may have happened.
         writes.transition(c, LedgerState.UNKNOWN, null);
@@ -155,7 +156,7 @@ final class Init {
    */
   private <R> Next resumedWrite(Call<R> c, LedgerRecord unfinished) {
     if (c.risk() == Risk.R1) {
-      c.wireKey = unfinished.key();
+      c.writeState().wireKey = unfinished.key();
       return Next.to(ControllerState.RUN_STEP);
     }
     c.classification = RESUMED_WRITE;
@@ -170,13 +171,13 @@ final class Init {
    */
   @SuppressWarnings("unchecked")
   private <R> Next alreadyCommitted(Call<R> c) {
-    c.alreadyCommitted = true;
-    WriteAnswers answers = c.task.answers();
-    WriteAnswers.Committed kept = answers == null ? null : answers.committed(c.key);
+    c.writeState().alreadyCommitted = true;
+    WriteAnswers answers = c.task().answers();
+    WriteAnswers.Committed kept = answers == null ? null : answers.committed(c.key());
     if (kept != null) {
       c.result = (R) kept.result();
       c.hasResult = true;
-      c.replayed = true;
+      c.writeState().replayed = true;
       return Next.to(ControllerState.ACCEPT);
     }
     if (c.risk() == Risk.R1 && c.tool().reconcileMethod() == null) {
@@ -189,7 +190,7 @@ final class Init {
         if (committed.isPresent()) {
           c.result = committed.get();
           c.hasResult = true;
-          c.resultFromReconcile = true;
+          c.writeState().resultFromReconcile = true;
           c.rt.meters.reconcile(ToolMeters.ReconcileOutcome.COMMITTED);
           return Next.to(ControllerState.VERIFY);
         }

@@ -12,6 +12,7 @@ import dev.hfr.runtime.breaker.Bulkhead;
 import dev.hfr.runtime.breaker.CircuitBreaker;
 import dev.hfr.runtime.breaker.internal.SharedSuccessCounts;
 import dev.hfr.runtime.internal.telemetry.SharedCleanCallCounts;
+import dev.hfr.runtime.budget.Deadline;
 import dev.hfr.runtime.budget.TaskLimit;
 import dev.hfr.runtime.time.Clock;
 import dev.hfr.runtime.timeout.AttemptTimeoutException;
@@ -151,9 +152,10 @@ final class InlineRead {
         // A bounded read is interrupted by the shared timer; an unbounded one costs two field reads here.
         long bound = 0L;
         AttemptTimer.Watch watch = null;
-        if (async == null && AttemptTimeout.bounded(policy, task)) {
+        Deadline deadline = task == null ? Deadline.NONE : task.deadline();
+        if (async == null && AttemptTimeout.bounded(policy, deadline)) {
           long now = timed ? start : clock.nanoTime();
-          bound = timeouts.attemptBoundNanos(policy, task, now);
+          bound = timeouts.attemptBoundNanos(policy, deadline, now);
           // A tool known to ignore interruption runs where it can be abandoned instead.
           watch = rt.ignoresInterrupts ? null : timeouts.start(now + bound, rt);
         }
@@ -327,15 +329,13 @@ final class InlineRead {
 
   /**
    * The call of a read that left the inline path, as INIT would have set it up: in its task (admitted
-   * already), or in a new implicit task.
+   * already), or outside any scope, where its one-call task is made only if something asks for it.
    */
   private static <R> Call<R> leaveInline(ToolRuntime rt, ToolInvocation<R> invocation, TaskState task, ImplicitTasks tasks,
       ToolRuntime.TenantView view, CallPolicy policy, long step, long start) {
     if (task != null) {
       return new Call<>(rt, invocation, task, view, policy, step, start);
     }
-    OneCallTask implicit = tasks.next();
-    implicit.onCallStart(false);
-    return new Call<>(rt, invocation, implicit, view, policy, implicit.nextStep(), start);
+    return new Call<>(rt, invocation, tasks, view, policy, start);
   }
 }

@@ -21,10 +21,10 @@ final class Observe {
       }
       c.forgetBreakerFailure();
       c.rt.meters.attempt(null, true);
-      if (c.key != null && !c.alreadyCommitted && c.ledgerState == LedgerState.UNKNOWN) {
+      if (c.key() != null && !c.alreadyCommitted() && c.ledgerState() == LedgerState.UNKNOWN) {
         // An R1 write resent under its key (no reconcile method): the provider answered the key, so the
         // write took effect once, whichever attempt carried it (Table 7). VERIFY checkpoints it.
-        c.resultFromReconcile = true;
+        c.writeState().resultFromReconcile = true;
         c.rt.meters.reconcile(ToolMeters.ReconcileOutcome.COMMITTED);
       }
       return Next.to(ControllerState.VERIFY);

@@ -4,7 +4,6 @@ import dev.hfr.annotations.Criticality;
 import dev.hfr.runtime.TaskReport;
 import dev.hfr.runtime.ToolOutcome;
 import dev.hfr.runtime.budget.Deadline;
-import dev.hfr.runtime.budget.RetryBudget;
 import dev.hfr.runtime.budget.TaskLimitTracker;
 import java.util.List;
 
@@ -12,8 +11,8 @@ import java.util.List;
  * The task of one call made outside any scope: no limits, no deadline, no criticality of its own, one step,
  * and a report of that call alone. Created only when the call leaves the clean path (a failure, a rejection,
  * a write); its id ({@code prefix-seq}) is numbered only when something asks for it (a published decision,
- * an escalation, a write's key); its retry budget is its one step's, counted here. A few fields instead of an
- * explicit task's counters, lists and locks: a retried read outside a scope costs this small record.
+ * an escalation, a write's key); its retry budget is its one step's, which the call counts itself. A read
+ * outside a scope makes it only when something asks for it, so a read retried and then answered makes none.
  *
  * <p>Used by its one call, on the thread running it at the time (the drivers hand a call between threads
  * with a happens-before edge), so nothing here is synchronised.
@@ -29,10 +28,6 @@ final class OneCallTask implements CallTask {
 
   private final ImplicitTasks source;
   private String taskId;
-  /** The one step's attempts (0 until its counter is opened) and limit, and the task's retries charged. */
-  private int stepAttempts;
-  private int stepMaxAttempts;
-  private int retriesUsed;
   /** The call's tool, status and attempts once it ended (for the report). */
   private String tool;
   private ToolOutcome.Status status;
@@ -78,66 +73,9 @@ final class OneCallTask implements CallTask {
     return null;
   }
 
-  // The task's budget B_t is its one step's: counted here, as RetryBudget and its Step would count them, without
-  // the two objects (a retried read outside a scope is the failure path's commonest call).
-
-  /** Opens the step's counter: its first attempt is made. */
-  void openStep(int maxAttempts) {
-    stepMaxAttempts = maxAttempts;
-    stepAttempts = 1;
-  }
-
-  boolean stepOpened() {
-    return stepAttempts > 0;
-  }
-
-  int stepAttempts() {
-    return stepAttempts;
-  }
-
-  int stepMaxAttempts() {
-    return stepMaxAttempts;
-  }
-
-  /** As {@link RetryBudget.Step#tryChargeRetry()}. */
-  RetryBudget.Charge tryChargeRetry() {
-    if (stepAttempts >= stepMaxAttempts) {
-      return RetryBudget.Charge.STEP_EXHAUSTED;
-    }
-    if (!tryChargeTask()) {
-      return RetryBudget.Charge.TASK_EXHAUSTED;
-    }
-    stepAttempts++;
-    return RetryBudget.Charge.GRANTED;
-  }
-
-  /** As {@link RetryBudget.Step#tryChargeRung()}. */
-  RetryBudget.Charge tryChargeRung() {
-    return tryChargeTask() ? RetryBudget.Charge.GRANTED : RetryBudget.Charge.TASK_EXHAUSTED;
-  }
-
-  /** As {@link RetryBudget.Step#refundRetry()}. */
-  void refundRetry() {
-    if (stepAttempts <= 1) {
-      throw new IllegalStateException("no retry of this step to refund");
-    }
-    stepAttempts--;
-    retriesUsed--;
-  }
-
-  /** Retries left to the task, or -1 when its budget is unlimited or no retry was asked for yet. */
-  int retriesLeft() {
-    int max = source.maxRetries();
-    return max < 0 || !stepOpened() ? -1 : max - retriesUsed;
-  }
-
-  private boolean tryChargeTask() {
-    int max = source.maxRetries();
-    if (max >= 0 && retriesUsed >= max) {
-      return false;
-    }
-    retriesUsed++;
-    return true;
+  /** Where the task came from: its tenant, its budget B_t and its id's numbering. */
+  ImplicitTasks source() {
+    return source;
   }
 
   @Override

@@ -52,7 +52,7 @@ public final class Oversight {
   boolean approved(Call<?> c) {
     ApprovalDecision d;
     try {
-      d = approval.review(new ApprovalRequest(c.task.tenant(), c.task.taskId(), c.step, c.tool().name(), c.risk(), c.argsHash()));
+      d = approval.review(new ApprovalRequest(c.task().tenant(), c.task().taskId(), c.step, c.tool().name(), c.risk(), c.argsHash()));
     } catch (Exception e) {
       d = null;
     }
@@ -98,7 +98,7 @@ public final class Oversight {
 
   /** Hands the call over with its evidence bundle. */
   void escalate(Call<?> c) throws Exception {
-    escalate(c.task instanceof TaskState task ? task : null, evidence(c)); // a call outside any scope has no task
+    escalate(c.explicitTask(), evidence(c)); // a call outside any scope has no task
   }
 
   /**
@@ -119,11 +119,11 @@ public final class Oversight {
   private static EvidenceBundle evidence(Call<?> c) {
     Verdict rejection = c.lastRejection;
     String argsHash = c.argsHash();
-    return new EvidenceBundle(c.task.tenant(), c.task.taskId(), c.step, c.tool().name(), c.risk(), c.criticality(), c.fault,
-        c.reason, c.attempts, argsHash, c.key, c.ledgerState == null ? null : c.ledgerState.name(),
+    return new EvidenceBundle(c.task().tenant(), c.task().taskId(), c.step, c.tool().name(), c.risk(), c.criticality(), c.fault,
+        c.reason, c.attempts, argsHash, c.key(), c.ledgerState() == null ? null : c.ledgerState().name(),
         c.error == null ? null : c.error.getClass().getName(),
         rejection == null ? null : rejection.reason(), rejection == null ? null : rejection.evidence(),
-        c.suggestion, complete(c.decisions(), c.task.taskId(), argsHash));
+        c.suggestion, complete(c.decisions(), c.task().taskId(), argsHash));
   }
 
   /** The call's decisions, each with task id and argument hash (left out while no sink wanted the events). */

@@ -29,11 +29,11 @@ final class Reconcile {
   }
 
   <R> Next run(Call<R> c) {
-    if (c.key != null && c.ledgerState == LedgerState.PREPARED) {
+    if (c.key() != null && c.ledgerState() == LedgerState.PREPARED) {
       writes.transition(c, LedgerState.UNKNOWN, null);
     }
     if (c.tool().reconcileMethod() == null) {
-      if (c.risk() == Risk.R1 && c.key != null) {
+      if (c.risk() == Risk.R1 && c.key() != null) {
         // The provider deduplicates on the key and answers with the committed result. The record stays
         // UNKNOWN until it answers.
         c.delayNanos = 0L;
@@ -41,7 +41,7 @@ final class Reconcile {
       }
       c.rt.meters.reconcile(ToolMeters.ReconcileOutcome.UNKNOWN);
       // A re-call cannot learn more than the call it repeats: its answer says so, and nothing is sent.
-      return decide.settle(c, Action.ESCALATE, c.recall ? Reason.OUTCOME_UNKNOWN_RECALL : Reason.RECONCILE_UNKNOWN);
+      return decide.settle(c, Action.ESCALATE, c.recall() ? Reason.OUTCOME_UNKNOWN_RECALL : Reason.RECONCILE_UNKNOWN);
     }
     Optional<R> found;
     try {
@@ -56,19 +56,19 @@ final class Reconcile {
       c.rt.meters.reconcile(ToolMeters.ReconcileOutcome.COMMITTED);
       c.result = found.get();
       c.hasResult = true;
-      c.resultFromReconcile = true;
-      if (c.key != null) {
+      c.writeState().resultFromReconcile = true;
+      if (c.key() != null) {
         writes.transition(c, LedgerState.RECONCILED_COMMITTED, IdempotencyKeys.resultHash(c.result));
       }
       decisions.record(c, Action.RECONCILE, Reason.RECONCILED_COMMITTED, DecisionRecorder.ENFORCE);
       return Next.to(ControllerState.VERIFY);
     }
     c.rt.meters.reconcile(ToolMeters.ReconcileOutcome.ABSENT);
-    if (c.key != null) {
+    if (c.key() != null) {
       writes.transition(c, LedgerState.RECONCILED_ABSENT, null);
     }
     c.history().markReconciledAbsent();
-    c.mayHaveApplied = false;
+    c.writeState().mayHaveApplied = false;
     decisions.record(c, Action.RECONCILE, Reason.RECONCILED_ABSENT, DecisionRecorder.ENFORCE);
     if (c.risk() == Risk.R3) {
       return decide.settle(c, Action.FAIL, Reason.IRREVERSIBLE);

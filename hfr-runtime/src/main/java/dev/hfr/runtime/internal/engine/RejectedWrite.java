@@ -51,8 +51,8 @@ final class RejectedWrite {
       writes.commitReturned(c);
       return decide.settle(c, Action.ESCALATE, Reason.VERIFICATION_FAILED);
     }
-    if (!c.resultFromReconcile && c.tool().reconcileMethod() != null) {
-      if (c.key != null && c.ledgerState == LedgerState.PREPARED) {
+    if (!c.resultFromReconcile() && c.tool().reconcileMethod() != null) {
+      if (c.key() != null && c.ledgerState() == LedgerState.PREPARED) {
         writes.transition(c, LedgerState.UNKNOWN, null);
       }
       Optional<R> found;
@@ -66,25 +66,25 @@ final class RejectedWrite {
       }
       if (found.isEmpty()) {
         c.rt.meters.reconcile(ToolMeters.ReconcileOutcome.ABSENT);
-        if (c.key != null) {
+        if (c.key() != null) {
           writes.transition(c, LedgerState.RECONCILED_ABSENT, null);
         }
         notInPlace(c);
-        c.freshKey = c.key != null && c.risk() == Risk.R1;
+        c.writeState().freshKey = c.key() != null && c.risk() == Risk.R1;
         return check.retry(c, Reason.REJECTED_WRITE_ABSENT);
       }
       c.rt.meters.reconcile(ToolMeters.ReconcileOutcome.COMMITTED);
-      if (c.key != null) {
+      if (c.key() != null) {
         writes.transition(c, LedgerState.RECONCILED_COMMITTED, IdempotencyKeys.resultHash(found.get()));
       }
     } else {
       writes.commitReturned(c);
     }
-    if (c.key == null || c.tool().compensateMethod() == null) {
+    if (c.key() == null || c.tool().compensateMethod() == null) {
       return decide.settle(c, Action.ESCALATE, Reason.REJECTED_WRITE_COMMITTED);
     }
     try {
-      compensator.compensate(c.task.tenant(), c.task.taskId(), c.step, c.tool(), c.invocation, c.key);
+      compensator.compensate(c.task().tenant(), c.task().taskId(), c.step, c.tool(), c.invocation, c.key());
     } catch (CompensationException e) {
       c.error = e;
       if (e.reason() == Reason.COMPENSATION_UNKNOWN) {
@@ -93,9 +93,9 @@ final class RejectedWrite {
       }
       return decide.settle(c, Action.ESCALATE, e.reason());
     }
-    c.ledgerState = LedgerState.COMPENSATED;
+    c.writeState().ledgerState = LedgerState.COMPENSATED;
     notInPlace(c);
-    c.freshKey = true;
+    c.writeState().freshKey = true;
     return check.retry(c, Reason.REJECTED_WRITE_COMPENSATED);
   }
 
@@ -109,14 +109,14 @@ final class RejectedWrite {
    * else its absent record is prepared again. {@code null} to go on; otherwise the decision that ends the call.
    */
   <R> Next prepareAgain(Call<R> c) {
-    if (c.key == null) {
+    if (c.key() == null) {
       return null;
     }
-    if (c.freshKey) {
-      c.freshKey = false;
+    if (c.freshKey()) {
+      c.writeState().freshKey = false;
       return rekey(c);
     }
-    if (c.ledgerState == LedgerState.RECONCILED_ABSENT) {
+    if (c.ledgerState() == LedgerState.RECONCILED_ABSENT) {
       writes.transition(c, LedgerState.PREPARED, null);
     }
     return null;
@@ -126,16 +126,16 @@ final class RejectedWrite {
   private <R> Next rekey(Call<R> c) {
     List<Object> args = IdempotencyKeys.arguments(c.tool(), c.invocation);
     WriteClaims.Keyed keyed;
-    if (c.task instanceof TaskState || ExplicitSteps.current() != null) {
-      keyed = writes.key(c.task, c.tool().name(), args, c.argsHash(), c.step);
+    if (c.explicitTask() != null || ExplicitSteps.current() != null) {
+      keyed = writes.key(c.task(), c.tool().name(), args, c.argsHash(), c.step);
     } else {
       // A call outside any task keeps no occurrences of its own: its write's next key is this call's next one.
       keyed = new WriteClaims.Keyed(
-          IdempotencyKeys.key(c.task.tenant(), c.task.taskId(), c.tool().name(), args, ++c.freshKeys), false);
+          IdempotencyKeys.key(c.task().tenant(), c.task().taskId(), c.tool().name(), args, ++c.writeState().freshKeys), false);
     }
-    if (keyed.recall() || keyed.key().equals(c.key)) {
+    if (keyed.recall() || keyed.key().equals(c.key())) {
       // A step the agent named has one key (or another call of the task took the next occurrence).
-      if (c.ledgerState == LedgerState.RECONCILED_ABSENT) {
+      if (c.ledgerState() == LedgerState.RECONCILED_ABSENT) {
         writes.transition(c, LedgerState.PREPARED, null); // nothing is under the key: it may carry the resend
         return null;
       }
@@ -143,11 +143,12 @@ final class RejectedWrite {
       return decide.settle(c, Action.ESCALATE, Reason.REJECTED_WRITE_COMPENSATED);
     }
     writes.releaseLease(c);
-    c.key = keyed.key();
-    c.wireKey = null;
-    c.recall = false;
+    WriteState w = c.writeState();
+    w.key = keyed.key();
+    w.wireKey = null;
+    w.recall = false;
     WriteClaims.Claim claim = writes.claim(c);
-    c.ledgerState = claim.record().state();
+    w.ledgerState = claim.record().state();
     if (claim.lease() != null) {
       writes.hold(c, claim.lease()); // released when the call ends, whatever happens next
     }
@@ -167,9 +168,10 @@ final class RejectedWrite {
   /** A reconcile found the write absent, or a compensation undid it: nothing of it is in place. */
   private static void notInPlace(Call<?> c) {
     c.history().markReconciledAbsent();
-    c.mayHaveApplied = false;
     c.hasResult = false;
     c.result = null;
-    c.resultFromReconcile = false;
+    WriteState w = c.writeState();
+    w.mayHaveApplied = false;
+    w.resultFromReconcile = false;
   }
 }

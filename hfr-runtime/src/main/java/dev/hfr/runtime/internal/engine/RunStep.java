@@ -80,7 +80,7 @@ final class RunStep {
   private <R> Next runAbandonable(Call<R> c, long bound, long t0) {
     R r = null;
     Exception error = null;
-    String key = c.tool().risk() == Risk.R1 ? c.key : null;
+    String key = c.tool().risk() == Risk.R1 ? c.key() : null;
     int rung = c.rung;
     try {
       r = timeouts.abandonable(() -> rung < 0 ? c.invocation.proceed(key) : c.invocation.degrade(rung), bound,
@@ -147,7 +147,7 @@ final class RunStep {
 
   /** The attempt's time bound from {@code t0} (its timeout, or what is left of the task's deadline), or 0. */
   long boundNanos(Call<?> c, long t0) {
-    return AttemptTimeout.bounded(c.policy, c.task) ? timeouts.attemptBoundNanos(c.policy, c.task, t0) : 0L;
+    return AttemptTimeout.bounded(c.policy, c.deadline()) ? timeouts.attemptBoundNanos(c.policy, c.deadline(), t0) : 0L;
   }
 
   /** The breaker's and bulkhead's permits: the next state if they refuse the attempt, else {@code null}. */

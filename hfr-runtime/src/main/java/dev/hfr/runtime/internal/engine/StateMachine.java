@@ -104,7 +104,7 @@ final class StateMachine {
    * fencing token): the record is the new holder's, who reconciles it. The call ends {@code key_in_use}.
    */
   <R> ToolCallException lostKey(Call<R> c, LostKey e) {
-    c.suggestion = "the lease on key " + c.key + " lapsed and another recoverer took the key over; it reconciles the write";
+    c.suggestion = "the lease on key " + c.key() + " lapsed and another recoverer took the key over; it reconciles the write";
     if (c.error == null) {
       c.error = e.refusal;
     }

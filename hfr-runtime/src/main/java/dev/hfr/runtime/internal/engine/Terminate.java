@@ -28,18 +28,18 @@ final class Terminate {
   /** The exception that ends the call in terminal state {@code s}. */
   <R> ToolCallException run(Call<R> c, ControllerState s) {
     c.reportBreakerFailure();
-    if (c.key != null && c.ledgerState == LedgerState.PREPARED && !c.alreadyCommitted && c.lease != null) {
+    if (c.key() != null && c.ledgerState() == LedgerState.PREPARED && !c.alreadyCommitted() && c.lease() != null) {
       // The last fault proves only that the last attempt did nothing; an earlier one may still have.
       boolean notApplied = c.attempts == 0
-          || (!c.mayHaveApplied && c.fault != null && ActionTable.provesNotApplied(c.fault, c.classification));
+          || (!c.mayHaveApplied() && c.fault != null && ActionTable.provesNotApplied(c.fault, c.classification));
       writes.transition(c, notApplied ? LedgerState.FAILED : LedgerState.UNKNOWN, null);
     }
-    boolean unknown = c.ledgerState == LedgerState.UNKNOWN;
-    boolean committed = c.ledgerState != null && c.ledgerState.isCommitted();
+    boolean unknown = c.ledgerState() == LedgerState.UNKNOWN;
+    boolean committed = c.ledgerState() != null && c.ledgerState().isCommitted();
     ToolOutcome.Status status = ToolOutcome.Status.FAILED;
     Reason reason = c.reason;
-    WriteAnswers answers = c.key == null ? null : c.task.answers();
-    if (s == ControllerState.ESCALATE && answers != null && c.recall && answers.wasEscalated(c.key)) {
+    WriteAnswers answers = c.key() == null ? null : c.task().answers();
+    if (s == ControllerState.ESCALATE && answers != null && c.recall() && answers.wasEscalated(c.key())) {
       // The write this call repeats is already with a person: the model's re-call is answered, not escalated again.
       status = ToolOutcome.Status.ESCALATED;
     } else if (s == ControllerState.ESCALATE) {
@@ -48,26 +48,26 @@ final class Terminate {
         oversight.escalate(c);
         status = ToolOutcome.Status.ESCALATED;
         if (answers != null) {
-          answers.markEscalated(c.key);
+          answers.markEscalated(c.key());
         }
       } catch (Exception e) {
         reason = Reason.ESCALATION_FAILED;
       }
     } else if (s == ControllerState.REPLAN) {
-      c.task.requestReplan();
+      c.task().requestReplan();
     }
     boolean retryable = !unknown && !committed && c.fault != Fault.T7 && c.fault != Fault.T8 && c.fault != Fault.V1
         && reason != Reason.KEY_IN_USE && reason != Reason.ALREADY_COMMITTED && reason != Reason.OUTCOME_UNKNOWN_RECALL;
     ToolOutcome outcome = new ToolOutcome(c.tool().name(), status, c.fault, retryable, c.write() && (unknown || committed),
-        c.key == null ? List.of() : CallEnd.artifactRefs(c), unknown || committed, c.rung >= 0, c.rungLevel(), c.attempts,
+        c.key() == null ? List.of() : CallEnd.artifactRefs(c), unknown || committed, c.rung >= 0, c.rungLevel(), c.attempts,
         reason.code());
     end.finish(c, outcome, c.write() && (unknown || (committed && c.fault == Fault.V1)));
-    return oversight.failure(outcome, c.error, unknown || unkeyedWriteMayHaveHappened(c), c.task::report);
+    return oversight.failure(outcome, c.error, unknown || unkeyedWriteMayHaveHappened(c), c.task()::report);
   }
 
   /** A write without a ledger record (idempotency.enabled: false) whose last attempt proves nothing. */
   private static boolean unkeyedWriteMayHaveHappened(Call<?> c) {
-    return c.write() && c.key == null && c.attempts > 0 && !c.hasResult && c.fault != null && c.fault != Fault.V1
+    return c.write() && c.key() == null && c.attempts > 0 && !c.hasResult && c.fault != null && c.fault != Fault.V1
         && !ActionTable.provesNotApplied(c.fault, c.classification) && !c.history().reconciledAbsent();
   }
 }

@@ -53,7 +53,7 @@ final class Verify {
       return verified(c, level, verification.verify(c.tool(), level, c.result));
     }
     // A read comes straight from its attempt; a write's ledger checkpoint came in between.
-    long t0 = c.key == null ? c.lastAttemptEndNanos : clock.nanoTime();
+    long t0 = c.key() == null ? c.lastAttemptEndNanos : clock.nanoTime();
     ResultVerification.Result v = verification.verify(c.tool(), level, c.result);
     c.verifyNanos = clock.nanoTime() - t0;
     return verified(c, level, v);
@@ -64,7 +64,7 @@ final class Verify {
     if (v.accepted()) {
       c.quality = v.verdict().quality();
       c.verificationRequired = v.verificationRequired();
-      double floor = Double.isNaN(c.task.qualityFloor()) ? c.policy.qualityFloor() : c.task.qualityFloor();
+      double floor = Double.isNaN(c.taskQualityFloor()) ? c.policy.qualityFloor() : c.taskQualityFloor();
       // The result passed: the tool's answer confirms the write (a low quality does not undo it).
       writes.commitReturned(c);
       if (c.quality >= floor) {
@@ -85,7 +85,7 @@ final class Verify {
     c.classification = rejectedAt(v.rejectedAt());
     c.fault = Fault.V1;
     c.history().recordRejection(rejection.reason(), newEvidence);
-    if (c.alreadyCommitted) {
+    if (c.alreadyCommitted()) {
       return decide.settle(c, Action.ESCALATE, Reason.VERIFICATION_FAILED);
     }
     return Next.to(ControllerState.CHECK);

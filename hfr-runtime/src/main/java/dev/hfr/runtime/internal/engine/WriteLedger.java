@@ -59,7 +59,7 @@ public final class WriteLedger {
 
   /** Finds or creates the write's record and decides whether this call may act on it (see {@link WriteClaims}). */
   WriteClaims.Claim claim(Call<?> c) {
-    return claims.claim(c.task.tenant(), c.task.taskId(), c.key, c.tool().name(), c.argsHash, c.task.deadline());
+    return claims.claim(c.task().tenant(), c.task().taskId(), c.key(), c.tool().name(), c.argsHash, c.task().deadline());
   }
 
   /** Why a claim found the key in use: the holder and the time its lease has left. */
@@ -69,8 +69,9 @@ public final class WriteLedger {
 
   /** The call holds {@code lease} from now on, renewed by the heartbeat until {@link #releaseLease}. */
   void hold(Call<?> c, Lease lease) {
-    c.lease = lease;
-    c.heartbeat = LeaseHeartbeat.start(ledger, lease, leaseTtl);
+    WriteState w = c.writeState();
+    w.lease = lease;
+    w.heartbeat = LeaseHeartbeat.start(ledger, lease, leaseTtl);
   }
 
   /**
@@ -79,15 +80,15 @@ public final class WriteLedger {
    * @throws LostKey if the call's lease lapsed and another recoverer took the key over
    */
   void transition(Call<?> c, LedgerState target, String resultHash) {
-    long token = c.lease == null ? 0L : c.lease.fencingToken();
+    long token = c.lease() == null ? 0L : c.lease().fencingToken();
     LedgerRecord r;
     try {
-      r = ledger.transition(c.task.tenant(), c.key, c.ledgerState, target, resultHash, token);
+      r = ledger.transition(c.task().tenant(), c.key(), c.ledgerState(), target, resultHash, token);
     } catch (StaleFencingTokenException takenOver) {
       forget(c);
       throw new LostKey(takenOver);
     }
-    c.ledgerState = r.state();
+    c.writeState().ledgerState = r.state();
     if (LedgerRules.endsLease(target)) {
       forget(c); // the ledger ended the lease with this move: releasing it would be one more statement for nothing
     }
@@ -100,19 +101,23 @@ public final class WriteLedger {
    * already settled (reconciled, or committed before this call) is left as it is.
    */
   void commitReturned(Call<?> c) {
-    if (c.key != null && !c.alreadyCommitted
-        && (c.ledgerState == LedgerState.PREPARED || c.ledgerState == LedgerState.UNKNOWN)) {
-      transition(c, c.ledgerState == LedgerState.UNKNOWN ? LedgerState.RECONCILED_COMMITTED : LedgerState.COMMITTED,
+    if (c.key() != null && !c.alreadyCommitted()
+        && (c.ledgerState() == LedgerState.PREPARED || c.ledgerState() == LedgerState.UNKNOWN)) {
+      transition(c, c.ledgerState() == LedgerState.UNKNOWN ? LedgerState.RECONCILED_COMMITTED : LedgerState.COMMITTED,
           IdempotencyKeys.resultHash(c.result));
     }
   }
 
   /** Stops renewing and gives up the call's lease, if it holds one; never throws (every exit path runs it). */
   void releaseLease(Call<?> c) {
-    LeaseHeartbeat.Beat beat = c.heartbeat;
-    c.heartbeat = null;
-    Lease lease = beat != null ? beat.stop() : c.lease;
-    c.lease = null;
+    WriteState w = c.writeStateIfAny();
+    if (w == null) {
+      return; // a read, or a write that never claimed its key
+    }
+    LeaseHeartbeat.Beat beat = w.heartbeat;
+    w.heartbeat = null;
+    Lease lease = beat != null ? beat.stop() : w.lease;
+    w.lease = null;
     if (lease != null) {
       try {
         ledger.releaseLease(lease);
@@ -124,10 +129,14 @@ public final class WriteLedger {
 
   /** Drops a lease another recoverer took over, or one the ledger ended: nothing of it is this call's to release. */
   private static void forget(Call<?> c) {
-    if (c.heartbeat != null) {
-      c.heartbeat.stop();
-      c.heartbeat = null;
+    WriteState w = c.writeStateIfAny();
+    if (w == null) {
+      return;
     }
-    c.lease = null;
+    if (w.heartbeat != null) {
+      w.heartbeat.stop();
+      w.heartbeat = null;
+    }
+    w.lease = null;
   }
 }

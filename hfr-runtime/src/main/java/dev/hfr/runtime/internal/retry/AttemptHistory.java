@@ -9,9 +9,11 @@ import java.util.Objects;
  * often it repeated, whether the context was compressed, whether a write's unknown outcome was
  * reconciled as absent, and whether the one probe of an unclassified failure was spent.
  *
- * <p>One per step, used by the thread running the step; not thread-safe.
+ * <p>One per step, used by the thread running the step; not thread-safe. The engine's call extends it rather
+ * than holding one: a read's call exists only because it failed, so its history costs no object of its own, and
+ * a new target {@linkplain #restart() restarts} it.
  */
-public final class AttemptHistory {
+public class AttemptHistory {
 
   private Fault lastFault;
   private int sameFaultStreak;
@@ -25,6 +27,18 @@ public final class AttemptHistory {
   /** A fresh step: nothing has failed yet. */
   public AttemptHistory() {}
 
+  /** Forgets everything recorded, as a fresh history would: streaks against an old target do not carry over. */
+  protected final void restart() {
+    lastFault = null;
+    sameFaultStreak = 0;
+    lastVerifierReason = null;
+    sameVerifierReasonStreak = 0;
+    compressed = false;
+    reconciledAbsent = false;
+    unclassifiedProbed = false;
+    failures = 0;
+  }
+
   /**
    * Records a failed attempt.
    *
@@ -32,7 +46,7 @@ public final class AttemptHistory {
    * @param newEvidence whether this failure told something the previous one did not (a different status,
    *     error body, Retry-After or verifier evidence); a failure with new evidence restarts the streak
    */
-  public void recordFailure(Fault fault, boolean newEvidence) {
+  public final void recordFailure(Fault fault, boolean newEvidence) {
     Objects.requireNonNull(fault, "fault");
     failures++;
     sameFaultStreak = fault == lastFault && !newEvidence ? sameFaultStreak + 1 : 1;
@@ -44,7 +58,7 @@ public final class AttemptHistory {
   }
 
   /** Records a verifier rejection (a V1 failure) with its reason; call it instead of {@link #recordFailure}. */
-  public void recordRejection(String reason, boolean newEvidence) {
+  public final void recordRejection(String reason, boolean newEvidence) {
     Objects.requireNonNull(reason, "reason");
     sameVerifierReasonStreak = reason.equals(lastVerifierReason) ? sameVerifierReasonStreak + 1 : 1;
     lastVerifierReason = reason;
@@ -58,12 +72,12 @@ public final class AttemptHistory {
   }
 
   /** The context was compressed since the last T6: one more attempt of the step is worth making. */
-  public void markCompressed() {
+  public final void markCompressed() {
     compressed = true;
   }
 
   /** The ledger's reconcile found the write absent (RECONCILED_ABSENT): resending is safe (Proposition 3). */
-  public void markReconciledAbsent() {
+  public final void markReconciledAbsent() {
     reconciledAbsent = true;
   }
 
@@ -78,38 +92,38 @@ public final class AttemptHistory {
     reconciledAbsent = false;
   }
 
-  public Fault lastFault() {
+  public final Fault lastFault() {
     return lastFault;
   }
 
   /** How many failures in a row had the last class and brought no new evidence (1 for a single failure). */
-  public int sameFaultStreak() {
+  public final int sameFaultStreak() {
     return sameFaultStreak;
   }
 
-  public String lastVerifierReason() {
+  public final String lastVerifierReason() {
     return lastVerifierReason;
   }
 
   /** How many rejections in a row gave the last reason. */
-  public int sameVerifierReasonStreak() {
+  public final int sameVerifierReasonStreak() {
     return sameVerifierReasonStreak;
   }
 
-  public boolean compressed() {
+  public final boolean compressed() {
     return compressed;
   }
 
-  public boolean reconciledAbsent() {
+  public final boolean reconciledAbsent() {
     return reconciledAbsent;
   }
 
-  public boolean unclassifiedProbed() {
+  public final boolean unclassifiedProbed() {
     return unclassifiedProbed;
   }
 
   /** Failed attempts recorded. */
-  public int failures() {
+  public final int failures() {
     return failures;
   }
 
