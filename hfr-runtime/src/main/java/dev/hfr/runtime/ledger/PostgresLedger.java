@@ -80,7 +80,7 @@ import javax.sql.DataSource;
  *
  * <p>The PostgreSQL JDBC driver is an optional dependency of hfr-runtime: add {@code org.postgresql:postgresql}
  * to use this backend. The ledger borrows connections from the {@link DataSource} per operation (and for the
- * settled sweep, from its thread {@code hfr-ledger-sweep}, which {@link #close} stops) and works with
+ * settled sweep and the retention's delete, from its thread {@code hfr-ledger-sweep}, which {@link #close} stops) and works with
  * auto-commit on or off. Thread-safe.
  */
 public final class PostgresLedger implements IdempotencyLedger {
@@ -267,11 +267,12 @@ public final class PostgresLedger implements IdempotencyLedger {
   private final AtomicLong lastSettledSweep;
   private final AtomicBoolean sweeping = new AtomicBoolean();
   /**
-   * Held by the background settled sweep and by {@link #expire}: a sweep under way holds row locks that
-   * expire's own clearing skips, so the records it was clearing would outlive their retention until the next one.
+   * Held by the background settled sweep and by {@link #expire} (the retention's, in the background, or a caller's):
+   * a sweep under way holds row locks that expire's own clearing skips, so the records it was clearing would outlive
+   * their retention until the next one.
    */
   private final ReentrantLock sweepLock = new ReentrantLock();
-  /** Runs the settled sweep off the call path: one thread at most, gone after 30 s without work. */
+  /** Runs the settled sweep and the retention's delete off the call path: one thread at most, gone after 30 s without work. */
   private final ThreadPoolExecutor sweeper = new ThreadPoolExecutor(0, 1, 30, TimeUnit.SECONDS, new LinkedBlockingQueue<>(), r -> {
     Thread t = new Thread(r, "hfr-ledger-sweep");
     t.setDaemon(true);
@@ -572,10 +573,10 @@ public final class PostgresLedger implements IdempotencyLedger {
   }
 
   /**
-   * Starts the settled sweep in the background when it is due, runs the retention sweep when that is due;
-   * returns the time the caller's operation happens at. The settled sweep rewrites every record settled since
-   * the last one (each an update that touches the indexes, as an outcome did before schema version 4), so it
-   * does not run on a caller's time.
+   * Starts the settled sweep and the retention's delete in the background when they are due; returns the time the
+   * caller's operation happens at. Neither runs on a caller's time: the settled sweep rewrites every record settled
+   * since the last one (each an update that touches the indexes, as an outcome did before schema version 4), and
+   * the retention's delete removes an interval's worth of records (by default an hour's writes) in one statement.
    */
   private long expireIfDue() {
     long now = clock.epochMillis();
@@ -585,9 +586,22 @@ public final class PostgresLedger implements IdempotencyLedger {
     }
     long cutoff = sweep.dueCutoff(now);
     if (cutoff >= 0) {
-      expire(Instant.ofEpochMilli(cutoff));
+      sweeper.execute(() -> expireInBackground(Instant.ofEpochMilli(cutoff)));
     }
     return now;
+  }
+
+  /** The retention's delete, on the sweep thread. */
+  private void expireInBackground(Instant cutoff) {
+    try {
+      if (!closed) {
+        expire(cutoff);
+      }
+    } catch (RuntimeException e) {
+      // Nothing is lost: the records stay, and the next delete (its cutoff is later) takes them too.
+      LOG.log(System.Logger.Level.WARNING, "PostgreSQL ledger: deleting the records settled before " + cutoff
+          + " failed; the next retention sweep tries again: " + e.getMessage(), e);
+    }
   }
 
   /**

@@ -323,6 +323,38 @@ class PostgresLedgerTest extends IdempotencyLedgerContract {
   }
 
   @Test
+  @DisplayName("a prepare that finds the retention's delete due hands it to the ledger's sweep thread: it does not wait "
+      + "for the delete, even while a row it deletes is locked")
+  void retentionDeleteRunsOffTheCallersTime() throws Exception {
+    openInstead(options().withRetention(Duration.ofHours(1)));
+    ledger.prepare(TENANT, "k-old", "Orders.create", args(1));
+    ledger.transition(TENANT, "k-old", LedgerState.PREPARED, LedgerState.COMMITTED, null, 0);
+    ((PostgresLedger) ledger).sweepSettled(); // settled and swept: what the retention's delete removes
+    time.advance(Duration.ofMinutes(65).toNanos());
+    ExecutorService caller = Executors.newSingleThreadExecutor();
+    try (Connection holder = dataSource.getConnection()) {
+      // Another transaction holds the old record's row: a delete of it waits until that transaction ends.
+      holder.setAutoCommit(false);
+      try (Statement s = holder.createStatement()) {
+        s.executeQuery("SELECT key FROM hfr_ledger WHERE key = 'k-old' FOR UPDATE").close();
+      }
+      Future<LedgerRecord> prepare = caller.submit(() -> ledger.prepare(TENANT, "k-new", "Orders.create", args(2)));
+
+      assertThat(prepare.get(10, java.util.concurrent.TimeUnit.SECONDS).state()).as("the prepare returned").isEqualTo(LedgerState.PREPARED);
+      assertThat(ledger.find(TENANT, "k-old")).as("not deleted while its row is locked").isPresent();
+      holder.rollback();
+    } finally {
+      caller.shutdownNow();
+    }
+    long deadline = System.nanoTime() + Duration.ofSeconds(20).toNanos();
+    while (ledger.find(TENANT, "k-old").isPresent() && System.nanoTime() < deadline) {
+      Thread.sleep(10);
+    }
+    assertThat(ledger.find(TENANT, "k-old")).as("deleted by the sweep thread once the row is free").isEmpty();
+    assertThat(ledger.find(TENANT, "k-new")).isPresent();
+  }
+
+  @Test
   @DisplayName("pending() reads the records flagged may_be_pending; the sweep clears the flag of settled records only, "
       + "and a record moved back to PREPARED is flagged again")
   void sweepClearsSettledRecordsOnly() throws Exception {

@@ -5,7 +5,8 @@ import java.util.concurrent.atomic.AtomicLong;
 
 /**
  * Decides when a backend deletes settled records older than the retention: at most once per 1/24 of the
- * retention (once an hour by default), piggy-backed on writes so no background thread is needed.
+ * retention (once an hour by default), found due by a write: the write that claims it deletes, or hands the delete
+ * to a thread of its backend's (the PostgreSQL ledger's sweep thread).
  */
 public final class RetentionSweep {
 
