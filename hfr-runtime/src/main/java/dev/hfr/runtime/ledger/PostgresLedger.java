@@ -182,10 +182,11 @@ public final class PostgresLedger implements IdempotencyLedger {
   /** How often, at most, settled records are cleared of {@code may_be_pending} (piggy-backed on prepares). */
   static final Duration SETTLED_SWEEP_INTERVAL = Duration.ofSeconds(10);
   /**
-   * Rows cleared per statement of the sweep: each batch is one short transaction, so a call that moves a
-   * settled record (a compensation, a lease) waits for at most one batch's row locks.
+   * Rows cleared (by the settled sweep) or deleted (by the retention's delete) per statement: each batch is one short
+   * transaction, so a call that moves a settled record (a compensation, a lease) waits for at most one batch's row
+   * locks.
    */
-  private static final int SETTLED_SWEEP_BATCH = 1_000;
+  private static final int SWEEP_BATCH = 1_000;
   private static final System.Logger LOG = System.getLogger(PostgresLedger.class.getName());
   /**
    * Clears the flag of up to one batch of settled records. {@code FOR UPDATE SKIP LOCKED}: a record being moved
@@ -194,8 +195,20 @@ public final class PostgresLedger implements IdempotencyLedger {
    */
   private static final String SWEEP_SETTLED =
       "WITH settled AS (SELECT tenant, key FROM hfr_ledger WHERE may_be_pending AND state NOT IN " + "('PREPARED', 'UNKNOWN')"
-          + " LIMIT " + SETTLED_SWEEP_BATCH + " FOR UPDATE SKIP LOCKED) "
+          + " LIMIT " + SWEEP_BATCH + " FOR UPDATE SKIP LOCKED) "
           + "UPDATE hfr_ledger h SET may_be_pending = false FROM settled WHERE h.tenant = settled.tenant AND h.key = settled.key";
+  /**
+   * Deletes up to one batch of the records settled before a cutoff (both parameters: creation and last change),
+   * through the settled index, keyed on {@code created_at_ms}, once a sweep has put every settled record in it. A
+   * record is created before it is last updated, so the creation's bound only lets the index bound the scan; should a
+   * skewed host have stamped a creation later than an update, the record is kept longer, never deleted sooner. {@code
+   * FOR UPDATE SKIP LOCKED}: a record a call holds right now is left for the next retention sweep, so the delete never
+   * waits for a call.
+   */
+  static final String EXPIRE_SETTLED =
+      "WITH expired AS (SELECT tenant, key FROM hfr_ledger WHERE NOT may_be_pending AND created_at_ms < ? AND updated_at_ms < ?"
+          + " AND state NOT IN " + "('PREPARED', 'UNKNOWN')" + " LIMIT " + SWEEP_BATCH + " FOR UPDATE SKIP LOCKED) "
+          + "DELETE FROM hfr_ledger h USING expired WHERE h.tenant = expired.tenant AND h.key = expired.key";
 
   /**
    * A transition: a conditional update, refused (no row) unless the record is in the expected state and the
@@ -561,7 +574,7 @@ public final class PostgresLedger implements IdempotencyLedger {
   private static int clearSettled(Connection c) throws SQLException {
     int cleared = 0;
     try (PreparedStatement ps = c.prepareStatement(SWEEP_SETTLED)) {
-      for (int batch = SETTLED_SWEEP_BATCH; batch == SETTLED_SWEEP_BATCH; ) {
+      for (int batch = SWEEP_BATCH; batch == SWEEP_BATCH; ) {
         batch = ps.executeUpdate();
         cleared += batch;
         if (!c.getAutoCommit()) {
@@ -909,6 +922,10 @@ public final class PostgresLedger implements IdempotencyLedger {
     });
   }
 
+  /**
+   * {@inheritDoc} In batches of a thousand records, one transaction each; a record a call holds at this moment (a
+   * compensation, a lease) is left for the next retention sweep rather than waited for.
+   */
   @Override
   public int expire(Instant cutoff) {
     Objects.requireNonNull(cutoff, "cutoff");
@@ -927,17 +944,20 @@ public final class PostgresLedger implements IdempotencyLedger {
         tasks.setLong(1, cutoff.toEpochMilli());
         tasks.executeUpdate();
       }
-      // Through the settled index, keyed on created_at_ms, after a sweep has put every settled record in it.
-      // A record is created before it is last updated, so the extra condition only lets the index bound the
-      // scan; should a skewed host have stamped a creation later than an update, the record is kept longer,
-      // never deleted sooner.
-      clearSettled(c);
-      try (PreparedStatement ps = c.prepareStatement(
-          "DELETE FROM hfr_ledger WHERE NOT may_be_pending AND created_at_ms < ? AND updated_at_ms < ? AND state NOT IN " + NEEDS_RECONCILE)) {
+      clearSettled(c); // every settled record in the settled index first
+      int deleted = 0;
+      try (PreparedStatement ps = c.prepareStatement(EXPIRE_SETTLED)) {
         ps.setLong(1, cutoff.toEpochMilli());
         ps.setLong(2, cutoff.toEpochMilli());
-        return ps.executeUpdate();
+        for (int batch = SWEEP_BATCH; batch == SWEEP_BATCH; ) {
+          batch = ps.executeUpdate();
+          deleted += batch;
+          if (!c.getAutoCommit()) {
+            c.commit();
+          }
+        }
       }
+      return deleted;
     });
   }
 
