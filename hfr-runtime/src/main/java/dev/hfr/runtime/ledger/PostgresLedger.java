@@ -549,7 +549,7 @@ public final class PostgresLedger implements IdempotencyLedger {
    */
   int sweepSettled() {
     checkOpen();
-    return call("clearing settled records from the pending index", PostgresLedger::clearSettled);
+    return call("clearing settled records from the pending index", this::clearSettled);
   }
 
   private void sweepInBackground() {
@@ -571,10 +571,11 @@ public final class PostgresLedger implements IdempotencyLedger {
     }
   }
 
-  private static int clearSettled(Connection c) throws SQLException {
+  /** Clears flags batch by batch until none is left, or the ledger closes (the rest waits for the next sweep). */
+  private int clearSettled(Connection c) throws SQLException {
     int cleared = 0;
     try (PreparedStatement ps = c.prepareStatement(SWEEP_SETTLED)) {
-      for (int batch = SWEEP_BATCH; batch == SWEEP_BATCH; ) {
+      for (int batch = SWEEP_BATCH; batch == SWEEP_BATCH && !closed; ) {
         batch = ps.executeUpdate();
         cleared += batch;
         if (!c.getAutoCommit()) {
@@ -949,7 +950,8 @@ public final class PostgresLedger implements IdempotencyLedger {
       try (PreparedStatement ps = c.prepareStatement(EXPIRE_SETTLED)) {
         ps.setLong(1, cutoff.toEpochMilli());
         ps.setLong(2, cutoff.toEpochMilli());
-        for (int batch = SWEEP_BATCH; batch == SWEEP_BATCH; ) {
+        // batch by batch until none is left, or the ledger closes: the rest waits for the next retention sweep
+        for (int batch = SWEEP_BATCH; batch == SWEEP_BATCH && !closed; ) {
           batch = ps.executeUpdate();
           deleted += batch;
           if (!c.getAutoCommit()) {
