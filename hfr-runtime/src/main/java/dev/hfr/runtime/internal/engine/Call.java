@@ -10,6 +10,7 @@ import dev.hfr.runtime.ToolDescriptor;
 import dev.hfr.runtime.ToolInvocation;
 import dev.hfr.runtime.action.Action;
 import dev.hfr.runtime.action.Reason;
+import dev.hfr.runtime.budget.Deadline;
 import dev.hfr.runtime.budget.RetryBudget;
 import dev.hfr.runtime.budget.TaskLimit;
 import dev.hfr.runtime.classify.Classification;
@@ -215,8 +216,8 @@ final class Call<R> extends AttemptHistory implements StepAllowance {
   }
 
   /** The task's deadline; a call outside any scope has none. */
-  dev.hfr.runtime.budget.Deadline deadline() {
-    return implicitTasks != null ? dev.hfr.runtime.budget.Deadline.NONE : task.deadline();
+  Deadline deadline() {
+    return implicitTasks != null ? Deadline.NONE : task.deadline();
   }
 
   /** The task's quality floor, or NaN when the task sets none (a call outside any scope never does). */
