@@ -158,7 +158,11 @@ class HfrMcpClientTest {
     h.faults.next("create_issue", new McpFault.SessionExpired());
     h.client.callTool("create_issue", Map.of("title", "session"));
     assertThat(h.tracker.created("session")).isEqualTo(1);
-    assertThat(h.eventsOf("tracker.create_issue")).noneMatch(e -> e.fault() != null);
+    // The 404 never reaches HFR: the client re-initializes and sends the request again within the attempt. Now and
+    // then the SDK's transport resets the connection that second send rides on; HFR sees that reset (T3), reconciles
+    // the write, finds it absent and sends it once more: still one issue, counted above.
+    assertThat(h.eventsOf("tracker.create_issue")).as("no decision about the 404")
+        .allMatch(e -> e.fault() == null || e.fault() == Fault.T3);
   }
 
   @Test
