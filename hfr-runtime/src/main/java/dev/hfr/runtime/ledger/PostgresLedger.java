@@ -571,19 +571,26 @@ public final class PostgresLedger implements IdempotencyLedger {
     }
   }
 
-  /** Clears flags batch by batch until none is left, or the ledger closes (the rest waits for the next sweep). */
   private int clearSettled(Connection c) throws SQLException {
-    int cleared = 0;
     try (PreparedStatement ps = c.prepareStatement(SWEEP_SETTLED)) {
-      for (int batch = SWEEP_BATCH; batch == SWEEP_BATCH && !closed; ) {
-        batch = ps.executeUpdate();
-        cleared += batch;
-        if (!c.getAutoCommit()) {
-          c.commit();
-        }
+      return inBatches(c, ps);
+    }
+  }
+
+  /**
+   * Runs a statement of at most {@link #SWEEP_BATCH} rows, each run its own transaction, until a run finds fewer rows
+   * (none is left) or the ledger closes (the rest waits for the next sweep); returns how many rows in all.
+   */
+  private int inBatches(Connection c, PreparedStatement batch) throws SQLException {
+    int rows = 0;
+    for (int last = SWEEP_BATCH; last == SWEEP_BATCH && !closed; ) {
+      last = batch.executeUpdate();
+      rows += last;
+      if (!c.getAutoCommit()) {
+        c.commit();
       }
     }
-    return cleared;
+    return rows;
   }
 
   /**
@@ -946,20 +953,11 @@ public final class PostgresLedger implements IdempotencyLedger {
         tasks.executeUpdate();
       }
       clearSettled(c); // every settled record in the settled index first
-      int deleted = 0;
       try (PreparedStatement ps = c.prepareStatement(EXPIRE_SETTLED)) {
         ps.setLong(1, cutoff.toEpochMilli());
         ps.setLong(2, cutoff.toEpochMilli());
-        // batch by batch until none is left, or the ledger closes: the rest waits for the next retention sweep
-        for (int batch = SWEEP_BATCH; batch == SWEEP_BATCH && !closed; ) {
-          batch = ps.executeUpdate();
-          deleted += batch;
-          if (!c.getAutoCommit()) {
-            c.commit();
-          }
-        }
+        return inBatches(c, ps);
       }
-      return deleted;
     });
   }
 
