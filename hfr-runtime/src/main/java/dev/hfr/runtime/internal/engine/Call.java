@@ -412,10 +412,6 @@ final class Call<R> extends AttemptHistory implements StepAllowance {
     return write == null ? null : write.lease;
   }
 
-  LeaseHeartbeat.Beat heartbeat() {
-    return write == null ? null : write.heartbeat;
-  }
-
   LedgerState ledgerState() {
     return write == null ? null : write.ledgerState;
   }
