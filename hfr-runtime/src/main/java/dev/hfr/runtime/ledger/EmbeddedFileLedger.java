@@ -9,6 +9,7 @@ import dev.hfr.runtime.ledger.internal.JournalScanner;
 import dev.hfr.runtime.ledger.internal.JournalWriter;
 import dev.hfr.runtime.ledger.internal.LedgerTable;
 import dev.hfr.runtime.ledger.internal.RetentionSweep;
+import dev.hfr.runtime.ledger.internal.SettledStore;
 import dev.hfr.runtime.ledger.internal.StoredEntry;
 import dev.hfr.runtime.ledger.internal.UnforcedKeys;
 import dev.hfr.runtime.time.Clock;
@@ -17,6 +18,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
@@ -85,7 +87,17 @@ public final class EmbeddedFileLedger implements IdempotencyLedger {
   public static final String CHECKPOINT = CheckpointFile.NAME;
 
   private static final System.Logger LOG = System.getLogger(EmbeddedFileLedger.class.getName());
-  private static final long MIN_FRAMES_BEFORE_COMPACTION = 10_000;
+  /** The store of settled records' file name inside the ledger directory. */
+  public static final String STORE = SettledStore.NAME;
+
+  /** Below this many frames the journal is not compacted: replaying it on open takes milliseconds. */
+  private static final long MIN_FRAMES_BEFORE_COMPACTION = 20_000;
+  /** Records moved to the store per transaction. */
+  private static final int MOVE_BATCH = 5_000;
+  /** How often housekeeping looks for settled records to move, a journal to compact and records to expire. */
+  private static final long HOUSEKEEPING_MILLIS = 100;
+  /** Housekeeping rounds that wait for a write to force the journal before housekeeping forces it itself. */
+  private static final int ROUNDS_BEFORE_FORCING = 10;
   /** Prefixes a task id into the key a checkpoint's durability is scoped to. */
   private static final String CHECKPOINT_KEY_PREFIX = "\u0000task ";
 
@@ -133,12 +145,16 @@ public final class EmbeddedFileLedger implements IdempotencyLedger {
   private final LedgerTable table;
   private final UnforcedKeys unforced;
   private final RetentionSweep sweep;
+  private final SettledStore store;
   private final OpenReport openReport;
-  private boolean closed;
+  private final Object housekeeping = new Object(); // one move, compaction or expiry at a time
+  private final Thread housekeeper;
+  private int unforcedRounds; // guarded by this
+  private boolean closed; // guarded by this
 
   private EmbeddedFileLedger(
       Path directory, Clock clock, DirectoryLock lock, JournalWriter writer, LedgerTable table, UnforcedKeys unforced,
-      RetentionSweep sweep, OpenReport report) {
+      RetentionSweep sweep, SettledStore store, OpenReport report) {
     this.directory = directory;
     this.journal = directory.resolve(JOURNAL);
     this.clock = clock;
@@ -147,7 +163,10 @@ public final class EmbeddedFileLedger implements IdempotencyLedger {
     this.table = table;
     this.unforced = unforced;
     this.sweep = sweep;
+    this.store = store;
     this.openReport = report;
+    this.housekeeper = new Thread(this::housekeep, "hfr-ledger-housekeeping " + directory.getFileName());
+    this.housekeeper.setDaemon(true);
   }
 
   /** Opens (or creates) the ledger in {@code directory} with the default options. */
@@ -188,34 +207,60 @@ public final class EmbeddedFileLedger implements IdempotencyLedger {
     JournalRecovery.Opened opened = JournalRecovery.open(journal, checkpoint);
     long now = options.clock().epochMillis();
     RetentionSweep sweep = new RetentionSweep(options.retention(), now);
-    JournalWriter writer = new JournalWriter(
-        journal, options.forcePolicy(), checkpoint, opened.ledgerId(), opened.firstSeq(), opened.lastSeq());
-    UnforcedKeys unforced = new UnforcedKeys();
-    LedgerTable table = new LedgerTable(persisterFor(writer, unforced));
-    for (JournalScanner.Located f : opened.frames()) {
-      f.frame().applyTo(table);
+    SettledStore store = SettledStore.open(dir, options.forcePolicy());
+    JournalWriter writer;
+    try {
+      writer = new JournalWriter(journal, options.forcePolicy(), checkpoint, opened.ledgerId(), opened.firstSeq(), opened.lastSeq());
+    } catch (IOException | RuntimeException e) {
+      store.close();
+      throw e;
     }
-    // This process holds the directory's lock, so whoever held a lease in the journal is dead: its keys
-    // are free to take over now rather than when the leases lapse.
-    table.forgetLeaseHolders();
-    int expired;
+    UnforcedKeys unforced = new UnforcedKeys();
+    LedgerTable table = new LedgerTable(persisterFor(writer, unforced), coldRecordsOf(store));
     boolean compacted = false;
     try {
-      expired = table.expire(sweep.cutoff(now));
-      if (writer.framesInFile() > 2L * table.size() + 1000 || expired > 0) {
+      for (JournalScanner.Located f : opened.frames()) {
+        f.frame().applyTo(table);
+      }
+      // This process holds the directory's lock, so whoever held a lease in the journal is dead: its keys
+      // are free to take over now rather than when the leases lapse. (The store's rows: see SettledStore.)
+      table.forgetLeaseHolders();
+      if (writer.framesInFile() > 2L * table.size() + 1000) {
         writer.rewrite(JournalCodec.payloadsOf(table));
         compacted = true;
       }
       writer.syncUntil(writer.required());
     } catch (RuntimeException e) {
       closeQuietly(writer);
+      store.close();
       throw e;
     }
     JournalScanner.TornTail t = opened.torn();
     OpenReport report = new OpenReport(
         journal, opened.frames().size(), table.size(), t != null ? t.offset() : -1, t != null ? t.bytes() : 0, t != null ? t.reason() : null,
-        opened.tornSavedTo(), expired, compacted, t != null ? t.framesDropped() : 0, opened.created(), opened.upgraded());
-    return new EmbeddedFileLedger(dir, options.clock(), lock, writer, table, unforced, sweep, report);
+        opened.tornSavedTo(), 0, compacted, t != null ? t.framesDropped() : 0, opened.created(), opened.upgraded());
+    EmbeddedFileLedger ledger = new EmbeddedFileLedger(dir, options.clock(), lock, writer, table, unforced, sweep, store, report);
+    ledger.housekeeper.start();
+    return ledger;
+  }
+
+  private static LedgerTable.ColdRecords coldRecordsOf(SettledStore store) {
+    return new LedgerTable.ColdRecords() {
+      @Override
+      public StoredEntry find(String tenant, String key) {
+        return store.find(tenant, key);
+      }
+
+      @Override
+      public List<StoredEntry> taskEntries(String tenant, String taskId) {
+        return store.taskEntries(tenant, taskId);
+      }
+
+      @Override
+      public TaskCheckpoint findTask(String tenant, String taskId) {
+        return store.findTask(tenant, taskId);
+      }
+    };
   }
 
   private static LedgerTable.Persister persisterFor(JournalWriter writer, UnforcedKeys unforced) {
@@ -301,27 +346,13 @@ public final class EmbeddedFileLedger implements IdempotencyLedger {
 
   @Override
   public LedgerRecord prepare(String tenant, String key, String tool, String argsHash) {
-    return durably(tenant, key, () -> {
-      long now = clock.epochMillis();
-      long cutoff = sweep.dueCutoff(now);
-      if (cutoff >= 0) {
-        table.expire(cutoff);
-      }
-      return table.prepare(tenant, key, tool, argsHash, now);
-    });
+    return durably(tenant, key, () -> table.prepare(tenant, key, tool, argsHash, clock.epochMillis()));
   }
 
   @Override
   public Prepared prepareIfAbsent(
       String tenant, String taskId, String key, String tool, String argsHash, String owner, Duration leaseTtl) {
-    return durably(tenant, key, () -> {
-      long now = clock.epochMillis();
-      long cutoff = sweep.dueCutoff(now);
-      if (cutoff >= 0) {
-        table.expire(cutoff);
-      }
-      return table.prepareIfAbsent(tenant, taskId, key, tool, argsHash, owner, leaseTtl, now);
-    });
+    return durably(tenant, key, () -> table.prepareIfAbsent(tenant, taskId, key, tool, argsHash, owner, leaseTtl, clock.epochMillis()));
   }
 
   @Override
@@ -390,16 +421,159 @@ public final class EmbeddedFileLedger implements IdempotencyLedger {
     return durably(table::pending);
   }
 
+  /**
+   * {@inheritDoc} The records held in memory are deleted under the ledger's lock, those in {@code ledger.db} a
+   * thousand per transaction after it, so writes go on meanwhile. Retention runs the same on the ledger's
+   * housekeeping thread by itself.
+   */
   @Override
   public int expire(Instant cutoff) {
     Objects.requireNonNull(cutoff, "cutoff");
-    return durably(() -> table.expire(cutoff.toEpochMilli()));
+    long cutoffMillis = cutoff.toEpochMilli();
+    synchronized (housekeeping) {
+      int[] alsoStored = new int[1];
+      List<StoredEntry> fromMemory = durably(() -> {
+        List<StoredEntry> removed = table.expireEntries(cutoffMillis);
+        for (StoredEntry e : removed) {
+          if (store.find(e.tenant(), e.key()) != null) {
+            alsoStored[0]++; // its stored copy is older still, and deleted below: count the record once
+          }
+        }
+        return removed;
+      });
+      return fromMemory.size() + deleteStoredBefore(cutoffMillis) - alsoStored[0];
+    }
   }
 
-  /** Rewrites the journal with just the live records. Runs by itself when superseded frames pile up. */
-  public synchronized void compact() {
-    checkOpen();
-    writer.rewrite(JournalCodec.payloadsOf(table));
+  /** Rewrites the journal with just the records held in memory. Runs by itself when superseded frames pile up. */
+  public void compact() {
+    synchronized (housekeeping) {
+      synchronized (this) {
+        checkOpen();
+        writer.rewrite(JournalCodec.payloadsOf(table));
+      }
+    }
+  }
+
+  /**
+   * Moves every settled record held in memory to {@code ledger.db} now, and compacts the journal if it is
+   * due, as housekeeping does every {@value #HOUSEKEEPING_MILLIS} ms: for tests that read records back
+   * from the store.
+   */
+  void settleNow() {
+    synchronized (housekeeping) {
+      synchronized (this) {
+        unforcedRounds = ROUNDS_BEFORE_FORCING;
+      }
+      while (moveSettled() == MOVE_BATCH) {
+        // next batch
+      }
+      compactIfDue();
+    }
+  }
+
+  /** The housekeeping thread: moves settled records to the store, compacts the journal, expires records. */
+  private void housekeep() {
+    long failures = 0;
+    while (true) {
+      synchronized (this) {
+        if (closed) {
+          return;
+        }
+        try {
+          wait(failures == 0 ? HOUSEKEEPING_MILLIS : Math.min(30_000, 1000L << Math.min(failures, 5)));
+        } catch (InterruptedException e) {
+          return;
+        }
+        if (closed) {
+          return;
+        }
+      }
+      try {
+        synchronized (housekeeping) {
+          while (moveSettled() == MOVE_BATCH && isOpen()) {
+            // a backlog: keep moving; writes take the ledger's lock between batches
+          }
+          compactIfDue();
+          long cutoff = sweep.dueCutoff(clock.epochMillis());
+          if (cutoff >= 0) {
+            durably(() -> table.expireEntries(cutoff));
+            deleteStoredBefore(cutoff);
+          }
+        }
+        failures = 0;
+      } catch (RuntimeException e) {
+        if (!isOpen()) {
+          return;
+        }
+        failures++;
+        // Nothing is lost: what was not moved stays in memory and in the journal, and is tried again.
+        LOG.log(System.Logger.Level.WARNING, "ledger housekeeping in " + directory + " failed (" + failures
+            + " in a row); settled records stay in memory until it succeeds: " + e, e);
+      }
+    }
+  }
+
+  /**
+   * Moves one batch of settled records and closed tasks from memory to the store; returns how many records.
+   * The journal is forced first, so the store never holds a state the journal could still lose.
+   */
+  private int moveSettled() {
+    List<StoredEntry> batch;
+    List<TaskCheckpoint> tasks;
+    long upTo;
+    synchronized (this) {
+      if (closed) {
+        return 0;
+      }
+      if (writer.forced() < writer.written() && unforcedRounds++ < ROUNDS_BEFORE_FORCING) {
+        return 0; // the next write's force will cover the outcomes written since; housekeeping forces only when idle
+      }
+      unforcedRounds = 0;
+      batch = table.settledToMove(MOVE_BATCH, clock.epochMillis());
+      tasks = table.closedToMove(MOVE_BATCH);
+      upTo = writer.written();
+    }
+    if (batch.isEmpty() && tasks.isEmpty()) {
+      return 0;
+    }
+    try {
+      writer.syncUntil(upTo);
+      store.putAll(batch, tasks);
+    } catch (RuntimeException e) {
+      synchronized (this) {
+        table.moveFailed(batch, tasks);
+      }
+      throw e;
+    }
+    synchronized (this) {
+      table.forgetMoved(batch, tasks);
+    }
+    return batch.size();
+  }
+
+  /** Compacts the journal when superseded frames outnumber the records in memory (cheap: memory holds little). */
+  private void compactIfDue() {
+    synchronized (this) {
+      if (!closed && writer.framesInFile() > Math.max(MIN_FRAMES_BEFORE_COMPACTION, 4L * table.size())) {
+        writer.rewrite(JournalCodec.payloadsOf(table));
+      }
+    }
+  }
+
+  /** Deletes stored records (and closed tasks) last changed before {@code cutoffMillis}, batch by batch; returns how many records. */
+  private int deleteStoredBefore(long cutoffMillis) {
+    int deleted = 0;
+    int n;
+    do {
+      n = store.deleteBatchBefore(cutoffMillis);
+      deleted += n;
+    } while (n == SettledStore.DELETE_BATCH && isOpen());
+    return deleted;
+  }
+
+  private synchronized boolean isOpen() {
+    return !closed;
   }
 
   /** How many forces of the journal acknowledgements have waited for since open (group commit shares them). */
@@ -407,8 +581,20 @@ public final class EmbeddedFileLedger implements IdempotencyLedger {
     return writer.forces();
   }
 
-  /** Number of live records (all tenants). */
+  /** Number of live records (all tenants), in memory and in {@code ledger.db}. Reads every record held in memory: for tests and tools. */
   public synchronized int size() {
+    checkOpen();
+    long n = store.size();
+    for (StoredEntry e : table.entries()) {
+      if (store.find(e.tenant(), e.key()) == null) {
+        n++;
+      }
+    }
+    return Math.toIntExact(n);
+  }
+
+  /** Records held in memory: the unsettled ones and those settled since housekeeping last moved them to {@code ledger.db}. */
+  public synchronized int recordsInMemory() {
     return table.size();
   }
 
@@ -444,9 +630,6 @@ public final class EmbeddedFileLedger implements IdempotencyLedger {
       upTo = key == null || writer.required() != requiredBefore
           ? writer.required()
           : unforced.mustForce(tenant, key, writer.forced());
-      if (refused == null && writer.framesInFile() > Math.max(MIN_FRAMES_BEFORE_COMPACTION, 4L * table.size())) {
-        writer.rewrite(JournalCodec.payloadsOf(table));
-      }
     }
     writer.syncUntil(upTo);
     if (refused != null) {
@@ -462,17 +645,32 @@ public final class EmbeddedFileLedger implements IdempotencyLedger {
   }
 
   @Override
-  public synchronized void close() {
-    if (closed) {
-      return;
+  public void close() {
+    synchronized (this) {
+      if (closed) {
+        return;
+      }
+      closed = true;
+      notifyAll();
     }
-    closed = true;
-    try {
-      writer.close();
-    } catch (IOException e) {
-      throw new LedgerStorageException("closing the ledger journal " + journal + " failed: " + e, e);
-    } finally {
-      closeQuietly(lock);
+    if (Thread.currentThread() != housekeeper) {
+      try {
+        housekeeper.join(30_000); // it stops between batches
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+      }
+    }
+    synchronized (housekeeping) {
+      synchronized (this) {
+        try {
+          writer.close();
+        } catch (IOException e) {
+          throw new LedgerStorageException("closing the ledger journal " + journal + " failed: " + e, e);
+        } finally {
+          store.close();
+          closeQuietly(lock);
+        }
+      }
     }
   }
 

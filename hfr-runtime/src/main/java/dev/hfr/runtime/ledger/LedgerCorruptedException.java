@@ -37,7 +37,17 @@ public class LedgerCorruptedException extends LedgerStorageException {
   private final long readableRecords;
 
   public LedgerCorruptedException(Path file, List<Damage> damages, long readableRecords) {
-    super(message(file, damages, readableRecords));
+    this(file, damages, readableRecords, message(file, damages, readableRecords));
+  }
+
+  /**
+   * Damage described by {@code message}: the embedded ledger's store of settled records ({@code ledger.db}),
+   * where SQLite or a row's check found it.
+   *
+   * @param readableRecords how many records are intact, or -1 when that is not known without a full scan
+   */
+  public LedgerCorruptedException(Path file, List<Damage> damages, long readableRecords, String message) {
+    super(message);
     this.file = Objects.requireNonNull(file, "file");
     this.damages = List.copyOf(damages);
     this.readableRecords = readableRecords;
@@ -53,7 +63,7 @@ public class LedgerCorruptedException extends LedgerStorageException {
     return damages;
   }
 
-  /** How many records are intact and would be kept by a repair. */
+  /** How many records are intact and would be kept by a repair; -1 when not known (damage found in {@code ledger.db}). */
   public long readableRecords() {
     return readableRecords;
   }

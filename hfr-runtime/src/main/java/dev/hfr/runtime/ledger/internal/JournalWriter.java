@@ -120,6 +120,11 @@ public final class JournalWriter implements AutoCloseable {
     return forces;
   }
 
+  /** The logical end of everything appended so far, deferrable frames included: forcing up to it makes all of it durable. */
+  public long written() {
+    return appended;
+  }
+
   /** The logical position forced so far (under {@code OS_BUFFERED}: written so far). */
   public long forced() {
     return forced;

@@ -6,10 +6,12 @@ import dev.hfr.runtime.ledger.LedgerState;
 import dev.hfr.runtime.ledger.Prepared;
 import dev.hfr.runtime.ledger.TaskCheckpoint;
 import java.time.Duration;
+import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.Comparator;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.Iterator;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
@@ -22,6 +24,10 @@ import java.util.Set;
  * The ledger's records in memory, keyed by (tenant, key), applying {@link LedgerRules}. Every change is
  * first handed to the {@link Persister}; only when it returns is the change applied in memory, so a
  * failed write changes nothing. Not thread-safe: the owning backend serialises calls.
+ *
+ * <p>A backend may keep settled records elsewhere ({@link ColdRecords}): the table then holds the unsettled
+ * ones and those settled since the last move ({@link #settledToMove}), reads a key it does not hold from the
+ * cold store, and holds it again once it changes.
  */
 public final class LedgerTable {
 
@@ -58,6 +64,36 @@ public final class LedgerTable {
     default void removeTask(TaskCheckpoint checkpoint) {}
   }
 
+  /**
+   * Where settled records and closed tasks live once moved out of the table. A record in the table is newer
+   * than its cold copy, if any.
+   */
+  public interface ColdRecords {
+    /** Nothing is kept outside the table. */
+    ColdRecords NONE = new ColdRecords() {
+      @Override
+      public StoredEntry find(String tenant, String key) {
+        return null;
+      }
+
+      @Override
+      public List<StoredEntry> taskEntries(String tenant, String taskId) {
+        return List.of();
+      }
+
+      @Override
+      public TaskCheckpoint findTask(String tenant, String taskId) {
+        return null;
+      }
+    };
+
+    StoredEntry find(String tenant, String key);
+
+    List<StoredEntry> taskEntries(String tenant, String taskId);
+
+    TaskCheckpoint findTask(String tenant, String taskId);
+  }
+
   private record TenantKey(String tenant, String key) {}
 
   private final Map<TenantKey, StoredEntry> entries = new HashMap<>();
@@ -65,15 +101,30 @@ public final class LedgerTable {
   private final Map<TenantKey, TaskCheckpoint> tasks = new LinkedHashMap<>();
   /** The keys of each task's records, in creation order: a task's unfinished writes without a full scan. */
   private final Map<TenantKey, Set<String>> keysByTask = new HashMap<>();
+  /** Keys whose record settled (or task closed) in the table since the last move, oldest first; may hold stale keys. */
+  private final ArrayDeque<TenantKey> settledOrder = new ArrayDeque<>();
+  private final ArrayDeque<TenantKey> closedOrder = new ArrayDeque<>();
   private final Persister persister;
+  private final ColdRecords cold;
 
   public LedgerTable(Persister persister) {
+    this(persister, ColdRecords.NONE);
+  }
+
+  public LedgerTable(Persister persister, ColdRecords cold) {
     this.persister = persister;
+    this.cold = cold;
+  }
+
+  /** The entry of (tenant, key): the table's, else the cold store's, else null. */
+  private StoredEntry get(String tenant, String key) {
+    StoredEntry e = entries.get(new TenantKey(tenant, key));
+    return e != null ? e : cold.find(tenant, key);
   }
 
   public LedgerRecord prepare(String tenant, String key, String tool, String argsHash, long nowMillis) {
     LedgerRules.checkPrepare(tenant, key, tool, argsHash);
-    StoredEntry existing = entries.get(new TenantKey(tenant, key));
+    StoredEntry existing = get(tenant, key);
     if (existing != null) {
       LedgerRules.checkSameIntent(existing.record(), tool, argsHash);
       return existing.record();
@@ -94,7 +145,7 @@ public final class LedgerTable {
     if (taskId != null) {
       LedgerRules.checkId(taskId, "taskId", LedgerRules.MAX_NAME);
     }
-    StoredEntry existing = entries.get(new TenantKey(tenant, key));
+    StoredEntry existing = get(tenant, key);
     if (existing != null) {
       LedgerRules.checkSameIntent(existing.record(), tool, argsHash);
       return new Prepared(existing.record(), false, null);
@@ -106,18 +157,18 @@ public final class LedgerTable {
 
   public Optional<Lease> renewLease(Lease lease, Duration ttl, long nowMillis) {
     LedgerRules.checkLease(lease.tenant(), lease.key(), lease.owner(), ttl);
-    StoredEntry next = LedgerRules.applyRenew(entries.get(new TenantKey(lease.tenant(), lease.key())), lease, ttl, nowMillis);
+    StoredEntry next = LedgerRules.applyRenew(get(lease.tenant(), lease.key()), lease, ttl, nowMillis);
     if (next == null) {
       return Optional.empty();
     }
     persister.putLeaseHolder(next);
-    entries.put(new TenantKey(lease.tenant(), lease.key()), next);
+    hold(next);
     return Optional.of(LedgerRules.leaseOf(next));
   }
 
   public Optional<Lease> currentLease(String tenant, String key, long nowMillis) {
     LedgerRules.checkTenantKey(tenant, key);
-    return Optional.ofNullable(LedgerRules.liveLease(entries.get(new TenantKey(tenant, key)), nowMillis));
+    return Optional.ofNullable(LedgerRules.liveLease(get(tenant, key), nowMillis));
   }
 
   /**
@@ -133,10 +184,10 @@ public final class LedgerTable {
       String tenant, String key, LedgerState expected, LedgerState target, String resultHash, long fencingToken, long nowMillis) {
     LedgerRules.checkTransition(tenant, key, expected, target, resultHash);
     StoredEntry next = LedgerRules.applyTransition(
-        entries.get(new TenantKey(tenant, key)), tenant, key, expected, target, resultHash, fencingToken, nowMillis);
+        get(tenant, key), tenant, key, expected, target, resultHash, fencingToken, nowMillis);
     if (expected == LedgerState.PREPARED) {
       persister.putOutcome(next);
-      entries.put(new TenantKey(tenant, key), next);
+      hold(next);
     } else {
       store(next);
     }
@@ -145,13 +196,13 @@ public final class LedgerTable {
 
   public Optional<LedgerRecord> find(String tenant, String key) {
     LedgerRules.checkTenantKey(tenant, key);
-    StoredEntry e = entries.get(new TenantKey(tenant, key));
+    StoredEntry e = get(tenant, key);
     return e == null ? Optional.empty() : Optional.of(e.record());
   }
 
   public Optional<Lease> acquireLease(String tenant, String key, String owner, Duration ttl, long nowMillis) {
     LedgerRules.checkLease(tenant, key, owner, ttl);
-    StoredEntry next = LedgerRules.applyLease(entries.get(new TenantKey(tenant, key)), tenant, key, owner, ttl, nowMillis);
+    StoredEntry next = LedgerRules.applyLease(get(tenant, key), tenant, key, owner, ttl, nowMillis);
     if (next == null) {
       return Optional.empty();
     }
@@ -160,10 +211,10 @@ public final class LedgerTable {
   }
 
   public void releaseLease(Lease lease) {
-    StoredEntry next = LedgerRules.applyRelease(entries.get(new TenantKey(lease.tenant(), lease.key())), lease);
+    StoredEntry next = LedgerRules.applyRelease(get(lease.tenant(), lease.key()), lease);
     if (next != null) {
       persister.putLeaseHolder(next);
-      entries.put(new TenantKey(lease.tenant(), lease.key()), next);
+      hold(next);
     }
   }
 
@@ -179,14 +230,22 @@ public final class LedgerTable {
   }
 
   public int expire(long cutoffMillis) {
-    int removed = 0;
+    return expireEntries(cutoffMillis).size();
+  }
+
+  /**
+   * Deletes the table's settled records last changed before {@code cutoffMillis}, and its closed tasks'
+   * checkpoints; returns the records deleted (a cold store deletes its own).
+   */
+  public List<StoredEntry> expireEntries(long cutoffMillis) {
+    List<StoredEntry> removed = new ArrayList<>();
     for (Iterator<StoredEntry> it = entries.values().iterator(); it.hasNext(); ) {
       StoredEntry e = it.next();
       if (LedgerRules.expiredBy(e, cutoffMillis)) {
         persister.remove(e);
         it.remove();
         unindex(e);
-        removed++;
+        removed.add(e);
       }
     }
     for (Iterator<TaskCheckpoint> it = tasks.values().iterator(); it.hasNext(); ) {
@@ -199,16 +258,90 @@ public final class LedgerTable {
     return removed;
   }
 
+  /**
+   * Up to {@code max} settled records the table holds that may move to the cold store now: settled, and no
+   * live lease at {@code nowMillis} (a FAILED write's holder may still prepare it again; it is looked at
+   * again on the next move). After they are stored there, call {@link #forgetMoved}.
+   */
+  public List<StoredEntry> settledToMove(int max, long nowMillis) {
+    List<StoredEntry> out = new ArrayList<>();
+    Set<TenantKey> taken = new HashSet<>();
+    int looked = settledOrder.size();
+    while (out.size() < max && looked-- > 0) {
+      TenantKey k = settledOrder.poll();
+      StoredEntry e = entries.get(k);
+      if (e == null || e.record().state().needsReconcile() || !taken.add(k)) {
+        continue; // moved, expired, unsettled again (a later settle queues it anew), or already taken
+      }
+      if (e.leaseLiveAt(nowMillis)) {
+        settledOrder.add(k);
+        continue;
+      }
+      out.add(e);
+    }
+    return out;
+  }
+
+  /** Up to {@code max} closed tasks' checkpoints the table holds, to move to the cold store. */
+  public List<TaskCheckpoint> closedToMove(int max) {
+    List<TaskCheckpoint> out = new ArrayList<>();
+    while (out.size() < max && !closedOrder.isEmpty()) {
+      TaskCheckpoint t = tasks.get(closedOrder.poll());
+      if (t != null && !t.phase().open()) {
+        out.add(t);
+      }
+    }
+    return out;
+  }
+
+  /** Queues again records and checkpoints whose move failed, for the next one. */
+  public void moveFailed(List<StoredEntry> moved, List<TaskCheckpoint> movedTasks) {
+    for (StoredEntry e : moved) {
+      settledOrder.add(new TenantKey(e.tenant(), e.key()));
+    }
+    for (TaskCheckpoint t : movedTasks) {
+      closedOrder.add(new TenantKey(t.tenant(), t.taskId()));
+    }
+  }
+
+  /**
+   * Drops from the table the moved records and checkpoints that did not change since {@link #settledToMove}
+   * handed them out; a changed one stays (it is newer than its cold copy) and moves with a later batch.
+   * Writes nothing: the cold store holds them, durably.
+   */
+  public void forgetMoved(List<StoredEntry> moved, List<TaskCheckpoint> movedTasks) {
+    for (StoredEntry e : moved) {
+      TenantKey k = new TenantKey(e.tenant(), e.key());
+      if (entries.get(k) == e) {
+        entries.remove(k);
+        unindex(e);
+      }
+    }
+    for (TaskCheckpoint t : movedTasks) {
+      tasks.remove(new TenantKey(t.tenant(), t.taskId()), t);
+    }
+  }
+
   /** Saves a task's checkpoint; returns the one it replaces, or {@code null}. */
   public TaskCheckpoint saveCheckpoint(TaskCheckpoint checkpoint) {
     LedgerRules.checkCheckpoint(checkpoint);
+    TenantKey k = new TenantKey(checkpoint.tenant(), checkpoint.taskId());
+    TaskCheckpoint before = tasks.get(k);
+    if (before == null) {
+      before = cold.findTask(checkpoint.tenant(), checkpoint.taskId());
+    }
     persister.putTask(checkpoint);
-    return tasks.put(new TenantKey(checkpoint.tenant(), checkpoint.taskId()), checkpoint);
+    tasks.put(k, checkpoint);
+    if (!checkpoint.phase().open()) {
+      closedOrder.add(k);
+    }
+    return before;
   }
 
   public Optional<TaskCheckpoint> findCheckpoint(String tenant, String taskId) {
     LedgerRules.checkTenantTask(tenant, taskId);
-    return Optional.ofNullable(tasks.get(new TenantKey(tenant, taskId)));
+    TaskCheckpoint t = tasks.get(new TenantKey(tenant, taskId));
+    return Optional.ofNullable(t != null ? t : cold.findTask(tenant, taskId));
   }
 
   /** The latest checkpoint of every task that did not close, oldest start first. */
@@ -226,16 +359,20 @@ public final class LedgerTable {
   /** The records of one task, oldest first. */
   public List<LedgerRecord> taskRecords(String tenant, String taskId) {
     LedgerRules.checkTenantTask(tenant, taskId);
+    Map<String, LedgerRecord> byKey = new HashMap<>();
+    for (StoredEntry e : cold.taskEntries(tenant, taskId)) {
+      byKey.put(e.key(), e.record());
+    }
     Set<String> keys = keysByTask.get(new TenantKey(tenant, taskId));
-    List<LedgerRecord> out = new ArrayList<>();
     if (keys != null) {
       for (String key : keys) {
         StoredEntry e = entries.get(new TenantKey(tenant, key));
         if (e != null) {
-          out.add(e.record());
+          byKey.put(key, e.record()); // newer than a cold copy
         }
       }
     }
+    List<LedgerRecord> out = new ArrayList<>(byKey.values());
     out.sort(Comparator.comparing(LedgerRecord::createdAt).thenComparing(LedgerRecord::key));
     return out;
   }
@@ -247,8 +384,7 @@ public final class LedgerTable {
 
   /** Loads an entry read back from storage, without persisting it again. */
   public void load(StoredEntry e) {
-    entries.put(new TenantKey(e.tenant(), e.key()), e);
-    index(e);
+    hold(e);
   }
 
   /** Drops an entry whose deletion was read back from storage. */
@@ -261,7 +397,11 @@ public final class LedgerTable {
 
   /** Loads a task checkpoint read back from storage, without persisting it again. */
   public void loadTask(TaskCheckpoint checkpoint) {
-    tasks.put(new TenantKey(checkpoint.tenant(), checkpoint.taskId()), checkpoint);
+    TenantKey k = new TenantKey(checkpoint.tenant(), checkpoint.taskId());
+    tasks.put(k, checkpoint);
+    if (!checkpoint.phase().open()) {
+      closedOrder.add(k);
+    }
   }
 
   /** Drops a task checkpoint whose deletion was read back from storage. */
@@ -297,8 +437,18 @@ public final class LedgerTable {
 
   private void store(StoredEntry e) {
     persister.put(e);
-    if (entries.put(new TenantKey(e.tenant(), e.key()), e) == null) {
+    hold(e);
+  }
+
+  /** Puts {@code e} in the table (already persisted), indexed by task and queued to move once settled. */
+  private void hold(StoredEntry e) {
+    TenantKey k = new TenantKey(e.tenant(), e.key());
+    StoredEntry before = entries.put(k, e);
+    if (before == null) {
       index(e);
+    }
+    if (!e.record().state().needsReconcile()) {
+      settledOrder.add(k); // a key may stand here more than once; settledToMove hands each entry out once
     }
   }
 }

@@ -1,0 +1,331 @@
+package dev.hfr.runtime.ledger.internal;
+
+import dev.hfr.runtime.ledger.ForcePolicy;
+import dev.hfr.runtime.ledger.LedgerCorruptedException;
+import dev.hfr.runtime.ledger.LedgerCorruptedException.Damage;
+import dev.hfr.runtime.ledger.LedgerStorageException;
+import dev.hfr.runtime.ledger.TaskCheckpoint;
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.List;
+import org.sqlite.SQLiteConfig;
+import org.sqlite.SQLiteErrorCode;
+import org.sqlite.SQLiteException;
+
+/**
+ * The embedded ledger's settled records and closed tasks, on disk in {@code ledger.db}: a SQLite database
+ * in WAL mode, so the heap holds only unsettled work and opening reads no history. Each row keeps the
+ * record exactly as the journal writes it ({@link JournalCodec#encodePut}) with its CRC32C, checked on every
+ * read: SQLite finds a broken page, the CRC a changed record.
+ *
+ * <p>Two connections: the <em>writer</em>, used by the ledger's housekeeping thread alone (moves, retention
+ * deletes, checkpoints of the WAL), and the <em>reader</em>, used under the ledger's lock for point reads.
+ * WAL mode lets the reader run while the writer commits, so a write of the ledger never waits for
+ * housekeeping. A lease held when a row was moved belongs to the process that moved it: each open takes a
+ * new lease epoch, and a row of an earlier epoch is read without its holder.
+ */
+public final class SettledStore implements AutoCloseable {
+
+  /** The database's file name inside the ledger directory. */
+  public static final String NAME = "ledger.db";
+  /** Rows deleted per transaction by retention, so the reader and the next move never wait long. */
+  public static final int DELETE_BATCH = 1000;
+
+  private static final int SCHEMA_VERSION = 1;
+
+  private final Path file;
+  private final Connection writer;
+  private final Connection reader;
+  private final long leaseEpoch;
+  private final PreparedStatement findRecord;
+  private final PreparedStatement findTask;
+  private final PreparedStatement taskRecords;
+  private final PreparedStatement upsertRecord;
+  private final PreparedStatement upsertTask;
+  private final PreparedStatement deleteRecords;
+  private final PreparedStatement deleteTasks;
+
+  private SettledStore(Path file, Connection writer, Connection reader, long leaseEpoch) throws SQLException {
+    this.file = file;
+    this.writer = writer;
+    this.reader = reader;
+    this.leaseEpoch = leaseEpoch;
+    this.findRecord = reader.prepareStatement("SELECT payload, crc, lease_epoch FROM records WHERE tenant = ? AND key = ?");
+    this.findTask = reader.prepareStatement("SELECT payload, crc FROM tasks WHERE tenant = ? AND task_id = ?");
+    this.taskRecords = reader.prepareStatement("SELECT payload, crc, lease_epoch FROM records WHERE tenant = ? AND task_id = ?");
+    this.upsertRecord = writer.prepareStatement(
+        "INSERT INTO records(tenant, key, task_id, updated_at, lease_epoch, payload, crc) VALUES (?, ?, ?, ?, ?, ?, ?)"
+            + " ON CONFLICT(tenant, key) DO UPDATE SET task_id = excluded.task_id, updated_at = excluded.updated_at,"
+            + " lease_epoch = excluded.lease_epoch, payload = excluded.payload, crc = excluded.crc");
+    this.upsertTask = writer.prepareStatement(
+        "INSERT INTO tasks(tenant, task_id, updated_at, payload, crc) VALUES (?, ?, ?, ?, ?)"
+            + " ON CONFLICT(tenant, task_id) DO UPDATE SET updated_at = excluded.updated_at, payload = excluded.payload, crc = excluded.crc");
+    this.deleteRecords = writer.prepareStatement(
+        "DELETE FROM records WHERE rowid IN (SELECT rowid FROM records WHERE updated_at < ? ORDER BY updated_at LIMIT ?)");
+    this.deleteTasks = writer.prepareStatement(
+        "DELETE FROM tasks WHERE rowid IN (SELECT rowid FROM tasks WHERE updated_at < ? ORDER BY updated_at LIMIT ?)");
+  }
+
+  /**
+   * Opens (or creates) the store in {@code directory} and takes the next lease epoch.
+   *
+   * @throws LedgerCorruptedException if the file is not a SQLite database or SQLite finds it damaged
+   * @throws LedgerStorageException on any other failure
+   */
+  public static SettledStore open(Path directory, ForcePolicy policy) {
+    Path file = directory.resolve(NAME);
+    Connection writer = null;
+    Connection reader = null;
+    try {
+      writer = connect(file, policy);
+      long epoch;
+      try (Statement s = writer.createStatement()) {
+        s.execute("CREATE TABLE IF NOT EXISTS meta(name TEXT PRIMARY KEY, value INTEGER NOT NULL)");
+        s.execute("CREATE TABLE IF NOT EXISTS records(tenant TEXT NOT NULL, key TEXT NOT NULL, task_id TEXT,"
+            + " updated_at INTEGER NOT NULL, lease_epoch INTEGER NOT NULL, payload BLOB NOT NULL, crc INTEGER NOT NULL)");
+        s.execute("CREATE UNIQUE INDEX IF NOT EXISTS records_by_key ON records(tenant, key)");
+        s.execute("CREATE INDEX IF NOT EXISTS records_by_age ON records(updated_at)");
+        s.execute("CREATE INDEX IF NOT EXISTS records_by_task ON records(tenant, task_id) WHERE task_id IS NOT NULL");
+        s.execute("CREATE TABLE IF NOT EXISTS tasks(tenant TEXT NOT NULL, task_id TEXT NOT NULL, updated_at INTEGER NOT NULL,"
+            + " payload BLOB NOT NULL, crc INTEGER NOT NULL, PRIMARY KEY(tenant, task_id))");
+        s.execute("CREATE INDEX IF NOT EXISTS tasks_by_age ON tasks(updated_at)");
+        s.execute("INSERT OR IGNORE INTO meta(name, value) VALUES ('schema', " + SCHEMA_VERSION + ")");
+        try (ResultSet rs = s.executeQuery("SELECT value FROM meta WHERE name = 'schema'")) {
+          rs.next();
+          if (rs.getInt(1) > SCHEMA_VERSION) {
+            throw new LedgerStorageException(file + " was written by a newer HFR (schema " + rs.getInt(1) + "); this one reads "
+                + SCHEMA_VERSION + " and older: run the newer version, or restore the directory from a backup");
+          }
+        }
+        s.execute("INSERT INTO meta(name, value) VALUES ('lease_epoch', 1) ON CONFLICT(name) DO UPDATE SET value = value + 1");
+        try (ResultSet rs = s.executeQuery("SELECT value FROM meta WHERE name = 'lease_epoch'")) {
+          rs.next();
+          epoch = rs.getLong(1);
+        }
+      }
+      writer.setAutoCommit(false);
+      reader = connect(file, policy);
+      return new SettledStore(file, writer, reader, epoch);
+    } catch (SQLException e) {
+      closeQuietly(reader);
+      closeQuietly(writer);
+      throw failure(file, "open", e);
+    } catch (RuntimeException e) {
+      closeQuietly(reader);
+      closeQuietly(writer);
+      throw e;
+    }
+  }
+
+  private static Connection connect(Path file, ForcePolicy policy) throws SQLException {
+    SQLiteConfig config = new SQLiteConfig();
+    config.setJournalMode(SQLiteConfig.JournalMode.WAL);
+    // FULL: a commit is fsynced before it returns, so the journal may forget what was moved here.
+    config.setSynchronous(policy == ForcePolicy.EVERY_WRITE ? SQLiteConfig.SynchronousMode.FULL : SQLiteConfig.SynchronousMode.NORMAL);
+    config.setBusyTimeout(10_000);
+    config.setCacheSize(-4096); // 4 MiB of pages per connection, outside the Java heap
+    config.setTempStore(SQLiteConfig.TempStore.MEMORY);
+    return config.createConnection("jdbc:sqlite:" + file);
+  }
+
+  /** The database file. */
+  public Path file() {
+    return file;
+  }
+
+  /** The settled entry of {@code tenant}/{@code key}, or {@code null}. Only under the ledger's lock. */
+  public StoredEntry find(String tenant, String key) {
+    try {
+      findRecord.setString(1, tenant);
+      findRecord.setString(2, key);
+      try (ResultSet rs = findRecord.executeQuery()) {
+        return rs.next() ? entryOf(rs, tenant + "/" + key) : null;
+      }
+    } catch (SQLException e) {
+      throw failure(file, "read tenant " + tenant + " key " + key, e);
+    }
+  }
+
+  /** The settled records of one task. Only under the ledger's lock. */
+  public List<StoredEntry> taskEntries(String tenant, String taskId) {
+    try {
+      taskRecords.setString(1, tenant);
+      taskRecords.setString(2, taskId);
+      List<StoredEntry> out = new ArrayList<>();
+      try (ResultSet rs = taskRecords.executeQuery()) {
+        while (rs.next()) {
+          out.add(entryOf(rs, "a record of task " + taskId + " of tenant " + tenant));
+        }
+      }
+      return out;
+    } catch (SQLException e) {
+      throw failure(file, "read the records of task " + taskId + " of tenant " + tenant, e);
+    }
+  }
+
+  /** The closed checkpoint of {@code tenant}/{@code taskId}, or {@code null}. Only under the ledger's lock. */
+  public TaskCheckpoint findTask(String tenant, String taskId) {
+    try {
+      findTask.setString(1, tenant);
+      findTask.setString(2, taskId);
+      try (ResultSet rs = findTask.executeQuery()) {
+        return rs.next() ? decode(rs, "the checkpoint of task " + taskId + " of tenant " + tenant).task() : null;
+      }
+    } catch (SQLException e) {
+      throw failure(file, "read the checkpoint of task " + taskId + " of tenant " + tenant, e);
+    }
+  }
+
+  /**
+   * Stores {@code entries} and {@code tasks} in one transaction, durable (under {@link ForcePolicy#EVERY_WRITE})
+   * when this returns. Housekeeping thread only.
+   */
+  public void putAll(Collection<StoredEntry> entries, Collection<TaskCheckpoint> tasks) {
+    try {
+      for (StoredEntry e : entries) {
+        byte[] payload = JournalCodec.encodePut(e);
+        upsertRecord.setString(1, e.tenant());
+        upsertRecord.setString(2, e.key());
+        upsertRecord.setString(3, e.record().taskId());
+        upsertRecord.setLong(4, e.record().updatedAt().toEpochMilli());
+        upsertRecord.setLong(5, leaseEpoch);
+        upsertRecord.setBytes(6, payload);
+        upsertRecord.setInt(7, JournalCodec.crc(payload, 0, payload.length));
+        upsertRecord.addBatch();
+      }
+      for (TaskCheckpoint t : tasks) {
+        byte[] payload = JournalCodec.encodeTask(t);
+        upsertTask.setString(1, t.tenant());
+        upsertTask.setString(2, t.taskId());
+        upsertTask.setLong(3, t.updatedAt().toEpochMilli());
+        upsertTask.setBytes(4, payload);
+        upsertTask.setInt(5, JournalCodec.crc(payload, 0, payload.length));
+        upsertTask.addBatch();
+      }
+      if (!entries.isEmpty()) {
+        upsertRecord.executeBatch();
+      }
+      if (!tasks.isEmpty()) {
+        upsertTask.executeBatch();
+      }
+      writer.commit();
+    } catch (SQLException e) {
+      rollbackQuietly();
+      throw failure(file, "store " + entries.size() + " settled records", e);
+    }
+  }
+
+  /**
+   * Deletes up to {@link #DELETE_BATCH} records (and as many closed tasks) last changed before {@code
+   * cutoffMillis}, in one short transaction; returns how many records. Housekeeping thread only.
+   */
+  public int deleteBatchBefore(long cutoffMillis) {
+    try {
+      deleteRecords.setLong(1, cutoffMillis);
+      deleteRecords.setInt(2, DELETE_BATCH);
+      int records = deleteRecords.executeUpdate();
+      deleteTasks.setLong(1, cutoffMillis);
+      deleteTasks.setInt(2, DELETE_BATCH);
+      deleteTasks.executeUpdate();
+      writer.commit();
+      return records;
+    } catch (SQLException e) {
+      rollbackQuietly();
+      throw failure(file, "delete expired records", e);
+    }
+  }
+
+  /** Rows held (records only). */
+  public long size() {
+    try (Statement s = reader.createStatement(); ResultSet rs = s.executeQuery("SELECT count(*) FROM records")) {
+      rs.next();
+      return rs.getLong(1);
+    } catch (SQLException e) {
+      throw failure(file, "count records", e);
+    }
+  }
+
+  private StoredEntry entryOf(ResultSet rs, String what) throws SQLException {
+    StoredEntry e = decode(rs, what).put();
+    if (rs.getLong(3) != leaseEpoch && e.leaseOwner() != null) {
+      // moved by an earlier process, which has since died (this one holds the directory's lock)
+      return new StoredEntry(e.record(), null, 0L);
+    }
+    return e;
+  }
+
+  private JournalCodec.Frame decode(ResultSet rs, String what) throws SQLException {
+    byte[] payload = rs.getBytes(1);
+    int crc = rs.getInt(2);
+    if (payload == null || JournalCodec.crc(payload, 0, payload.length) != crc) {
+      throw damaged(what, "the row's CRC32C does not match its bytes");
+    }
+    try {
+      return JournalCodec.decode(payload, 0, payload.length);
+    } catch (IllegalArgumentException e) {
+      throw damaged(what, "the row's bytes do not decode: " + e.getMessage());
+    }
+  }
+
+  private LedgerCorruptedException damaged(String what, String reason) {
+    return new LedgerCorruptedException(file, List.of(new Damage(0, 0, 0, reason, what)), -1,
+        "ledger store " + file + " holds a damaged row (" + what + "): " + reason + ". The ledger does not guess what it "
+            + "held. Restore the ledger directory from a backup, or move " + NAME + " aside to start its settled records over"
+            + " (a settled write whose record is lost may then run again).");
+  }
+
+  private static RuntimeException failure(Path file, String what, SQLException e) {
+    if (e instanceof SQLiteException s && isDamage(s.getResultCode())) {
+      return new LedgerCorruptedException(file, List.of(new Damage(0, 0, 0, s.getMessage(), null)), -1,
+          "ledger store " + file + " is damaged (SQLite: " + s.getMessage() + ") while trying to " + what + ". Nothing was "
+              + "changed. Restore the ledger directory from a backup, or move " + NAME + " (with its -wal and -shm files) aside"
+              + " to start its settled records over (a settled write whose record is lost may then run again).");
+    }
+    return new LedgerStorageException("ledger store " + file + ": could not " + what + ": " + e.getMessage(), e);
+  }
+
+  private static boolean isDamage(SQLiteErrorCode code) {
+    return code == SQLiteErrorCode.SQLITE_CORRUPT || code == SQLiteErrorCode.SQLITE_NOTADB
+        || code.name().startsWith("SQLITE_CORRUPT_");
+  }
+
+  private void rollbackQuietly() {
+    try {
+      writer.rollback();
+    } catch (SQLException ignored) {
+      // the failure that led here is the one reported
+    }
+  }
+
+  @Override
+  public void close() {
+    closeQuietly(reader);
+    try {
+      writer.commit();
+      try (Statement s = writer.createStatement()) {
+        writer.setAutoCommit(true);
+        s.execute("PRAGMA wal_checkpoint(TRUNCATE)");
+      }
+    } catch (SQLException e) {
+      // the WAL stays; the next open replays it
+    }
+    closeQuietly(writer);
+  }
+
+  private static void closeQuietly(AutoCloseable c) {
+    if (c == null) {
+      return;
+    }
+    try {
+      c.close();
+    } catch (Exception ignored) {
+      // closing after a failure; the first failure is the one reported
+    }
+  }
+}
