@@ -651,6 +651,7 @@ public final class Hfr implements RecoveryEngine, AutoCloseable {
     private ContextCompressor compressor = ContextCompressor.invocationCompressible();
     private final Map<VerifyLevel, VerificationHook> hooks = new EnumMap<>(VerifyLevel.class);
     private Duration leaseTtl = DEFAULT_LEASE_TTL;
+    private Duration ledgerRetention;
     private Duration maxRetryAfter = Duration.ofMinutes(1);
     private int sameFaultLimit = 3;
     private boolean stackTraces;
@@ -858,6 +859,20 @@ public final class Hfr implements RecoveryEngine, AutoCloseable {
       return this;
     }
 
+    /**
+     * How long the ledger the engine opens keeps a settled record after its last change (default 24 h, or
+     * {@code idempotency.retention_hours}); a repeat of the write after that runs again. Keep it longer than
+     * the longest time a caller may repeat a write. Not applied to a ledger passed to {@link #ledger}.
+     */
+    public Builder ledgerRetention(Duration retention) {
+      Objects.requireNonNull(retention, "retention");
+      if (retention.isNegative() || retention.isZero()) {
+        throw new IllegalArgumentException("ledgerRetention must be positive, was " + retention);
+      }
+      this.ledgerRetention = retention;
+      return this;
+    }
+
     /** The longest Retry-After the engine waits out; a longer one ends retrying (default 1 minute). */
     public Builder maxRetryAfter(Duration max) {
       Objects.requireNonNull(max, "max");
@@ -995,8 +1010,11 @@ public final class Hfr implements RecoveryEngine, AutoCloseable {
 
     /** The ledger the engine owns: a supplied data source, a path, else what {@code idempotency.ledger} says. */
     private IdempotencyLedger openLedger() {
-      LedgerOptions options = LedgerOptions.defaults().withClock(clock);
       IdempotencySettings settings = config != null ? config.idempotency() : IdempotencySettings.DEFAULTS;
+      LedgerOptions options = settings.ledgerOptions(clock);
+      if (ledgerRetention != null) {
+        options = options.withRetention(ledgerRetention);
+      }
       if (ledgerDataSource != null) {
         return Ledgers.postgres(ledgerDataSource, options);
       }

@@ -13,11 +13,14 @@ import dev.hfr.runtime.ledger.LedgerLockedException;
 import dev.hfr.runtime.ledger.PostgresLedger;
 import dev.hfr.runtime.telemetry.DecisionSink;
 import io.zonky.test.db.postgres.embedded.EmbeddedPostgres;
+import dev.hfr.runtime.time.VirtualTime;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.ResultSet;
 import java.sql.Statement;
+import java.time.Duration;
+import java.time.Instant;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -67,6 +70,44 @@ class LedgerSettingsTest {
     try (var files = Files.list(ledgerDir)) {
       assertThat(files.map(p -> p.getFileName().toString())).anyMatch(name -> name.contains("journal"));
     }
+  }
+
+  @Test
+  @DisplayName("retention_hours: a settled record is deleted once that long has passed since its last change, not before")
+  void retentionHours(@TempDir Path dir) throws Exception {
+    VirtualTime time = new VirtualTime(Instant.parse("2026-12-07T09:00:00Z").toEpochMilli());
+    try (Hfr hfr = builder().clock(time).config(config("path: " + dir + "\nretention_hours: 2")).build()) {
+      String key = write(hfr);
+      time.advance(Duration.ofMinutes(119).toNanos());
+      assertThat(deletedWithin(hfr, key, Duration.ofSeconds(1))).as("kept for 2 h").isFalse();
+
+      time.advance(Duration.ofMinutes(10).toNanos());
+      assertThat(deletedWithin(hfr, key, Duration.ofSeconds(20))).as("deleted after 2 h, by the ledger's housekeeping").isTrue();
+    }
+  }
+
+  @Test
+  @DisplayName("Hfr.builder().ledgerRetention(...) wins over retention_hours")
+  void builderRetention(@TempDir Path dir) throws Exception {
+    VirtualTime time = new VirtualTime(Instant.parse("2026-12-07T09:00:00Z").toEpochMilli());
+    try (Hfr hfr = builder().clock(time).config(config("path: " + dir + "\nretention_hours: 48")).ledgerRetention(Duration.ofHours(1))
+        .build()) {
+      String key = write(hfr);
+      time.advance(Duration.ofMinutes(70).toNanos());
+      assertThat(deletedWithin(hfr, key, Duration.ofSeconds(20))).isTrue();
+    }
+  }
+
+  /** Whether the record of {@code key} (tenant acme) is gone within {@code wait}: the ledger deletes in the background. */
+  private static boolean deletedWithin(Hfr hfr, String key, Duration wait) throws InterruptedException {
+    long deadline = System.nanoTime() + wait.toNanos();
+    do {
+      if (hfr.ledger().find("acme", key).isEmpty()) {
+        return true;
+      }
+      Thread.sleep(20);
+    } while (System.nanoTime() < deadline);
+    return false;
   }
 
   @Test

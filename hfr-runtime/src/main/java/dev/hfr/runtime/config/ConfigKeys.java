@@ -132,6 +132,8 @@ public final class ConfigKeys {
         "none: the application's DataSource", "${HFR_DB_URL}",
         "the PostgreSQL ledger's database, credentials in the URL or from ${...}; HFR opens a pool on it"));
     pool("idempotency.pool", c -> c.idempotency().pool());
+    add(whole("idempotency.retention_hours", 1, IdempotencySettings.MAX_RETENTION_HOURS, c -> c.idempotency().retentionHours(),
+        "72", "how long a settled record is kept after its last change; a repeat of the write after that runs again"));
 
     add(choice("verification.default_level", names(VerifyLevel.values()), c -> c.verification().defaultLevel(), "V2",
         "when set, the level of every criticality that verification.levels leaves out"));

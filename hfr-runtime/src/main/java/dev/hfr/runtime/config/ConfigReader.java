@@ -474,6 +474,8 @@ final class ConfigReader {
     String ledger = choice(s, "ledger", IdempotencySettings.LEDGERS);
     Long timeout = integer(s, "reconcile_timeout_ms", 1, 600_000, "how long one reconcile call may take");
     String path = text(s, "path", "the embedded ledger's directory");
+    Long retention = integer(s, "retention_hours", 1, IdempotencySettings.MAX_RETENTION_HOURS,
+        "how long a settled ledger record is kept, in hours");
     String jdbcUrl = text(s, "jdbc_url", "the PostgreSQL ledger's JDBC URL");
     if (jdbcUrl != null && !jdbcUrl.startsWith("jdbc:postgresql:")) {
       problem(s.get("jdbc_url"), "the ledger's JDBC URL starts with jdbc:postgresql: (e.g."
@@ -483,7 +485,8 @@ final class ConfigReader {
     return new IdempotencySettings(enabled != null ? enabled : base.enabled(), IdempotencySettings.KEY_FIELDS,
         ledger != null ? ledger : base.ledger(), timeout != null ? timeout : base.reconcileTimeoutMs(),
         path != null ? path : base.path(), jdbcUrl != null ? jdbcUrl : base.jdbcUrl(),
-        poolNode != null ? readPool(poolNode, base.pool()) : base.pool());
+        poolNode != null ? readPool(poolNode, base.pool()) : base.pool(),
+        retention != null ? retention : base.retentionHours());
   }
 
   VerificationSettings readVerification(YamlNode s, VerificationSettings base) {

@@ -50,6 +50,7 @@ class ConfigKeyCoverageTest {
     proof("idempotency.path", "engine", RUNTIME + "LedgerSettingsTest#embeddedAtPath");
     proof("idempotency.jdbc_url", "engine", RUNTIME + "LedgerSettingsTest#postgres");
     proof("idempotency.pool", "engine", RUNTIME + "LedgerSettingsTest#postgresPool");
+    proof("idempotency.retention_hours", "engine", RUNTIME + "LedgerSettingsTest#retentionHours");
     proof("idempotency.reconcile_timeout_ms", "engine", ENGINE + "AttemptTimeoutTest#reconcileIsBounded");
     proof("verification.default_level", "engine", ENGINE + "ConfigKeysOnACallTest$Verification#defaultLevel");
     proof("verification.levels", "engine", ENGINE + "ConfigKeysOnACallTest$Verification#levels");

@@ -12,6 +12,7 @@ import dev.hfr.runtime.escalate.EscalationQueue;
 import dev.hfr.runtime.fleet.PostgresFleet;
 import dev.hfr.runtime.ledger.IdempotencyLedger;
 import dev.hfr.runtime.ledger.LedgerOptions;
+import dev.hfr.runtime.time.Clock;
 import dev.hfr.runtime.ledger.Ledgers;
 import dev.hfr.runtime.observation.ToolCallObservationConvention;
 import dev.hfr.runtime.registry.ToolRegistry;
@@ -86,10 +87,11 @@ public class HfrAutoConfiguration {
   @ConditionalOnMissingBean
   IdempotencyLedger hfrLedger(HfrConfig config, ObjectProvider<DataSource> dataSource) {
     IdempotencySettings settings = config.idempotency();
+    LedgerOptions options = settings.ledgerOptions(Clock.system());
     return switch (settings.ledger()) {
       case "postgres" -> {
         if (settings.jdbcUrl() != null) {
-          yield Ledgers.postgres(settings.jdbcUrl(), settings.pool(), LedgerOptions.defaults());
+          yield Ledgers.postgres(settings.jdbcUrl(), settings.pool(), options);
         }
         DataSource ds = dataSource.getIfUnique();
         if (ds == null) {
@@ -98,10 +100,10 @@ public class HfrAutoConfiguration {
               + ": add spring-boot-starter-jdbc and spring.datasource.url, mark one DataSource @Primary, or set"
               + " hfr.idempotency.jdbc-url");
         }
-        yield Ledgers.postgres(ds, LedgerOptions.defaults());
+        yield Ledgers.postgres(ds, options);
       }
-      case "memory" -> Ledgers.inMemory(LedgerOptions.defaults());
-      default -> Ledgers.embedded(Path.of(settings.path()), LedgerOptions.defaults());
+      case "memory" -> Ledgers.inMemory(options);
+      default -> Ledgers.embedded(Path.of(settings.path()), options);
     };
   }
 

@@ -125,10 +125,11 @@ public record HfrProperties(
    *     hfr-ledger)
    * @param jdbcUrl the PostgreSQL ledger's JDBC URL; without it, ledger=postgres uses the application's DataSource
    * @param pool the HikariCP pool HFR opens on jdbc-url (not applied to the application's DataSource)
+   * @param retentionHours how long a settled ledger record is kept after its last change, in hours (default 24)
    */
   public record Idempotency(
       Boolean enabled, List<String> keyFields, String ledger, Long reconcileTimeoutMs, String path, String jdbcUrl,
-      Pool pool) {}
+      Pool pool, Long retentionHours) {}
 
   /**
    * The HikariCP pool HFR opens on a JDBC URL.
