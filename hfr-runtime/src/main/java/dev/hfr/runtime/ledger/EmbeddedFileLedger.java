@@ -346,13 +346,14 @@ public final class EmbeddedFileLedger implements IdempotencyLedger {
 
   @Override
   public LedgerRecord prepare(String tenant, String key, String tool, String argsHash) {
-    return durably(tenant, key, () -> table.prepare(tenant, key, tool, argsHash, clock.epochMillis()));
+    return durablyReadingStoreFirst(tenant, key, () -> table.prepare(tenant, key, tool, argsHash, clock.epochMillis()));
   }
 
   @Override
   public Prepared prepareIfAbsent(
       String tenant, String taskId, String key, String tool, String argsHash, String owner, Duration leaseTtl) {
-    return durably(tenant, key, () -> table.prepareIfAbsent(tenant, taskId, key, tool, argsHash, owner, leaseTtl, clock.epochMillis()));
+    return durablyReadingStoreFirst(
+        tenant, key, () -> table.prepareIfAbsent(tenant, taskId, key, tool, argsHash, owner, leaseTtl, clock.epochMillis()));
   }
 
   @Override
@@ -388,7 +389,7 @@ public final class EmbeddedFileLedger implements IdempotencyLedger {
 
   @Override
   public Optional<LedgerRecord> find(String tenant, String key) {
-    return durably(tenant, key, () -> table.find(tenant, key));
+    return durablyReadingStoreFirst(tenant, key, () -> table.find(tenant, key));
   }
 
   @Override
@@ -404,7 +405,7 @@ public final class EmbeddedFileLedger implements IdempotencyLedger {
 
   @Override
   public Optional<Lease> currentLease(String tenant, String key) {
-    return durably(tenant, key, () -> table.currentLease(tenant, key, clock.epochMillis()));
+    return durablyReadingStoreFirst(tenant, key, () -> table.currentLease(tenant, key, clock.epochMillis()));
   }
 
   @Override
@@ -596,6 +597,28 @@ public final class EmbeddedFileLedger implements IdempotencyLedger {
   /** Records held in memory: the unsettled ones and those settled since housekeeping last moved them to {@code ledger.db}. */
   public synchronized int recordsInMemory() {
     return table.size();
+  }
+
+  /**
+   * {@link #durably(String, String, Supplier)}, with the key's row in {@code ledger.db} read before the lock is
+   * taken when memory does not hold the key: a new key's prepare looks there (to find a settled write the model
+   * repeats) without holding up other keys' calls. A move to the store in between makes the table read it again.
+   */
+  private <T> T durablyReadingStoreFirst(String tenant, String key, Supplier<T> op) {
+    long movesThen;
+    synchronized (this) {
+      checkOpen();
+      if (table.holds(tenant, key)) {
+        movesThen = -1;
+      } else {
+        movesThen = table.moves();
+      }
+    }
+    if (movesThen < 0) {
+      return durably(tenant, key, op);
+    }
+    StoredEntry stored = store.find(tenant, key);
+    return durably(tenant, key, () -> table.withColdRead(tenant, key, stored, movesThen, op));
   }
 
   /**

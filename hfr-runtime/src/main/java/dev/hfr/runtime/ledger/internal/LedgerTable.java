@@ -116,10 +116,53 @@ public final class LedgerTable {
     this.cold = cold;
   }
 
+  /** A cold read made before the caller took the backend's lock, valid while no record moved since ({@link #moves}). */
+  private String knownTenant;
+  private String knownKey;
+  private StoredEntry knownCold;
+  private long moves;
+
   /** The entry of (tenant, key): the table's, else the cold store's, else null. */
   private StoredEntry get(String tenant, String key) {
     StoredEntry e = entries.get(new TenantKey(tenant, key));
-    return e != null ? e : cold.find(tenant, key);
+    if (e != null) {
+      return e;
+    }
+    if (knownKey != null && knownKey.equals(key) && knownTenant.equals(tenant)) {
+      return knownCold;
+    }
+    return cold.find(tenant, key);
+  }
+
+  /** Whether the table holds (tenant, key) itself, so a cold read of it would be pointless. */
+  public boolean holds(String tenant, String key) {
+    return entries.containsKey(new TenantKey(tenant, key));
+  }
+
+  /** How many moves to the cold store dropped records from the table so far: a cold read made before a move may be stale. */
+  public long moves() {
+    return moves;
+  }
+
+  /**
+   * Runs {@code op} knowing that the cold store held {@code coldEntry} (or nothing) for (tenant, key) when it was
+   * read, at {@link #moves()} {@code movesThen}: a backend reads the cold store before taking its lock, so that
+   * other keys' calls do not wait for the read. If a move happened since, the read is ignored and made again.
+   */
+  public <T> T withColdRead(String tenant, String key, StoredEntry coldEntry, long movesThen, java.util.function.Supplier<T> op) {
+    if (movesThen != moves) {
+      return op.get();
+    }
+    knownTenant = tenant;
+    knownKey = key;
+    knownCold = coldEntry;
+    try {
+      return op.get();
+    } finally {
+      knownTenant = null;
+      knownKey = null;
+      knownCold = null;
+    }
   }
 
   public LedgerRecord prepare(String tenant, String key, String tool, String argsHash, long nowMillis) {
@@ -315,6 +358,7 @@ public final class LedgerTable {
       if (entries.get(k) == e) {
         entries.remove(k);
         unindex(e);
+        moves++;
       }
     }
     for (TaskCheckpoint t : movedTasks) {

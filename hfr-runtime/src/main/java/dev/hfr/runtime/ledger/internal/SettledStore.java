@@ -14,6 +14,8 @@ import java.sql.Statement;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.List;
+import java.util.concurrent.ArrayBlockingQueue;
+import java.util.concurrent.BlockingQueue;
 import org.sqlite.SQLiteConfig;
 import org.sqlite.SQLiteErrorCode;
 import org.sqlite.SQLiteException;
@@ -24,10 +26,9 @@ import org.sqlite.SQLiteException;
  * record exactly as the journal writes it ({@link JournalCodec#encodePut}) with its CRC32C, checked on every
  * read: SQLite finds a broken page, the CRC a changed record.
  *
- * <p>Two connections: the <em>writer</em>, used by the ledger's housekeeping thread alone (moves, retention
- * deletes, checkpoints of the WAL), and the <em>reader</em>, used under the ledger's lock for point reads.
- * WAL mode lets the reader run while the writer commits, so a write of the ledger never waits for
- * housekeeping. A lease held when a row was moved belongs to the process that moved it: each open takes a
+ * <p>The <em>writer</em> connection is used by the ledger's housekeeping alone (moves, retention deletes); a few
+ * <em>reader</em> connections serve point reads, from any thread. WAL mode lets readers run while the writer
+ * commits, so a write of the ledger never waits for housekeeping. A lease held when a row was moved belongs to the process that moved it: each open takes a
  * new lease epoch, and a row of an earlier epoch is read without its holder.
  */
 public final class SettledStore implements AutoCloseable {
@@ -39,26 +40,43 @@ public final class SettledStore implements AutoCloseable {
 
   private static final int SCHEMA_VERSION = 1;
 
+  /** Reader connections: callers of different keys read at once (a point read takes microseconds). */
+  private static final int READERS = 4;
+
+  /** One reader connection and its statements; used by one thread at a time. */
+  private static final class Reader implements AutoCloseable {
+    final Connection connection;
+    final PreparedStatement findRecord;
+    final PreparedStatement findTask;
+    final PreparedStatement taskRecords;
+
+    Reader(Connection connection) throws SQLException {
+      this.connection = connection;
+      this.findRecord = connection.prepareStatement("SELECT payload, crc, lease_epoch FROM records WHERE tenant = ? AND key = ?");
+      this.findTask = connection.prepareStatement("SELECT payload, crc FROM tasks WHERE tenant = ? AND task_id = ?");
+      this.taskRecords = connection.prepareStatement("SELECT payload, crc, lease_epoch FROM records WHERE tenant = ? AND task_id = ?");
+    }
+
+    @Override
+    public void close() throws SQLException {
+      connection.close();
+    }
+  }
+
   private final Path file;
   private final Connection writer;
-  private final Connection reader;
+  private final BlockingQueue<Reader> readers;
   private final long leaseEpoch;
-  private final PreparedStatement findRecord;
-  private final PreparedStatement findTask;
-  private final PreparedStatement taskRecords;
   private final PreparedStatement upsertRecord;
   private final PreparedStatement upsertTask;
   private final PreparedStatement deleteRecords;
   private final PreparedStatement deleteTasks;
 
-  private SettledStore(Path file, Connection writer, Connection reader, long leaseEpoch) throws SQLException {
+  private SettledStore(Path file, Connection writer, BlockingQueue<Reader> readers, long leaseEpoch) throws SQLException {
     this.file = file;
     this.writer = writer;
-    this.reader = reader;
+    this.readers = readers;
     this.leaseEpoch = leaseEpoch;
-    this.findRecord = reader.prepareStatement("SELECT payload, crc, lease_epoch FROM records WHERE tenant = ? AND key = ?");
-    this.findTask = reader.prepareStatement("SELECT payload, crc FROM tasks WHERE tenant = ? AND task_id = ?");
-    this.taskRecords = reader.prepareStatement("SELECT payload, crc, lease_epoch FROM records WHERE tenant = ? AND task_id = ?");
     this.upsertRecord = writer.prepareStatement(
         "INSERT INTO records(tenant, key, task_id, updated_at, lease_epoch, payload, crc) VALUES (?, ?, ?, ?, ?, ?, ?)"
             + " ON CONFLICT(tenant, key) DO UPDATE SET task_id = excluded.task_id, updated_at = excluded.updated_at,"
@@ -81,7 +99,7 @@ public final class SettledStore implements AutoCloseable {
   public static SettledStore open(Path directory, ForcePolicy policy) {
     Path file = directory.resolve(NAME);
     Connection writer = null;
-    Connection reader = null;
+    BlockingQueue<Reader> readers = new ArrayBlockingQueue<>(READERS);
     try {
       writer = connect(file, policy);
       long epoch;
@@ -110,14 +128,16 @@ public final class SettledStore implements AutoCloseable {
         }
       }
       writer.setAutoCommit(false);
-      reader = connect(file, policy);
-      return new SettledStore(file, writer, reader, epoch);
+      for (int i = 0; i < READERS; i++) {
+        readers.add(new Reader(connect(file, policy)));
+      }
+      return new SettledStore(file, writer, readers, epoch);
     } catch (SQLException e) {
-      closeQuietly(reader);
+      readers.forEach(SettledStore::closeQuietly);
       closeQuietly(writer);
       throw failure(file, "open", e);
     } catch (RuntimeException e) {
-      closeQuietly(reader);
+      readers.forEach(SettledStore::closeQuietly);
       closeQuietly(writer);
       throw e;
     }
@@ -139,54 +159,71 @@ public final class SettledStore implements AutoCloseable {
     return file;
   }
 
-  /** The settled entry of {@code tenant}/{@code key}, or {@code null}. Only under the ledger's lock. */
-  public StoredEntry find(String tenant, String key) {
+  /** A read on one of the reader connections. */
+  @FunctionalInterface
+  private interface Read<T> {
+    T on(Reader reader) throws SQLException;
+  }
+
+  private <T> T read(String what, Read<T> read) {
+    Reader reader;
     try {
-      findRecord.setString(1, tenant);
-      findRecord.setString(2, key);
-      try (ResultSet rs = findRecord.executeQuery()) {
-        return rs.next() ? entryOf(rs, tenant + "/" + key) : null;
-      }
+      reader = readers.take();
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new LedgerStorageException("interrupted waiting to " + what + " in " + file, e);
+    }
+    try {
+      return read.on(reader);
     } catch (SQLException e) {
-      throw failure(file, "read tenant " + tenant + " key " + key, e);
+      throw failure(file, what, e);
+    } finally {
+      readers.add(reader);
     }
   }
 
-  /** The settled records of one task. Only under the ledger's lock. */
+  /** The settled entry of {@code tenant}/{@code key}, or {@code null}. Any thread. */
+  public StoredEntry find(String tenant, String key) {
+    return read("read tenant " + tenant + " key " + key, r -> {
+      r.findRecord.setString(1, tenant);
+      r.findRecord.setString(2, key);
+      try (ResultSet rs = r.findRecord.executeQuery()) {
+        return rs.next() ? entryOf(rs, tenant + "/" + key) : null;
+      }
+    });
+  }
+
+  /** The settled records of one task. Any thread. */
   public List<StoredEntry> taskEntries(String tenant, String taskId) {
-    try {
-      taskRecords.setString(1, tenant);
-      taskRecords.setString(2, taskId);
+    return read("read the records of task " + taskId + " of tenant " + tenant, r -> {
+      r.taskRecords.setString(1, tenant);
+      r.taskRecords.setString(2, taskId);
       List<StoredEntry> out = new ArrayList<>();
-      try (ResultSet rs = taskRecords.executeQuery()) {
+      try (ResultSet rs = r.taskRecords.executeQuery()) {
         while (rs.next()) {
           out.add(entryOf(rs, "a record of task " + taskId + " of tenant " + tenant));
         }
       }
       return out;
-    } catch (SQLException e) {
-      throw failure(file, "read the records of task " + taskId + " of tenant " + tenant, e);
-    }
+    });
   }
 
-  /** The closed checkpoint of {@code tenant}/{@code taskId}, or {@code null}. Only under the ledger's lock. */
+  /** The closed checkpoint of {@code tenant}/{@code taskId}, or {@code null}. Any thread. */
   public TaskCheckpoint findTask(String tenant, String taskId) {
-    try {
-      findTask.setString(1, tenant);
-      findTask.setString(2, taskId);
-      try (ResultSet rs = findTask.executeQuery()) {
+    return read("read the checkpoint of task " + taskId + " of tenant " + tenant, r -> {
+      r.findTask.setString(1, tenant);
+      r.findTask.setString(2, taskId);
+      try (ResultSet rs = r.findTask.executeQuery()) {
         return rs.next() ? decode(rs, "the checkpoint of task " + taskId + " of tenant " + tenant).task() : null;
       }
-    } catch (SQLException e) {
-      throw failure(file, "read the checkpoint of task " + taskId + " of tenant " + tenant, e);
-    }
+    });
   }
 
   /**
    * Stores {@code entries} and {@code tasks} in one transaction, durable (under {@link ForcePolicy#EVERY_WRITE})
    * when this returns. Housekeeping thread only.
    */
-  public void putAll(Collection<StoredEntry> entries, Collection<TaskCheckpoint> tasks) {
+  public synchronized void putAll(Collection<StoredEntry> entries, Collection<TaskCheckpoint> tasks) {
     try {
       for (StoredEntry e : entries) {
         byte[] payload = JournalCodec.encodePut(e);
@@ -225,7 +262,7 @@ public final class SettledStore implements AutoCloseable {
    * Deletes up to {@link #DELETE_BATCH} records (and as many closed tasks) last changed before {@code
    * cutoffMillis}, in one short transaction; returns how many records. Housekeeping thread only.
    */
-  public int deleteBatchBefore(long cutoffMillis) {
+  public synchronized int deleteBatchBefore(long cutoffMillis) {
     try {
       deleteRecords.setLong(1, cutoffMillis);
       deleteRecords.setInt(2, DELETE_BATCH);
@@ -243,12 +280,12 @@ public final class SettledStore implements AutoCloseable {
 
   /** Rows held (records only). */
   public long size() {
-    try (Statement s = reader.createStatement(); ResultSet rs = s.executeQuery("SELECT count(*) FROM records")) {
-      rs.next();
-      return rs.getLong(1);
-    } catch (SQLException e) {
-      throw failure(file, "count records", e);
-    }
+    return read("count records", r -> {
+      try (Statement s = r.connection.createStatement(); ResultSet rs = s.executeQuery("SELECT count(*) FROM records")) {
+        rs.next();
+        return rs.getLong(1);
+      }
+    });
   }
 
   private StoredEntry entryOf(ResultSet rs, String what) throws SQLException {
@@ -305,7 +342,7 @@ public final class SettledStore implements AutoCloseable {
 
   @Override
   public void close() {
-    closeQuietly(reader);
+    readers.forEach(SettledStore::closeQuietly);
     try {
       writer.commit();
       try (Statement s = writer.createStatement()) {
