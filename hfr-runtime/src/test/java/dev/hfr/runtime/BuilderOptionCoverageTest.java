@@ -53,6 +53,7 @@ class BuilderOptionCoverageTest {
     PROOF.put("contextCompressor", EFFECTS + "contextCompressor");
     PROOF.put("verificationHook", EFFECTS + "verificationHook");
     PROOF.put("leaseTtl", ENGINE + "WriteOwnershipTest#lapsedLeaseEndsKeyInUse");
+    PROOF.put("ledgerRetention", "dev.hfr.runtime.LedgerSettingsTest#builderRetention");
     PROOF.put("maxRetryAfter", EFFECTS + "maxRetryAfter");
     PROOF.put("stackTraces", ENGINE + "StackTraceOptionTest#stackTraceWhenAsked");
     PROOF.put("checkpointTasksAtOpen", ENGINE + "TaskCheckpointsTest#checkpointsAtOpenOnRequest");

@@ -165,11 +165,13 @@ public final class LedgerCapacityHarness {
     double seconds = (System.nanoTime() - start) / 1e9;
     pool.shutdown();
     long[] all = Arrays.stream(latencies).flatMapToLong(Arrays::stream).sorted().toArray();
-    writer.settle();
-    long heapAfter = usedHeapAfterGc();
+    Arrays.fill(latencies, null);
     System.out.printf("@throughput=%,.0f%n", records / seconds);
     System.out.printf("@latency=%.2f / %.2f / %.2f / %.0f%n", ms(all, 0.5), ms(all, 0.99), ms(all, 0.999), all[all.length - 1] / 1e6);
     System.out.printf("@slow=%d%n", Arrays.stream(all).filter(n -> n > 50_000_000L).count());
+    all = null; // the heap measured next is the ledger's, not these samples'
+    writer.settle();
+    long heapAfter = usedHeapAfterGc();
     System.out.printf("@heapPerRecord=%.0f B (%d MB)%n", Math.max(0, heapAfter - heapBefore) / (double) records, (heapAfter - heapBefore) >> 20);
     writer.close();
     System.out.printf("@disk=%d MB%n", diskBytes(dir) >> 20);

@@ -314,6 +314,77 @@ class EmbeddedFileLedgerTest extends IdempotencyLedgerContract {
   }
 
   @Test
+  @DisplayName("a journal over 2 GiB is refused with what to do, never with the JVM's OutOfMemoryError, and left as it was")
+  void hugeJournalIsRefusedClearly() throws Exception {
+    Path dir = tmp.resolve("huge");
+    Files.createDirectories(dir);
+    Path journal = dir.resolve(EmbeddedFileLedger.JOURNAL);
+    try (java.io.RandomAccessFile file = new java.io.RandomAccessFile(journal.toFile(), "rw")) {
+      file.setLength(2L * 1024 * 1024 * 1024 + 4096); // sparse: no disk is used
+    }
+
+    assertThatThrownBy(() -> EmbeddedFileLedger.open(dir))
+        .isInstanceOf(LedgerStorageException.class)
+        .hasMessageContaining(journal.toString()).hasMessageContaining("2 GiB").hasMessageContaining("Nothing was changed");
+    assertThat(Files.size(journal)).isEqualTo(2L * 1024 * 1024 * 1024 + 4096);
+  }
+
+  @Test
+  @DisplayName("settled records leave memory for ledger.db, and a restart reads them from there, not from the journal")
+  void settledRecordsLeaveMemory() throws Exception {
+    for (int i = 0; i < 300; i++) {
+      ledger.prepare(TENANT, key(i), "Orders.create", args(i));
+      if (i % 3 != 0) {
+        ledger.transition(TENANT, key(i), LedgerState.PREPARED, LedgerState.COMMITTED, result(i), 0);
+      }
+    }
+    embedded().settleNow();
+    assertThat(embedded().recordsInMemory()).as("only the 100 PREPARED ones").isEqualTo(100);
+    embedded().compact();
+
+    ledger = reopen(ledger, options());
+
+    assertThat(embedded().openReport().liveRecords()).as("the journal replays the unsettled work only").isEqualTo(100);
+    assertThat(embedded().size()).isEqualTo(300);
+    assertThat(ledger.find(TENANT, key(2)).orElseThrow().state()).isEqualTo(LedgerState.COMMITTED);
+    assertThat(ledger.find(TENANT, key(2)).orElseThrow().resultHash()).isEqualTo(result(2));
+    assertThat(ledger.pending()).hasSize(100);
+  }
+
+  @Test
+  @DisplayName("a changed row of ledger.db is found by its check when read, and named; a file that is not a database refuses to open")
+  void damagedStoreIsNamed() throws Exception {
+    ledger.prepare(TENANT, key(1), "Orders.create", args(1));
+    ledger.transition(TENANT, key(1), LedgerState.PREPARED, LedgerState.COMMITTED, result(1), 0);
+    embedded().settleNow();
+    embedded().compact(); // the journal keeps no copy: the record is in ledger.db alone
+    Path dir = embedded().directory();
+    ledger.close();
+    ledger = null;
+    try (java.sql.Connection c = java.sql.DriverManager.getConnection("jdbc:sqlite:" + dir.resolve(EmbeddedFileLedger.STORE));
+        java.sql.Statement s = c.createStatement();
+        java.sql.ResultSet rs = s.executeQuery("SELECT payload FROM records")) {
+      rs.next();
+      byte[] payload = rs.getBytes(1);
+      payload[payload.length / 2] ^= 0x10; // one bit of the stored record, as a failing disk would change it
+      try (java.sql.PreparedStatement update = c.prepareStatement("UPDATE records SET payload = ?")) {
+        update.setBytes(1, payload);
+        update.executeUpdate();
+      }
+    }
+    try (EmbeddedFileLedger reopened = EmbeddedFileLedger.open(dir)) {
+      assertThatThrownBy(() -> reopened.find(TENANT, key(1)))
+          .isInstanceOf(LedgerCorruptedException.class)
+          .hasMessageContaining(TENANT + "/" + key(1)).hasMessageContaining("CRC32C");
+    }
+
+    Files.write(dir.resolve(EmbeddedFileLedger.STORE), "not a database, just text that is long enough to be read".repeat(100).getBytes(StandardCharsets.UTF_8));
+    assertThatThrownBy(() -> EmbeddedFileLedger.open(dir))
+        .isInstanceOf(LedgerCorruptedException.class)
+        .hasMessageContaining(EmbeddedFileLedger.STORE).hasMessageContaining("backup");
+  }
+
+  @Test
   @DisplayName("Ledgers.embeddedDefault() uses ./hfr-ledger in the working directory")
   void defaultDirectory() {
     assertThat(Ledgers.DEFAULT_DIRECTORY).isEqualTo(Path.of("hfr-ledger"));

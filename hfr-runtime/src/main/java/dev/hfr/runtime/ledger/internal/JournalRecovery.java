@@ -2,6 +2,7 @@ package dev.hfr.runtime.ledger.internal;
 
 import dev.hfr.runtime.ledger.LedgerCorruptedException;
 import dev.hfr.runtime.ledger.LedgerCorruptedException.Damage;
+import dev.hfr.runtime.ledger.LedgerStorageException;
 import java.io.IOException;
 import java.nio.channels.FileChannel;
 import java.nio.charset.StandardCharsets;
@@ -56,6 +57,26 @@ public final class JournalRecovery {
 
   private JournalRecovery() {}
 
+  /** The most a journal may hold to be read whole: a Java array's limit, less headroom. */
+  static final long MAX_WHOLE = Integer.MAX_VALUE - 64;
+
+  /**
+   * The journal's bytes. Since settled records live in {@code ledger.db} the journal holds only unsettled work
+   * and stays small; one over 2 GiB was written by an HFR that kept every record in it, and is refused with
+   * what to do rather than with the JVM's {@code OutOfMemoryError}.
+   */
+  private static byte[] readWhole(Path journal) throws IOException {
+    long size = Files.size(journal);
+    if (size > MAX_WHOLE) {
+      throw new LedgerStorageException("the ledger journal " + journal + " is " + size + " bytes; this version reads a journal"
+          + " of up to 2 GiB (" + MAX_WHOLE + " bytes) whole. A journal this large was written by an HFR that kept every"
+          + " record in it: open it once with that version on a host with enough heap and let it compact (settled records"
+          + " older than the retention are dropped), or move the directory aside and start a new ledger (writes settled"
+          + " in it may then run again if repeated). Nothing was changed.");
+    }
+    return Files.readAllBytes(journal);
+  }
+
   /** Opens the journal {@code journal} of a locked directory, or throws {@link LedgerCorruptedException}. */
   public static Opened open(Path journal, CheckpointFile checkpoint) throws IOException {
     Files.deleteIfExists(compactFile(journal)); // an interrupted compaction; the journal itself is intact
@@ -64,7 +85,7 @@ public final class JournalRecovery {
     }
     CheckpointFile.Checkpoint cp = checkpoint.current();
     boolean exists = Files.exists(journal);
-    byte[] data = exists ? Files.readAllBytes(journal) : new byte[0];
+    byte[] data = exists ? readWhole(journal) : new byte[0];
     if (data.length == 0) {
       if (exists || cp != null && cp.heldRecords()) {
         throw new LedgerCorruptedException(journal, List.of(lostJournal(exists, cp)), 0);
@@ -147,7 +168,7 @@ public final class JournalRecovery {
     JournalWriter.writeFresh(journal, id, 1, live, checkpoint);
     LOG.log(System.Logger.Level.INFO, "ledger journal {0}: rewrote a version-{1} journal ({2} frames, {3} live records) in format "
         + "version 3; the old file is kept as {4}", journal, version, scan.frames().size(), live.size(), oldCopy);
-    byte[] rewritten = Files.readAllBytes(journal);
+    byte[] rewritten = readWhole(journal);
     JournalCodec.FileHeader header = JournalCodec.readFileHeader(rewritten);
     JournalScanner.Result again = JournalScanner.scan(rewritten, header, rewritten.length, live.size());
     return new Opened(again.frames(), id, 1, live.size(), scan.tornTail(), tornSavedTo, false, true);
@@ -176,7 +197,7 @@ public final class JournalRecovery {
     Files.deleteIfExists(compactFile(journal));
     CheckpointFile.Checkpoint cp = checkpoint.current();
     boolean exists = Files.exists(journal);
-    byte[] data = exists ? Files.readAllBytes(journal) : new byte[0];
+    byte[] data = exists ? readWhole(journal) : new byte[0];
     List<Damage> damages = new ArrayList<>();
     List<JournalScanner.Located> frames = List.of();
     boolean torn = false;
