@@ -203,10 +203,25 @@ public final class EmbeddedFileLedger implements IdempotencyLedger {
       return ledger;
     } catch (IOException e) {
       throw new LedgerStorageException("cannot open the ledger in " + dir + ": " + e, e);
+    } catch (OutOfMemoryError e) {
+      // Only a journal written by an HFR that kept every record in it is this large; what it allocated is
+      // unreachable once this unwinds, so the caller can report it and exit cleanly.
+      throw new LedgerStorageException("opening the ledger in " + dir + " ran out of heap (-Xmx" + (Runtime.getRuntime().maxMemory() >> 20)
+          + "m) replaying " + dir.resolve(JOURNAL) + " of " + sizeOf(dir.resolve(JOURNAL)) + " bytes, written by an earlier HFR that"
+          + " kept every record in it. Open it once with more heap (about 3 KB per record); housekeeping then moves its settled"
+          + " records to " + STORE + " and later opens need little. Nothing was changed.", e);
     } finally {
       if (lock != null) {
         closeQuietly(lock);
       }
+    }
+  }
+
+  private static long sizeOf(Path file) {
+    try {
+      return Files.size(file);
+    } catch (IOException e) {
+      return -1;
     }
   }
 
