@@ -100,7 +100,7 @@ public final class EmbeddedFileLedger implements IdempotencyLedger {
   public static final String STORE = SettledStore.NAME;
 
   /** Below this many frames the journal is not compacted: replaying it on open takes milliseconds. */
-  private static final long MIN_FRAMES_BEFORE_COMPACTION = 20_000;
+  private static final long MIN_FRAMES_BEFORE_COMPACTION = 100_000;
   /** Records moved to the store per transaction. */
   private static final int MOVE_BATCH = 5_000;
   /** How often housekeeping looks for settled records to move, a journal to compact and records to expire. */
