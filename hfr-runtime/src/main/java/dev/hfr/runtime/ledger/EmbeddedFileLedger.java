@@ -11,6 +11,7 @@ import dev.hfr.runtime.ledger.internal.LedgerTable;
 import dev.hfr.runtime.ledger.internal.RetentionSweep;
 import dev.hfr.runtime.ledger.internal.SettledStore;
 import dev.hfr.runtime.ledger.internal.StoredEntry;
+import dev.hfr.runtime.ledger.internal.StoredKeys;
 import dev.hfr.runtime.ledger.internal.UnforcedKeys;
 import dev.hfr.runtime.time.Clock;
 import java.io.IOException;
@@ -159,6 +160,8 @@ public final class EmbeddedFileLedger implements IdempotencyLedger {
   private final Object housekeeping = new Object(); // one move, compaction or expiry at a time
   private final Thread housekeeper;
   private int unforcedRounds; // guarded by this
+  /** The keys in the store, once housekeeping has read them after open; until then every miss reads the store. */
+  private volatile StoredKeys storedKeys;
   private boolean closed; // guarded by this
 
   private EmbeddedFileLedger(
@@ -451,6 +454,12 @@ public final class EmbeddedFileLedger implements IdempotencyLedger {
    * thousand per transaction after it, so writes go on meanwhile. Retention runs the same on the ledger's
    * housekeeping thread by itself.
    */
+  /** A task's unsettled records are all in memory (only settled ones move to {@code ledger.db}): no store read. */
+  @Override
+  public List<LedgerRecord> unfinishedTaskRecords(String tenant, String taskId) {
+    return durably(() -> table.unfinishedTaskRecords(tenant, taskId));
+  }
+
   @Override
   public int expire(Instant cutoff) {
     Objects.requireNonNull(cutoff, "cutoff");
@@ -488,7 +497,11 @@ public final class EmbeddedFileLedger implements IdempotencyLedger {
   void settleNow() {
     synchronized (housekeeping) {
       synchronized (this) {
+        checkOpen();
         unforcedRounds = ROUNDS_BEFORE_FORCING;
+      }
+      if (storedKeys == null) {
+        storedKeys = store.keys();
       }
       while (moveSettled() == MOVE_BATCH) {
         // next batch
@@ -516,6 +529,9 @@ public final class EmbeddedFileLedger implements IdempotencyLedger {
       }
       try {
         synchronized (housekeeping) {
+          if (storedKeys == null || storedKeys.full()) {
+            storedKeys = store.keys(); // housekeeping is the only writer of the store: nothing moves meanwhile
+          }
           while (moveSettled() == MOVE_BATCH && isOpen()) {
             // a backlog: keep moving; writes take the ledger's lock between batches
           }
@@ -564,6 +580,12 @@ public final class EmbeddedFileLedger implements IdempotencyLedger {
     }
     try {
       writer.syncUntil(upTo);
+      StoredKeys keys = storedKeys;
+      if (keys != null) {
+        for (StoredEntry e : batch) {
+          keys.add(e.tenant(), e.key()); // before the rows are visible, and before memory forgets them
+        }
+      }
       store.putAll(batch, tasks);
     } catch (RuntimeException e) {
       synchronized (this) {
@@ -641,7 +663,8 @@ public final class EmbeddedFileLedger implements IdempotencyLedger {
     if (movesThen < 0) {
       return durably(tenant, key, op);
     }
-    StoredEntry stored = store.find(tenant, key);
+    StoredKeys keys = storedKeys;
+    StoredEntry stored = keys != null && !keys.mightContain(tenant, key) ? null : store.find(tenant, key);
     return durably(tenant, key, () -> table.withColdRead(tenant, key, stored, movesThen, op));
   }
 

@@ -421,6 +421,23 @@ public final class LedgerTable {
     return out;
   }
 
+  /** The task's records still PREPARED or UNKNOWN, oldest first: all of them are in the table, never only in the cold store. */
+  public List<LedgerRecord> unfinishedTaskRecords(String tenant, String taskId) {
+    LedgerRules.checkTenantTask(tenant, taskId);
+    Set<String> keys = keysByTask.get(new TenantKey(tenant, taskId));
+    List<LedgerRecord> out = new ArrayList<>();
+    if (keys != null) {
+      for (String key : keys) {
+        StoredEntry e = entries.get(new TenantKey(tenant, key));
+        if (e != null && e.record().state().needsReconcile()) {
+          out.add(e.record());
+        }
+      }
+    }
+    out.sort(Comparator.comparing(LedgerRecord::createdAt).thenComparing(LedgerRecord::key));
+    return out;
+  }
+
   /** Every task checkpoint held (for compaction). */
   public Collection<TaskCheckpoint> checkpoints() {
     return tasks.values();

@@ -278,6 +278,26 @@ public final class SettledStore implements AutoCloseable {
     }
   }
 
+  /**
+   * A filter of every key the store holds, sized for twice as many (a full scan of the key index: about a second
+   * per million records, on the housekeeping thread).
+   */
+  public StoredKeys keys() {
+    return read("read every key", r -> {
+      long rows;
+      try (Statement s = r.connection.createStatement(); ResultSet rs = s.executeQuery("SELECT max(rowid) FROM records")) {
+        rows = rs.next() ? rs.getLong(1) : 0;
+      }
+      StoredKeys keys = new StoredKeys(Math.max(1 << 20, 2 * rows));
+      try (Statement s = r.connection.createStatement(); ResultSet rs = s.executeQuery("SELECT tenant, key FROM records")) {
+        while (rs.next()) {
+          keys.add(rs.getString(1), rs.getString(2));
+        }
+      }
+      return keys;
+    });
+  }
+
   /** Rows held (records only). */
   public long size() {
     return read("count records", r -> {
