@@ -560,11 +560,19 @@ public final class EmbeddedFileLedger implements IdempotencyLedger {
    * The journal is forced first, so the store never holds a state the journal could still lose.
    */
   private int moveSettled() {
+    return moveSettled(false);
+  }
+
+  private int moveSettledWhileClosing() {
+    return moveSettled(true);
+  }
+
+  private int moveSettled(boolean closing) {
     List<StoredEntry> batch;
     List<TaskCheckpoint> tasks;
     long upTo;
     synchronized (this) {
-      if (closed) {
+      if (closed && !closing) {
         return 0;
       }
       if (writer.forced() < writer.written() && unforcedRounds++ < ROUNDS_BEFORE_FORCING) {
@@ -597,6 +605,30 @@ public final class EmbeddedFileLedger implements IdempotencyLedger {
       table.forgetMoved(batch, tasks);
     }
     return batch.size();
+  }
+
+  /**
+   * A last move and compaction, so that the next open replays the unsettled work alone: a restart then reads
+   * a journal of kilobytes, not up to {@value #MIN_FRAMES_BEFORE_COMPACTION} frames. A failure only costs the
+   * next open some time.
+   */
+  private void settleBeforeClosing() {
+    try {
+      synchronized (this) {
+        unforcedRounds = ROUNDS_BEFORE_FORCING;
+      }
+      while (moveSettledWhileClosing() == MOVE_BATCH) {
+        // next batch
+      }
+      synchronized (this) {
+        if (writer.framesInFile() > table.size() + 1000L) {
+          writer.rewrite(JournalCodec.payloadsOf(table));
+        }
+      }
+    } catch (RuntimeException e) {
+      LOG.log(System.Logger.Level.WARNING, "the last move to " + STORE + " before closing the ledger in " + directory
+          + " failed; the next open replays more of the journal: " + e, e);
+    }
   }
 
   /** Compacts the journal when superseded frames outnumber the records in memory (cheap: memory holds little). */
@@ -731,6 +763,7 @@ public final class EmbeddedFileLedger implements IdempotencyLedger {
       }
     }
     synchronized (housekeeping) {
+      settleBeforeClosing();
       synchronized (this) {
         try {
           writer.close();
