@@ -75,8 +75,8 @@ public final class LedgerCapacityHarness {
   /** Each backend and size: a fill in one JVM, an open in another; prints one table row per pair. */
   private static void run(Path base, String[] sizes, String[] backends, String mode, long retentionSeconds) throws Exception {
     System.out.println("| backend | mode | records | retention | writes/s (32 threads) | write p50 / p99 / p99.9 / max (ms) | writes > 50 ms"
-        + " | heap kept per record | disk | open (fresh JVM, -Xmx256m) | heap after open | read p50 / p99 (ms) |");
-    System.out.println("|---|---|---:|---|---:|---|---:|---:|---:|---:|---:|---|");
+        + " | lock wait p50 / p99.9 / max (ms) | heap kept per record | disk | open (fresh JVM, -Xmx256m) | heap after open | read p50 / p99 (ms) |");
+    System.out.println("|---|---|---:|---|---:|---|---:|---|---:|---:|---:|---:|---|");
     for (String backend : backends) {
       for (String size : sizes) {
         long records = parseCount(size);
@@ -87,9 +87,10 @@ public final class LedgerCapacityHarness {
         Map<String, String> fill = fork(classpath, "-Xmx2g", "fill", dir.toString(), String.valueOf(records), kind(backend), mode,
             String.valueOf(retentionSeconds));
         Map<String, String> open = fork(classpath, "-Xmx256m", "open", dir.toString(), String.valueOf(records), kind(backend), mode);
-        System.out.printf("| %s | %s | %,d | %s | %s | %s | %s | %s | %s | %s | %s | %s |%n", backend.startsWith("old") ? "old" : backend, mode,
+        System.out.printf("| %s | %s | %,d | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s |%n", backend.startsWith("old") ? "old" : backend, mode,
             records, retentionSeconds > 0 ? retentionSeconds + " s (deleting)" : "24 h", fill.getOrDefault("throughput", "?"),
-            fill.getOrDefault("latency", "?"), fill.getOrDefault("slow", "?"), fill.getOrDefault("heapPerRecord", fill.getOrDefault("error", "?")),
+            fill.getOrDefault("latency", "?"), fill.getOrDefault("slow", "?"), fill.getOrDefault("probe", "—"),
+            fill.getOrDefault("heapPerRecord", fill.getOrDefault("error", "?")),
             fill.getOrDefault("disk", "?"), open.getOrDefault("openSeconds", open.getOrDefault("error", "?")), open.getOrDefault("heap", "?"),
             open.getOrDefault("reads", "?"));
         deleteRecursively(dir);
@@ -141,7 +142,17 @@ public final class LedgerCapacityHarness {
     long[][] latencies = new long[THREADS][];
     ExecutorService pool = Executors.newFixedThreadPool(THREADS);
     List<Future<?>> done = new ArrayList<>();
+    long[] probes = new long[1 << 20];
+    int[] probeCount = new int[1];
+    Thread prober = new Thread(() -> {
+      // a read every millisecond while the fill runs: the longest wait any housekeeping made a call endure
+      while (next.get() < records && probeCount[0] < probes.length) {
+        probes[probeCount[0]++] = writer.probe();
+        java.util.concurrent.locks.LockSupport.parkNanos(1_000_000);
+      }
+    }, "probe");
     long start = System.nanoTime();
+    prober.start();
     for (int t = 0; t < THREADS; t++) {
       int thread = t;
       done.add(pool.submit(() -> {
@@ -164,6 +175,12 @@ public final class LedgerCapacityHarness {
     }
     double seconds = (System.nanoTime() - start) / 1e9;
     pool.shutdown();
+    prober.join();
+    long[] waits = Arrays.copyOf(probes, probeCount[0]);
+    Arrays.sort(waits);
+    if (waits.length > 0 && waits[waits.length - 1] > 0) {
+      System.out.printf("@probe=%.2f / %.2f / %.0f%n", ms(waits, 0.5), ms(waits, 0.999), waits[waits.length - 1] / 1e6);
+    }
     long[] all = Arrays.stream(latencies).flatMapToLong(Arrays::stream).sorted().toArray();
     Arrays.fill(latencies, null);
     System.out.printf("@throughput=%,.0f%n", records / seconds);
@@ -227,6 +244,11 @@ public final class LedgerCapacityHarness {
   private interface Writer extends AutoCloseable {
     void write(int thread, long i) throws Exception;
 
+    /** How long one read of a record held in memory took: the wait for the ledger's lock, whoever holds it. */
+    default long probe() {
+      return 0;
+    }
+
     /** Waits until housekeeping has moved what it moves (the heap then holds what it keeps). */
     default void settle() throws Exception {}
   }
@@ -253,6 +275,8 @@ public final class LedgerCapacityHarness {
       options = options.withRetention(Duration.ofSeconds(retentionSeconds));
     }
     EmbeddedFileLedger ledger = EmbeddedFileLedger.open(dir, options);
+    String probeKey = key(-1);
+    ledger.prepare(TENANT, probeKey, TOOL, probeKey); // PREPARED: held in memory for the whole run
     Hfr hfr = mode.equals("proxy") ? Hfr.builder().ledger(ledger).decisionSink(DecisionSink.discarding()).build() : null;
     PaymentTools payments = hfr != null ? PaymentTools_Recovering.create(hfr) : null;
     return new Writer() {
@@ -265,6 +289,13 @@ public final class LedgerCapacityHarness {
         String key = key(i);
         Lease lease = ledger.prepareIfAbsent(TENANT, "task-" + i, key, TOOL, key, "worker-" + thread, Duration.ofSeconds(20)).lease();
         ledger.transition(TENANT, key, LedgerState.PREPARED, LedgerState.COMMITTED, key, lease.fencingToken());
+      }
+
+      @Override
+      public long probe() {
+        long t0 = System.nanoTime();
+        ledger.find(TENANT, probeKey);
+        return System.nanoTime() - t0;
       }
 
       @Override
