@@ -7,6 +7,7 @@ import dev.hfr.runtime.ToolCallException;
 import dev.hfr.runtime.ToolOutcome;
 import dev.hfr.runtime.conversation.ConversationTasks;
 import dev.hfr.runtime.conversation.ModelAnswers;
+import io.micrometer.context.ContextSnapshot;
 import java.util.Objects;
 import java.util.function.Function;
 import org.springframework.ai.chat.memory.ChatMemory;
@@ -107,6 +108,9 @@ public final class HfrToolCallback implements ToolCallback {
   public String call(String toolInput, ToolContext toolContext) {
     String input = keyProperty == null ? toolInput : ToolArguments.withoutArgument(toolInput, keyProperty);
     String stepId = toolContext != null && toolContext.getContext().get(STEP_ID) instanceof String id && !id.isBlank() ? id : null;
+    // a streamed ChatClient call runs its tools on Reactor's threads: its task comes with the Reactor context
+    ContextSnapshot.Scope streamTask = conversations == null || conversations.engine().currentTask().isEmpty()
+        ? TaskInReactorContext.bindFromToolCall() : null;
     ConversationTasks.Joined conversation = joinConversation(toolContext);
     StepScope step = stepId == null ? null : StepScope.open(stepId);
     TaskScope task = conversations == null ? null : conversations.engine().currentTask().orElse(null);
@@ -129,6 +133,9 @@ public final class HfrToolCallback implements ToolCallback {
       }
       if (conversation != null) {
         conversation.close();
+      }
+      if (streamTask != null) {
+        streamTask.close();
       }
     }
   }

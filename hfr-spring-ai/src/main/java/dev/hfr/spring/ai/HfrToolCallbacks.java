@@ -1,6 +1,7 @@
 package dev.hfr.spring.ai;
 
 import dev.hfr.annotations.IdempotencyKey;
+import dev.hfr.annotations.Risk;
 import dev.hfr.annotations.SideEffect;
 import dev.hfr.runtime.Hfr;
 import dev.hfr.runtime.conversation.ConversationTasks;
@@ -11,17 +12,22 @@ import java.lang.reflect.Parameter;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.Function;
 import org.springframework.ai.chat.model.ToolContext;
 import org.springframework.ai.tool.ToolCallback;
 import org.springframework.ai.tool.ToolCallbackProvider;
 import org.springframework.ai.tool.annotation.Tool;
 import org.springframework.ai.tool.definition.ToolDefinition;
+import org.springframework.ai.tool.execution.ToolCallResultConverter;
+import org.springframework.ai.tool.metadata.ToolMetadata;
 import org.springframework.ai.tool.method.MethodToolCallback;
 import org.springframework.ai.tool.support.ToolDefinitions;
+import org.springframework.ai.tool.support.ToolUtils;
 
 /**
  * Spring AI {@link ToolCallback}s of the {@code @Tool} methods of generated {@code _Recovering} proxies: every call
@@ -125,6 +131,69 @@ public final class HfrToolCallbacks {
 
   private static ToolCallback callbackOf(Object proxy, Class<?> userClass, Method method, SideEffect sideEffect,
       ConversationTasks conversations, Function<ToolContext, Object> conversationIds) {
+    Prepared prepared = PREPARED.get(userClass).computeIfAbsent(method, m -> prepare(userClass, m, sideEffect));
+    return prepared.callback(proxy, conversations, conversationIds);
+  }
+
+  /**
+   * Whether {@code tool} is a generated {@code _Recovering} proxy (its class extends the user's class and is named after
+   * it).
+   */
+  static boolean isProxy(Object tool) {
+    Class<?> type = tool.getClass();
+    Class<?> parent = type.getSuperclass();
+    return parent != null && type.getName().equals(parent.getName() + PROXY_SUFFIX);
+  }
+
+  /**
+   * HFR's callback of {@code invoked} — the method of a generated proxy (its override) or of the user's class — on
+   * {@code proxy}: what {@link #from} builds for it, each call in the conversation the tool context names. A method that
+   * is no {@code @Tool} of the user's class, or lacks {@code @SideEffect}, keeps Spring AI's callback semantics through a
+   * plain {@link MethodToolCallback} on the proxy (the proxy still runs HFR).
+   */
+  static ToolCallback callbackOf(Object proxy, Method invoked, ConversationTasks conversations) {
+    Class<?> userClass = proxy.getClass().getSuperclass();
+    Method userMethod;
+    try {
+      userMethod = userClass.getDeclaredMethod(invoked.getName(), invoked.getParameterTypes());
+    } catch (NoSuchMethodException e) {
+      userMethod = null;
+    }
+    SideEffect sideEffect = userMethod == null ? null : userMethod.getAnnotation(SideEffect.class);
+    if (userMethod == null || sideEffect == null || !userMethod.isAnnotationPresent(Tool.class)) {
+      return new TaskBoundToolCallback(MethodToolCallback.builder().toolDefinition(ToolDefinitions.from(invoked))
+          .toolMetadata(ToolMetadata.from(invoked)).toolMethod(invoked).toolObject(proxy)
+          .toolCallResultConverter(ToolUtils.getToolCallResultConverter(invoked)).build());
+    }
+    return callbackOf(proxy, userClass, userMethod, sideEffect, conversations,
+        HfrToolCallback.CONVERSATION_ID_FROM_TOOL_CONTEXT);
+  }
+
+  /** Per user class, what its {@code @Tool} methods' callbacks share: computed once, holding no instance. */
+  private static final ClassValue<Map<Method, Prepared>> PREPARED = new ClassValue<>() {
+    @Override
+    protected Map<Method, Prepared> computeValue(Class<?> type) {
+      return new ConcurrentHashMap<>();
+    }
+  };
+
+  /** A {@code @Tool} method's definition without the key, its key property, risk and HFR's name of it. */
+  private record Prepared(Method method, ToolDefinition definition, ToolMetadata metadata,
+      ToolCallResultConverter converter, String toolName, Risk risk, String key) {
+
+    ToolCallback callback(Object proxy, ConversationTasks conversations, Function<ToolContext, Object> conversationIds) {
+      MethodToolCallback invoker = MethodToolCallback.builder()
+          .toolDefinition(definition)
+          .toolMetadata(metadata)
+          .toolMethod(method)
+          .toolObject(proxy)
+          .toolCallResultConverter(converter)
+          .build();
+      return new HfrToolCallback(invoker, toolName, risk, key, conversations, conversationIds);
+    }
+  }
+
+  private static Prepared prepare(Class<?> userClass, Method method, SideEffect sideEffect) {
     ToolDefinition definition = ToolDefinitions.from(method);
     String key = keyParameterName(method);
     if (key != null) {
@@ -134,13 +203,8 @@ public final class HfrToolCallbacks {
           .inputSchema(ToolArguments.withoutProperty(definition.inputSchema(), key))
           .build();
     }
-    MethodToolCallback invoker = MethodToolCallback.builder()
-        .toolDefinition(definition)
-        .toolMethod(method)
-        .toolObject(proxy)
-        .build();
-    return new HfrToolCallback(invoker, userClass.getSimpleName() + "." + method.getName(), sideEffect.value(), key,
-        conversations, conversationIds);
+    return new Prepared(method, definition, ToolMetadata.from(method), ToolUtils.getToolCallResultConverter(method),
+        userClass.getSimpleName() + "." + method.getName(), sideEffect.value(), key);
   }
 
   /** The property name Spring AI gives the {@code @IdempotencyKey} parameter, or {@code null}. */

@@ -6,7 +6,7 @@ import org.springframework.web.bind.annotation.RequestBody;
 import org.springframework.web.bind.annotation.RequestParam;
 import org.springframework.web.bind.annotation.RestController;
 
-/** The sample's HTTP interface: run a conversation, or the whole with/without-HFR comparison. */
+/** The sample's HTTP interface: one request to the assistant, or the whole with/without-HFR comparison. */
 @RestController
 public class ConversationController {
 
@@ -19,20 +19,19 @@ public class ConversationController {
   }
 
   /**
-   * A conversation request.
+   * A request to the assistant.
    *
-   * @param conversation its id, the HFR task id
    * @param message what the user says, e.g. {@code Order 2 x SKU-42, reference c-1, e-mail ana@example.com}
    * @param hfr whether the tools run through HFR (default true)
    */
-  public record ConversationRequest(String conversation, String message, Boolean hfr) {}
+  public record ConversationRequest(String message, Boolean hfr) {}
 
   @PostMapping("/conversations")
   public ShopAssistant.Conversation converse(@RequestBody ConversationRequest request) {
-    if (request.conversation() == null || request.conversation().isBlank() || request.message() == null) {
-      throw new IllegalArgumentException("give a conversation id and a message");
+    if (request.message() == null || request.message().isBlank()) {
+      throw new IllegalArgumentException("give a message, e.g. {\"message\":\"Order 2 x SKU-42, reference c-1, e-mail ana@example.com\"}");
     }
-    return assistant.converse(request.conversation(), request.message(), request.hfr() == null || request.hfr());
+    return assistant.converse(request.message(), request.hfr() == null || request.hfr());
   }
 
   @PostMapping("/reproduction")

@@ -40,7 +40,7 @@ class ReproductionOnStart implements ApplicationRunner {
     System.out.printf("  HFR retried %d failed calls inside the tools, each write with its idempotency key.%n", r.retriesByHfr());
     r.unfinishedWithHfr().forEach(answer -> System.out.println("  with HFR, unfinished: " + answer));
     System.out.println("Try: curl -s -XPOST localhost:8080/conversations -H 'content-type: application/json' -d"
-        + " '{\"conversation\":\"c-1\",\"message\":\"Order 2 x SKU-42, reference c-1, e-mail ana@example.com\"}'");
+        + " '{\"message\":\"Order 2 x SKU-42, reference c-1, e-mail ana@example.com\"}'");
     System.out.println("     curl -s localhost:8080/actuator/hfr");
   }
 }

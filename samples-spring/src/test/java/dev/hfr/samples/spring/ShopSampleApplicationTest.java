@@ -88,7 +88,7 @@ class ShopSampleApplicationTest {
   @Test
   void aConversationOverHttpRunsEachToolCallInItsOwnSpanUnderTheRequest() throws Exception {
     JsonNode c = post("/conversations",
-        "{\"conversation\":\"span-test\",\"message\":\"Order 2 x SKU-42, reference span-1, e-mail ana@example.com\"}");
+        "{\"message\":\"Order 2 x SKU-42, reference span-1, e-mail ana@example.com\"}");
     assertThat(c.path("withHfr").asBoolean()).isTrue();
     assertThat(c.path("toolCalls").asInt()).isGreaterThanOrEqualTo(4);
 
@@ -99,7 +99,7 @@ class ShopSampleApplicationTest {
         .contains("ShopTools.lookUpProduct", "ShopTools.placeOrder", "ShopTools.chargeCard", "ShopTools.sendConfirmation");
     assertThat(toolSpans).allSatisfy(s -> {
       assertThat(s.getAttributes().get(AttributeKey.stringKey("gen_ai.operation.name"))).isEqualTo("execute_tool");
-      assertThat(s.getAttributes().get(AttributeKey.stringKey("hfr.task.id"))).startsWith("conversation-span-test-");
+      assertThat(s.getAttributes().get(AttributeKey.stringKey("hfr.task.id"))).as("the request's own task").startsWith("chat-");
       assertThat(s.getAttributes().get(AttributeKey.stringKey("hfr.tenant"))).isEqualTo("default");
       assertThat(s.getTraceId()).as("one trace: the HTTP request, the model calls, the tools").isEqualTo(serverSpan(finished).getTraceId());
     });
@@ -118,7 +118,7 @@ class ShopSampleApplicationTest {
 
   @Test
   void theActuatorEndpointShowsTheBreakersAndBudgetsOfTheShopsTools() throws Exception {
-    post("/conversations", "{\"conversation\":\"actuator-test\",\"message\":\"Order 1 x SKU-7, reference act-1, e-mail bo@example.com\"}");
+    post("/conversations", "{\"message\":\"Order 1 x SKU-7, reference act-1, e-mail bo@example.com\"}");
 
     JsonNode hfr = get("/actuator/hfr");
     assertThat(hfr.path("mode").asText()).isEqualTo("ENFORCE");
