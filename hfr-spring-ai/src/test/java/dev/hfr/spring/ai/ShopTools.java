@@ -19,6 +19,7 @@ public class ShopTools {
   final AtomicInteger searches = new AtomicInteger();
   final List<String> chargeKeys = new CopyOnWriteArrayList<>();
   final List<String> emails = new CopyOnWriteArrayList<>();
+  final AtomicInteger emailAttempts = new AtomicInteger();
   volatile boolean mailTimesOut;
 
   @Tool(description = "Searches the catalogue")
@@ -41,6 +42,7 @@ public class ShopTools {
   @Tool(description = "Sends an e-mail to the customer")
   @SideEffect(Risk.R3)
   public String email(String text) {
+    emailAttempts.incrementAndGet();
     if (mailTimesOut) {
       throw new UncheckedIOException(new HttpTimeoutException("request timed out"));
     }
