@@ -17,9 +17,11 @@ import org.springframework.ai.tool.definition.ToolDefinition;
 import org.springframework.ai.tool.metadata.ToolMetadata;
 
 /**
- * One tool as the model calls it: Spring AI's callback of the proxy's method, with three changes. A call runs in its
- * conversation's task (the conversation id its {@link ToolContext} carries, see {@link ConversationTasks}), so the
- * model calling a write again in the conversation is the same write, answered from the ledger. A failure HFR could
+ * One tool as the model calls it: Spring AI's callback of the proxy's method, with three changes. A call runs in the
+ * task open on its thread, else the task of the streamed {@code ChatClient} call it belongs to ({@link HfrAdvisor}
+ * writes it into the stream's Reactor context), else its conversation's task (the conversation id its {@link
+ * ToolContext} carries, see {@link ConversationTasks}), so the model calling a write again is the same write, answered
+ * from the ledger. A failure HFR could
  * not recover (failed, escalated) is answered with the article's execution contract — status, error type, fault,
  * retryable, side effect, artifact references, verification required — and {@link ModelAnswers}' advice ({@code
  * call_again}, {@code message}), so the model learns that an order of unknown outcome must not simply be placed

@@ -33,9 +33,9 @@ public class ShopAssistant {
   private final Hfr hfr;
   private final LoopbackShop shop;
 
-  // tag::client[]
   public ShopAssistant(ChatClient.Builder chat, ShopTools shopTools, ChatModel chatModel, Hfr hfr, LoopbackShop shop) {
-    this.chat = chat.defaultSystem(SYSTEM).defaultTools(shopTools).build();
+    // tag::client[]
+    this.chat = chat.defaultSystem(SYSTEM).defaultTools(shopTools).build();   // the injected builder, the tool bean
     // end::client[]
     this.withoutHfr = ChatClient.builder(chatModel).defaultSystem(SYSTEM).defaultTools(new ShopTools(shop)).build();
     this.hfr = hfr;
@@ -47,11 +47,11 @@ public class ShopAssistant {
    *
    * @param withHfr whether the tools ran through HFR
    * @param answer the assistant's answer
-   * @param toolCalls the tool calls HFR saw (0 without HFR)
+   * @param calls the calls HFR ran in the request's task: tool calls and model requests (0 without HFR)
    * @param retries the retries HFR made inside those calls
    * @param escalated the calls HFR handed to a human
    */
-  public record Conversation(boolean withHfr, String answer, int toolCalls, int retries, int escalated) {}
+  public record Conversation(boolean withHfr, String answer, int calls, int retries, int escalated) {}
 
   /**
    * The duplicates the services counted for a batch of requests, with and without HFR.

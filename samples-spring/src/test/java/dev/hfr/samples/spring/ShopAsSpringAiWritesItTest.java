@@ -73,7 +73,11 @@ class ShopAsSpringAiWritesItTest {
     System.out.println("| way | seed | duplicate orders / charges / receipts | completed | results lost | breakers opened |");
     System.out.println("|---|---|---|---|---|---|");
     runs.forEach(r -> System.out.println(r.row()));
-    assertThat(runs).allSatisfy(r -> assertThat(r.duplicates().values()).as(r.row()).containsOnly(0));
+    assertThat(runs).allSatisfy(r -> {
+      assertThat(r.duplicates().values()).as(r.row()).containsOnly(0);
+      assertThat(r.unfinished()).as(r.row()).allSatisfy(answer -> assertThat(answer).contains("person"));
+      assertThat(r.lostResults() + r.breakersOpened()).as(r.row()).isZero();
+    });
   }
 
   /** One application on {@code seed}'s services, every way of calling in turn, {@code conversations} orders each. */
