@@ -147,26 +147,28 @@ public final class HfrToolCallbacks {
 
   /**
    * HFR's callback of {@code invoked} — the method of a generated proxy (its override) or of the user's class — on
-   * {@code proxy}: what {@link #from} builds for it, each call in the conversation the tool context names. A method that
-   * is no {@code @Tool} of the user's class, or lacks {@code @SideEffect}, keeps Spring AI's callback semantics through a
-   * plain {@link MethodToolCallback} on the proxy (the proxy still runs HFR).
+   * {@code proxy}, as {@link #from} builds it, but under the name and description of {@code asGiven} (the definition
+   * Spring AI built, which an application may have named); each call in the conversation the tool context names.
+   * {@code null} for a method that is no {@code @Tool} with {@code @SideEffect} of the user's class.
    */
-  static ToolCallback callbackOf(Object proxy, Method invoked, ConversationTasks conversations) {
+  static ToolCallback callbackOf(Object proxy, Method invoked, ToolDefinition asGiven, ConversationTasks conversations) {
     Class<?> userClass = proxy.getClass().getSuperclass();
     Method userMethod;
     try {
       userMethod = userClass.getDeclaredMethod(invoked.getName(), invoked.getParameterTypes());
     } catch (NoSuchMethodException e) {
-      userMethod = null;
+      return null;
     }
-    SideEffect sideEffect = userMethod == null ? null : userMethod.getAnnotation(SideEffect.class);
-    if (userMethod == null || sideEffect == null || !userMethod.isAnnotationPresent(Tool.class)) {
-      return new TaskBoundToolCallback(MethodToolCallback.builder().toolDefinition(ToolDefinitions.from(invoked))
-          .toolMetadata(ToolMetadata.from(invoked)).toolMethod(invoked).toolObject(proxy)
-          .toolCallResultConverter(ToolUtils.getToolCallResultConverter(invoked)).build());
+    SideEffect sideEffect = userMethod.getAnnotation(SideEffect.class);
+    if (sideEffect == null || !userMethod.isAnnotationPresent(Tool.class)) {
+      return null;
     }
-    return callbackOf(proxy, userClass, userMethod, sideEffect, conversations,
-        HfrToolCallback.CONVERSATION_ID_FROM_TOOL_CONTEXT);
+    Prepared prepared = PREPARED.get(userClass).computeIfAbsent(userMethod, m -> prepare(userClass, m, sideEffect));
+    if (!prepared.definition().name().equals(asGiven.name())
+        || !prepared.definition().description().equals(asGiven.description())) {
+      prepared = prepared.named(asGiven.name(), asGiven.description());
+    }
+    return prepared.callback(proxy, conversations, HfrToolCallback.CONVERSATION_ID_FROM_TOOL_CONTEXT);
   }
 
   /** Per user class, what its {@code @Tool} methods' callbacks share: computed once, holding no instance. */
@@ -190,6 +192,12 @@ public final class HfrToolCallbacks {
           .toolCallResultConverter(converter)
           .build();
       return new HfrToolCallback(invoker, toolName, risk, key, conversations, conversationIds);
+    }
+
+    Prepared named(String name, String description) {
+      ToolDefinition renamed = ToolDefinition.builder().name(name).description(description)
+          .inputSchema(definition.inputSchema()).build();
+      return new Prepared(method, renamed, metadata, converter, toolName, risk, key);
     }
   }
 

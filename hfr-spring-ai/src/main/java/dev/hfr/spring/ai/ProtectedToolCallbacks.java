@@ -69,8 +69,10 @@ public final class ProtectedToolCallbacks {
     if (callback instanceof MethodToolCallback && TOOL_OBJECT != null && TOOL_METHOD != null) {
       Object tool = ReflectionUtils.getField(TOOL_OBJECT, callback);
       Method method = (Method) ReflectionUtils.getField(TOOL_METHOD, callback);
-      if (tool != null && method != null && HfrToolCallbacks.isProxy(tool)) {
-        return HfrToolCallbacks.callbackOf(tool, method, conversations);
+      ToolCallback hfr = tool != null && method != null && HfrToolCallbacks.isProxy(tool)
+          ? HfrToolCallbacks.callbackOf(tool, method, callback.getToolDefinition(), conversations) : null;
+      if (hfr != null) {
+        return hfr;
       }
     }
     return new TaskBoundToolCallback(callback);

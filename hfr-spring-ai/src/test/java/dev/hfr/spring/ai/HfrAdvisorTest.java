@@ -12,6 +12,7 @@ import dev.hfr.runtime.ledger.InMemoryLedger;
 import dev.hfr.runtime.telemetry.DecisionSink;
 import dev.hfr.runtime.time.Clock;
 import io.micrometer.observation.ObservationRegistry;
+import java.lang.reflect.Method;
 import java.util.List;
 import java.util.stream.Collectors;
 import org.junit.jupiter.api.AfterEach;
@@ -25,7 +26,11 @@ import org.springframework.ai.chat.memory.MessageWindowChatMemory;
 import org.springframework.ai.model.tool.ToolCallingChatOptions;
 import org.springframework.ai.model.tool.ToolCallingManager;
 import org.springframework.ai.tool.ToolCallback;
+import org.springframework.ai.support.ToolCallbacks;
+import org.springframework.ai.tool.definition.ToolDefinition;
 import org.springframework.ai.tool.execution.DefaultToolExecutionExceptionProcessor;
+import org.springframework.ai.tool.method.MethodToolCallback;
+import org.springframework.ai.tool.support.ToolDefinitions;
 
 /**
  * A {@code ChatClient} with {@link HfrAdvisor}, given the tool bean as Spring AI's guide does ({@code
@@ -153,5 +158,24 @@ class HfrAdvisorTest {
     assertThat(results.get(0)).contains("\"status\":\"escalated\"");
     assertThat(results.get(1)).contains("3 results for shoes");
     assertThat(results.get(2)).contains("charged 500 to ACC-1");
+  }
+
+  @Test
+  void aToolTheApplicationNamedItselfKeepsItsNameAndAPlainObjectsToolsStaySpringAis() throws Exception {
+    Method charge = ShopTools.class.getMethod("charge", String.class, int.class, String.class);
+    ToolCallback named = MethodToolCallback.builder().toolMethod(charge).toolObject(tools)
+        .toolDefinition(ToolDefinition.builder().name("charge_customer").description("Charges a customer")
+            .inputSchema(ToolDefinitions.from(charge).inputSchema()).build())
+        .build();
+    ProtectedToolCallbacks protection = HfrAdvisor.of(hfr).tools();
+
+    ToolCallback protectedCharge = protection.protect(named);
+    ToolCallback plainTool = protection.protect(ToolCallbacks.from(new ShopTools())[0]);
+
+    assertThat(protectedCharge).isInstanceOf(HfrToolCallback.class);
+    assertThat(protectedCharge.getToolDefinition().name()).isEqualTo("charge_customer");
+    assertThat(JSON.readTree(protectedCharge.getToolDefinition().inputSchema()).path("properties").has("key")).isFalse();
+    assertThat(plainTool).as("no proxy, nothing of HFR's to run: only bound to a stream's task")
+        .isInstanceOf(TaskBoundToolCallback.class);
   }
 }
