@@ -20,7 +20,7 @@ import org.springframework.util.ReflectionUtils;
  * {@link HfrToolCallback} {@link HfrToolCallbacks#from} would build for that method: failures answered with the
  * execution contract, replays marked, the idempotency key hidden from the model. Every other callback (a plain
  * object's, an MCP tool's, one of HFR's already) is kept as it is, wrapped only so that a streamed call binds the
- * stream's task ({@link TaskBoundToolCallback}).
+ * stream's task.
  *
  * <p>{@code MethodToolCallback} is final and does not expose the object and method it invokes; they are read from its
  * fields {@code toolObject} and {@code toolMethod} (Spring AI 2.0). If a later Spring AI renames them, callbacks are
