@@ -15,13 +15,13 @@ import org.springframework.ai.model.tool.ToolCallingChatOptions;
 import reactor.core.publisher.Flux;
 
 /**
- * A model whose answers are written down in advance — tool calls (several in one answer for parallel tool calls) or
- * text — for a {@code ChatClient} whose tool loop is Spring AI's own. It keeps every prompt it was sent; its stream
+ * A model whose answers are written down in advance — tool calls (several in one answer for parallel tool calls), text
+ * or a failure — for a {@code ChatClient} whose tool loop is Spring AI's own. It keeps every prompt it was sent; its stream
  * answers on a thread of Reactor's, as a model client's does.
  */
 final class ScriptedChatModel implements ChatModel {
 
-  private final Deque<AssistantMessage> answers = new ArrayDeque<>();
+  private final Deque<Object> answers = new ArrayDeque<>();
   final List<Prompt> prompts = new CopyOnWriteArrayList<>();
 
   /** An answer asking for these tool calls, each {@code name, jsonArguments}. */
@@ -40,6 +40,12 @@ final class ScriptedChatModel implements ChatModel {
     return this;
   }
 
+  /** An answer that fails with {@code failure}, as a provider's client throws it. */
+  ScriptedChatModel thenFail(RuntimeException failure) {
+    answers.add(failure);
+    return this;
+  }
+
   @Override
   public ChatOptions getOptions() {
     return ToolCallingChatOptions.builder().build();
@@ -48,11 +54,14 @@ final class ScriptedChatModel implements ChatModel {
   @Override
   public synchronized ChatResponse call(Prompt prompt) {
     prompts.add(prompt);
-    AssistantMessage next = answers.poll();
+    Object next = answers.poll();
     if (next == null) {
       throw new IllegalStateException("the script has no answer left for: " + prompt.getInstructions());
     }
-    return new ChatResponse(List.of(new Generation(next)));
+    if (next instanceof RuntimeException failure) {
+      throw failure;
+    }
+    return new ChatResponse(List.of(new Generation((AssistantMessage) next)));
   }
 
   @Override
