@@ -102,10 +102,16 @@ public final class EmbeddedFileLedger implements IdempotencyLedger {
 
   /** Below this many frames the journal is not compacted: replaying it on open takes milliseconds. */
   private static final long MIN_FRAMES_BEFORE_COMPACTION = 100_000;
+  /** Records in memory up to which a compaction holds the lock for a few milliseconds only. */
+  private static final int SMALL_ENOUGH_TO_COMPACT = 10_000;
+  /** Frames (about 200 bytes each) past which the journal is compacted whatever memory holds: far below 2 GiB. */
+  private static final long MAX_FRAMES_BEFORE_COMPACTING_ANYWAY = 4_000_000;
   /** Records moved to the store per transaction: larger batches share more of the index's pages (measured: 20,000 move twice as fast as 5,000). */
   private static final int MOVE_BATCH = 20_000;
   /** How often housekeeping looks for settled records to move, a journal to compact and records to expire. */
   private static final long HOUSEKEEPING_MILLIS = 100;
+  /** Settled records waiting to move for which housekeeping forces the journal itself rather than wait for a write to. */
+  private static final int FORCE_FOR_A_BATCH_OF = 1_000;
   /** Housekeeping rounds that wait for a write to force the journal before housekeeping forces it itself. */
   private static final int ROUNDS_BEFORE_FORCING = 10;
   /** Prefixes a task id into the key a checkpoint's durability is scoped to. */
@@ -575,8 +581,9 @@ public final class EmbeddedFileLedger implements IdempotencyLedger {
       if (closed && !closing) {
         return 0;
       }
-      if (writer.forced() < writer.written() && unforcedRounds++ < ROUNDS_BEFORE_FORCING) {
-        return 0; // the next write's force will cover the outcomes written since; housekeeping forces only when idle
+      if (writer.forced() < writer.written() && table.settledWaiting() < FORCE_FOR_A_BATCH_OF
+          && unforcedRounds++ < ROUNDS_BEFORE_FORCING) {
+        return 0; // a few records: the next write's force will cover their outcomes; forcing for them would double it
       }
       unforcedRounds = 0;
       batch = table.settledToMove(MOVE_BATCH, clock.epochMillis());
@@ -631,10 +638,17 @@ public final class EmbeddedFileLedger implements IdempotencyLedger {
     }
   }
 
-  /** Compacts the journal when superseded frames outnumber the records in memory (cheap: memory holds little). */
+  /**
+   * Compacts the journal when superseded frames outnumber the records in memory, and memory holds few: a
+   * compaction encodes and writes every record in memory under the ledger's lock, so while a burst keeps
+   * thousands of settled records waiting to move it waits (the journal grows meanwhile), unless the journal
+   * nears the size an open reads whole.
+   */
   private void compactIfDue() {
     synchronized (this) {
-      if (!closed && writer.framesInFile() > Math.max(MIN_FRAMES_BEFORE_COMPACTION, 4L * table.size())) {
+      long frames = writer.framesInFile();
+      boolean due = frames > Math.max(MIN_FRAMES_BEFORE_COMPACTION, 4L * table.size());
+      if (!closed && due && (table.size() <= SMALL_ENOUGH_TO_COMPACT || frames > MAX_FRAMES_BEFORE_COMPACTING_ANYWAY)) {
         writer.rewrite(JournalCodec.payloadsOf(table));
       }
     }

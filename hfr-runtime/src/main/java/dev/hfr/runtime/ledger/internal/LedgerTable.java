@@ -325,6 +325,11 @@ public final class LedgerTable {
     return out;
   }
 
+  /** About how many settled records wait to move (a key may be counted twice). */
+  public int settledWaiting() {
+    return settledOrder.size();
+  }
+
   /** Up to {@code max} closed tasks' checkpoints the table holds, to move to the cold store. */
   public List<TaskCheckpoint> closedToMove(int max) {
     List<TaskCheckpoint> out = new ArrayList<>();
