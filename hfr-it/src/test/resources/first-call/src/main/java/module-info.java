@@ -6,6 +6,7 @@ module com.acme.weather {
   requires java.sql;                        // the ledger and its pools
   requires java.net.http;                   // the classifier reads the JDK HTTP client's failures
   requires com.fasterxml.jackson.databind;  // decision events are JSON
+  requires jakarta.inject;                  // the generated proxy's constructor is @Inject
   // requires com.fasterxml.jackson.dataformat.yaml;   // only to read an hfr.yaml
 
   // ServiceLoader ignores META-INF/services in a named module: the processor's catalog is provided here
