@@ -3,6 +3,7 @@ package com.acme;
 
 import dev.hfr.runtime.Hfr;
 
+/** Asks for a forecast through HFR. */
 public class Main {
   public static void main(String[] args) throws Exception {   // forecast declares a ConnectException
     try (Hfr hfr = Hfr.builder().build()) {                        // the engine: one per process
