@@ -1076,6 +1076,7 @@ public final class Hfr implements RecoveryEngine, AutoCloseable {
     }
 
     private static IdempotencyLedger openEmbedded(Path directory, String setting, LedgerOptions options) {
+      ModuleRequirements.check(ModuleRequirements.EMBEDDED_LEDGER);
       try {
         return Ledgers.embedded(directory, options);
       } catch (LedgerLockedException e) {

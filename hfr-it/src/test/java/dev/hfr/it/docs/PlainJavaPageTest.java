@@ -94,10 +94,11 @@ class PlainJavaPageTest {
     }
 
     @Test
-    @DisplayName("without requires java.sql, Hfr.build() names the requires line to add")
+    @DisplayName("without requires java.sql (nor SQLite's driver, which requires it), Hfr.build() names the line to add")
     void withoutJavaSqlBuildSaysWhatToAdd() throws Exception {
       writeProjectFromThePage();
-      writeModuleInfo(DocPages.read(DocPages.root().resolve(MODULES_PAGE)).replaceAll("(?m)^\\s*requires java\\.sql;.*\\n", ""));
+      writeModuleInfo(DocPages.read(DocPages.root().resolve(MODULES_PAGE))
+          .replaceAll("(?m)^\\s*requires (java\\.sql|org\\.xerial\\.sqlitejdbc);.*\\n", ""));
       String modulePath = compileWithMaven();
 
       Result run = java(List.of("--module-path", modulePath, "-m", "com.acme.weather/com.acme.Main"));

@@ -4,6 +4,7 @@ module com.acme.weather {
   requires dev.hfr.runtime;                 // the engine; HFR's jars are automatic modules, so the lines below
                                             // say what they cannot require themselves
   requires java.sql;                        // the ledger and its pools
+  requires org.xerial.sqlitejdbc;           // the embedded ledger's store (SQLite)
   requires java.net.http;                   // the classifier reads the JDK HTTP client's failures
   requires com.fasterxml.jackson.databind;  // decision events are JSON
   requires jakarta.inject;                  // the generated proxy's constructor is @Inject
