@@ -86,7 +86,7 @@ class DocSnippetsTest {
   void newcomerPagesShowOnlyIncludedJava() {
     List<String> typedByHand = new ArrayList<>();
     int count = 0;
-    for (String name : List.of("README.md", "docs/CONFIG.md", "docs/PROCESSOR.md",
+    for (String name : List.of("README.md", "docs/CONFIG.md", "docs/CLASSIFIER.md", "docs/PROCESSOR.md",
         "docs/TROUBLESHOOTING.md", "docs/API.md")) {
       String text = DocPages.read(DocPages.root().resolve(name));
       Matcher blocks = Pattern.compile("(?m)^```java$").matcher(text);

@@ -2,7 +2,10 @@ package dev.hfr.it.docs.snippets;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.hfr.annotations.Fault;
+import dev.hfr.runtime.classify.Classification;
 import dev.hfr.runtime.config.HfrConfigException;
+import dev.hfr.runtime.time.Clock;
 import dev.hfr.runtime.ledger.IdempotencyKeys;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -32,6 +35,16 @@ class DocCodeTest {
           retry: {max_attempts_per_step: 6, same_fault_limit: 6}
         """);
     ConfigLoading.engine(fine).close();
+  }
+
+  @Test
+  @DisplayName("CLASSIFIER.md's example: a 429 with Retry-After: 17 is T2, 17000 ms, by the rule the page names")
+  void classifierExample() {
+    Classification c = ClassifierUse.rateLimited(Clock.system(), "{\"error\":\"rate_limited\"}");
+
+    assertThat(c.fault()).isEqualTo(Fault.T2);
+    assertThat(c.retryAfterMillis()).isEqualTo(17_000);
+    assertThat(c.rule()).isEqualTo("http.429.retry-after");
   }
 
   @Test
