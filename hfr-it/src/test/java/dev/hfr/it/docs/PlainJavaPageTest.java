@@ -183,7 +183,7 @@ class PlainJavaPageTest {
   private String compileWithMaven() throws Exception {
     Path dependencies = project.resolve("target/dependencies.txt");
     OutsideMaven.Result compiled = maven.run(project, List.of("-q", "compile",
-        "org.apache.maven.plugins:maven-dependency-plugin:3.9.0:build-classpath",
+        "org.apache.maven.plugins:maven-dependency-plugin:3.8.1:build-classpath",
         "-Dmdep.outputFile=" + dependencies));
     assertThat(compiled.exit()).as(compiled.output()).isZero();
     return project.resolve("target/classes") + ":" + Files.readString(dependencies).trim();
