@@ -46,9 +46,10 @@ class PlainJavaPageTest {
   }
 
   @Test
-  @DisplayName("the README shows the page's pom.xml, letter for letter")
-  void theReadmeShowsTheSamePom() {
-    assertThat(DocPages.read(DocPages.root().resolve("README.md"))).contains(block(page, "<!-- pom.xml -->"));
+  @DisplayName("the README shows the page's pom.xml, run command and output, letter for letter")
+  void theReadmeShowsTheSamePomAndOutput() {
+    assertThat(DocPages.read(DocPages.root().resolve("README.md")))
+        .contains(block(page, "<!-- pom.xml -->"), block(page, "<!-- what you see -->"), "mvn -q compile exec:java");
   }
 
   @Test
