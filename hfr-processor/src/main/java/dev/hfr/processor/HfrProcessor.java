@@ -2,6 +2,7 @@ package dev.hfr.processor;
 
 import com.google.auto.service.AutoService;
 import dev.hfr.processor.internal.generate.CodeGenerator;
+import dev.hfr.processor.internal.generate.ModuleProvides;
 import dev.hfr.processor.internal.generate.ServiceFile;
 import dev.hfr.processor.internal.messages.ProxyMessages;
 import dev.hfr.processor.internal.model.ErrorTypes;
@@ -55,6 +56,7 @@ public final class HfrProcessor extends AbstractProcessor {
   private Validators validators;
   private CodeGenerator generator;
   private ServiceFile serviceFile;
+  private ModuleProvides moduleProvides;
 
   @Override
   public synchronized void init(ProcessingEnvironment env) {
@@ -66,6 +68,7 @@ public final class HfrProcessor extends AbstractProcessor {
     validators = new Validators(mirrors, new Methods(elements, env.getTypeUtils()), elements);
     generator = new CodeGenerator(elements, env.getTypeUtils(), env.getFiler(), mirrors);
     serviceFile = new ServiceFile(env.getFiler());
+    moduleProvides = new ModuleProvides(elements, messager);
   }
 
   @Override
@@ -105,6 +108,7 @@ public final class HfrProcessor extends AbstractProcessor {
       }
       if (round.processingOver() && !catalogs.isEmpty()) {
         serviceFile.write(catalogs);
+        moduleProvides.check(catalogs);
       }
     } catch (IOException | RuntimeException e) {
       messager.printMessage(Diagnostic.Kind.ERROR, ProxyMessages.internalError("a processing round", e));

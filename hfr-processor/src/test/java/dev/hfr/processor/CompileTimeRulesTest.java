@@ -143,6 +143,23 @@ class CompileTimeRulesTest {
     }
 
     @Test
+    @DisplayName("a misspelt reconcile name is one error, with the method it meant, not a second on that method")
+    void aMisspeltReconcileNameIsOneErrorNamingTheMethodItMeant() {
+      JavaFileObject src = tools("""
+          @SideEffect(value = Risk.R2, reconcile = "findOrdr")
+          public String createOrder(String sku) { return sku; }
+
+          public Optional<String> findOrder(String sku) { return Optional.empty(); }
+          """);
+      Compilation compilation = compile(src);
+      assertThat(compilation)
+          .hadErrorContaining(ReconcileMessages.notFound("createOrder", "findOrdr", "Tools", "findOrder"))
+          .inFile(src).onLineContaining("reconcile = \"findOrdr\"");
+      assertThat(compilation).hadErrorContaining("did you mean reconcile = \"findOrder\"?");
+      assertThat(compilation).hadErrorCount(1);
+    }
+
+    @Test
     void aReconcileMethodWithOtherParametersIsAnError() {
       JavaFileObject src = tools("""
           @SideEffect(value = Risk.R2, reconcile = "findOrder")

@@ -33,6 +33,20 @@ class WarningsTest {
   }
 
   @Test
+  void idempotentOnAReadWithoutAKeyIsOnlyTheWarningNotAnErrorAskingForAKey() {
+    JavaFileObject src = tools("""
+        @SideEffect(Risk.R0)
+        @Idempotent
+        public String search(String q) { return q; }
+        """);
+    Compilation compilation = compile(src);
+    assertThat(compilation).succeeded();
+    assertThat(compilation).hadWarningContaining(IdempotencyMessages.idempotentRead("search"))
+        .inFile(src).onLineContaining("@Idempotent");
+    assertThat(compilation).hadWarningCount(1);
+  }
+
+  @Test
   void idempotentOnAnR2WriteProbablyMeansR1() {
     assertWarning(tools("""
         @SideEffect(value = Risk.R2, reconcile = "find")

@@ -15,6 +15,7 @@ import dev.hfr.runtime.classify.FailureClassifier;
 import dev.hfr.runtime.config.FleetSettings;
 import dev.hfr.runtime.config.HfrConfig;
 import dev.hfr.runtime.config.IdempotencySettings;
+import dev.hfr.runtime.config.RetrySettings;
 import dev.hfr.runtime.config.TelemetrySettings;
 import dev.hfr.runtime.internal.context.TaskContext;
 import dev.hfr.runtime.degrade.ContextCompressor;
@@ -32,6 +33,7 @@ import dev.hfr.runtime.internal.engine.FailureHandling;
 import dev.hfr.runtime.internal.engine.ImplicitTasks;
 import dev.hfr.runtime.internal.engine.Oversight;
 import dev.hfr.runtime.policy.PolicySource;
+import dev.hfr.runtime.registry.ToolRegistry;
 import dev.hfr.runtime.internal.engine.TaskCheckpoints;
 import dev.hfr.runtime.internal.engine.TaskState;
 import dev.hfr.runtime.internal.engine.ToolRuntimes;
@@ -50,6 +52,7 @@ import dev.hfr.runtime.ledger.LedgerOptions;
 import dev.hfr.runtime.ledger.Ledgers;
 import dev.hfr.runtime.observation.ToolCallObservationConvention;
 import dev.hfr.runtime.observation.ToolCallObservations;
+import dev.hfr.runtime.internal.modules.ModuleRequirements;
 import dev.hfr.runtime.internal.retry.Backoff;
 import dev.hfr.runtime.internal.retry.FixedDelayBackoff;
 import dev.hfr.runtime.internal.retry.FullJitterBackoff;
@@ -186,7 +189,8 @@ public final class Hfr implements RecoveryEngine, AutoCloseable {
     breakerRegistry.listener(BreakerTransitionLog.around(fleet != null ? fleet.breakerListener() : CircuitBreakerListener.NONE));
     TenantRetryBudgets tenantBudgets = b.tenantBudgets != null ? b.tenantBudgets
         : configured != null ? configured.tenantBudgets(budgets) : budgets.build();
-    RetryGate.Builder gate = RetryGate.builder().sameFaultLimit(b.sameFaultLimit);
+    RetryGate.Builder gate = RetryGate.builder().sameFaultLimit(b.sameFaultLimit != null ? b.sameFaultLimit
+        : b.config != null ? b.config.retry().sameFaultLimit() : RetrySettings.DEFAULT_SAME_FAULT_LIMIT);
     if (features.budgets()) {
       gate.tenantBudgets(tenantBudgets);
     }
@@ -653,7 +657,10 @@ public final class Hfr implements RecoveryEngine, AutoCloseable {
     private Duration leaseTtl = DEFAULT_LEASE_TTL;
     private Duration ledgerRetention;
     private Duration maxRetryAfter = Duration.ofMinutes(1);
-    private int sameFaultLimit = 3;
+    /** Unset: {@code retry.same_fault_limit} of the configuration, else 3. */
+    private Integer sameFaultLimit;
+    private boolean checkConfig = true;
+    private ToolRegistry toolRegistry;
     private boolean stackTraces;
     private boolean checkpointTasksAtOpen;
 
@@ -906,7 +913,10 @@ public final class Hfr implements RecoveryEngine, AutoCloseable {
       return this;
     }
 
-    /** K of §4.3: the same fault class this many times in a row without new evidence stops retrying (default 3). */
+    /**
+     * K of §4.3: the same fault class this many times in a row without new evidence stops retrying (default 3, or
+     * {@code retry.same_fault_limit} of the configuration; this wins over it).
+     */
     public Builder sameFaultLimit(int k) {
       if (k < 1) {
         throw new IllegalArgumentException("sameFaultLimit must be at least 1, was " + k);
@@ -916,13 +926,43 @@ public final class Hfr implements RecoveryEngine, AutoCloseable {
     }
 
     /**
+     * Whether {@link #build()} checks the {@linkplain #config configuration} against the tools the processor
+     * generated ({@link ToolRegistry#load()}): a name under {@code tools:} that matches no tool, or an override
+     * the safety rules refuse (a retry of an R3 tool, automatic L3/L4 for a HIGH one), fails the build with the
+     * file and line. Default {@code true}; turn it off for a file shared by several applications, each with only
+     * some of its tools (then call {@link HfrConfig#check} yourself with the tools each has).
+     */
+    public Builder checkConfig(boolean check) {
+      this.checkConfig = check;
+      return this;
+    }
+
+    /**
+     * The tools the configuration is checked against at {@link #build()} (default: {@link ToolRegistry#load()},
+     * every catalog the processor generated on the class or module path). For tools described by hand
+     * ({@link ToolDescriptor#builder}) rather than generated.
+     */
+    public Builder toolRegistry(ToolRegistry registry) {
+      this.toolRegistry = Objects.requireNonNull(registry, "registry");
+      return this;
+    }
+
+    /**
      * Builds the engine and marks its ledger's abandoned writes UNKNOWN (the first part of {@link
      * Hfr#resumePending()}, which lists the tasks to resume).
      *
      * @throws dev.hfr.runtime.ledger.LedgerStorageException if the default ledger cannot be opened (for
      *     example, another engine holds its directory)
+     * @throws dev.hfr.runtime.config.HfrConfigException if the configuration names a tool that does not exist or
+     *     overrides one unsafely (see {@link #checkConfig})
+     * @throws IllegalStateException on the module path, if the application's module does not read a module HFR
+     *     needs (the message names the {@code requires} line to add)
      */
     public Hfr build() {
+      ModuleRequirements.check(ModuleRequirements.ENGINE);
+      if (config != null && checkConfig) {
+        config.check((toolRegistry != null ? toolRegistry : ToolRegistry.load()).tools());
+      }
       List<AutoCloseable> owned = new ArrayList<>(2);
       if (random == null) {
         random = new SplittableRandom(seed);
@@ -1036,6 +1076,7 @@ public final class Hfr implements RecoveryEngine, AutoCloseable {
     }
 
     private static IdempotencyLedger openEmbedded(Path directory, String setting, LedgerOptions options) {
+      ModuleRequirements.check(ModuleRequirements.EMBEDDED_LEDGER);
       try {
         return Ledgers.embedded(directory, options);
       } catch (LedgerLockedException e) {

@@ -58,6 +58,8 @@ class BuilderOptionCoverageTest {
     PROOF.put("stackTraces", ENGINE + "StackTraceOptionTest#stackTraceWhenAsked");
     PROOF.put("checkpointTasksAtOpen", ENGINE + "TaskCheckpointsTest#checkpointsAtOpenOnRequest");
     PROOF.put("sameFaultLimit", EFFECTS + "sameFaultLimit");
+    PROOF.put("checkConfig", "dev.hfr.runtime.config.ConfigCheckedAtBuildTest#optOutForASharedFile");
+    PROOF.put("toolRegistry", "dev.hfr.runtime.config.ConfigCheckedAtBuildTest#misspeltToolName");
   }
 
   /** The builder's options: its public instance methods except {@code build()} and Object's. */

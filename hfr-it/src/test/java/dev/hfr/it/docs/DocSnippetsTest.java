@@ -82,6 +82,28 @@ class DocSnippetsTest {
   }
 
   @Test
+  @DisplayName("the README and the pages a newcomer reads first show no Java that is not included from a tested source")
+  void newcomerPagesShowOnlyIncludedJava() {
+    List<String> typedByHand = new ArrayList<>();
+    int count = 0;
+    for (String name : List.of("README.md", "docs/CONFIG.md", "docs/CLASSIFIER.md", "docs/PROCESSOR.md",
+        "docs/TROUBLESHOOTING.md", "docs/API.md")) {
+      String text = DocPages.read(DocPages.root().resolve(name));
+      Matcher blocks = Pattern.compile("(?m)^```java$").matcher(text);
+      while (blocks.find()) {
+        count++;
+        String before = text.substring(0, blocks.start());
+        String previousLine = before.lines().reduce((a, b) -> b).orElse("");
+        if (!previousLine.startsWith("<!-- include: ")) {
+          typedByHand.add(name + ":" + (before.chars().filter(c -> c == '\n').count() + 1));
+        }
+      }
+    }
+    assertThat(count).as("Java blocks on those pages").isGreaterThanOrEqualTo(3);
+    assertThat(typedByHand).as("Java blocks without an include above them (typed by hand)").isEmpty();
+  }
+
+  @Test
   @DisplayName("a block that drifted from its region is reported and rewritten; a missing region is reported")
   void driftIsFound(@TempDir Path root) throws IOException {
     Files.writeString(root.resolve("Tool.java"), """

@@ -84,6 +84,9 @@ public final class ConfigKeys {
         "full: each delay drawn from U(0, min(cap, d0·2^(k-1))); none: that bound itself"));
     add(whole("retry.max_attempts_per_step", 1, 100, c -> c.retry().maxAttemptsPerStep(), "3",
         "attempts of one step, the first included: 1 means no retry, 4 means 1 + 3 retries"));
+    add(whole("retry.same_fault_limit", 1, 100, c -> c.retry().sameFaultLimit(), "6",
+        "K of §4.3: the same fault this many times in a row stops retrying even with attempts left; engine-wide"
+            + " (not per tenant or tool); raise it with max_attempts_per_step to retry a steady fault longer"));
     add(whole("retry.max_retries_per_task", 0, 1_000_000, c -> c.retry().maxRetriesPerTask(), "4",
         "extra attempts one task may spend over all its steps (B_t); 0 = none"));
     add(whole("retry.max_retries_per_tenant_per_min", 0, 100_000_000, c -> c.retry().maxRetriesPerTenantPerMinute(),
@@ -199,7 +202,7 @@ public final class ConfigKeys {
         "the most retry tokens one lease takes (a fiftieth of the limit, at least 1)"));
     pool("fleet.pool", c -> c.fleet().pool());
 
-    add(section("tools.*.retry", "retry's keys but max_retries_per_task, max_retries_per_tenant_per_min", "retry",
+    add(section("tools.*.retry", "retry's keys but max_retries_per_task, max_retries_per_tenant_per_min, same_fault_limit", "retry",
         "{max_attempts_per_step: 2}", "the tool's retry settings, laid over the global (and the tenant's) retry"));
     add(choice("tools.*.criticality", List.of("low", "medium", "high"), null, "the tool's @Criticality", "high",
         "the tool's criticality (picks its quality floor, degradation and verification levels)"));
@@ -216,7 +219,7 @@ public final class ConfigKeys {
     add(whole("tools.*.timeout_ms", 1, MAX_DELAY, null, "the tool's @Timeout, else none", "5000",
         "the longest one attempt of the tool may take, like @Timeout(ms)"));
 
-    add(section("tenants.*.retry", "any retry key", "retry", "{max_retries_per_tenant_per_min: 120}",
+    add(section("tenants.*.retry", "retry's keys but same_fault_limit", "retry", "{max_retries_per_tenant_per_min: 120}",
         "the tenant's retry settings, its task and tenant budgets included"));
     add(section("tenants.*.limits", "any limits key", "limits", "{max_tool_calls: 80}", "the tenant's task limits"));
     add(section("tenants.*.circuit_breaker", "any circuit_breaker key", "circuit_breaker", "{cooldown_ms: 60000}",

@@ -24,7 +24,10 @@ final class ConfigReader {
   static final List<String> HFR_KEYS = ConfigKeys.childrenOf("");
   static final List<String> RETRY_KEYS = ConfigKeys.childrenOf("retry");
   static final List<String> TOOL_RETRY_KEYS = RETRY_KEYS.stream()
-      .filter(k -> !k.equals("max_retries_per_task") && !k.equals("max_retries_per_tenant_per_min")).toList();
+      .filter(k -> !k.equals("max_retries_per_task") && !k.equals("max_retries_per_tenant_per_min")
+          && !k.equals("same_fault_limit")).toList();
+  /** A tenant's retry: the global keys but the engine-wide same-fault limit. */
+  static final List<String> TENANT_RETRY_KEYS = RETRY_KEYS.stream().filter(k -> !k.equals("same_fault_limit")).toList();
   static final List<String> DEGRADATION_KEYS = ConfigKeys.childrenOf("degradation");
   static final List<String> TOOL_DEGRADATION_KEYS = ConfigKeys.childrenOf("tools.*.degradation");
   static final List<String> CRITICALITY_KEYS = List.of("low", "medium", "high");
@@ -260,7 +263,13 @@ final class ConfigReader {
 
   /** Reads a retry section into {@code d}; tool sections may not hold the task and tenant budgets. */
   void readRetry(YamlNode s, RetryDraft d, boolean toolLevel) {
-    checkKeys(s, toolLevel ? TOOL_RETRY_KEYS : RETRY_KEYS);
+    readRetry(s, d, toolLevel ? TOOL_RETRY_KEYS : RETRY_KEYS);
+  }
+
+  /** The retry keys of {@code s}, of those {@code allowed} (the global section's, a tenant's or a tool's). */
+  void readRetry(YamlNode s, RetryDraft d, List<String> allowed) {
+    boolean toolLevel = allowed == TOOL_RETRY_KEYS;
+    checkKeys(s, allowed);
     Long base = integer(s, "base_delay_ms", 0, MAX_DELAY, "the backoff's base delay d0, in milliseconds");
     if (base != null) {
       d.baseDelayMs = base;
@@ -279,6 +288,13 @@ final class ConfigReader {
         "it counts attempts, the first included: 1 means no retry, 4 means 1 + 3 retries");
     if (attempts != null) {
       d.maxAttemptsPerStep = attempts.intValue();
+    }
+    if (allowed == RETRY_KEYS) {
+      Long same = integer(s, "same_fault_limit", 1, 100, "the same fault this many times in a row stops retrying"
+          + " before max_attempts_per_step is reached; set both to retry a steady fault more often");
+      if (same != null) {
+        d.sameFaultLimit = same.intValue();
+      }
     }
     if (!toolLevel) {
       Long perTask = integer(s, "max_retries_per_task", 0, 1_000_000, "extra attempts one task may spend; 0 = none");

@@ -255,7 +255,11 @@ public final class HfrConfig {
       if (!byName.containsKey(e.getKey())) {
         String suggestion = Suggestions.closest(e.getKey(), byName.keySet());
         r.problem(e.getValue(), "no tool is named " + e.getKey()
-            + (suggestion != null ? "; did you mean " + suggestion + "?" : "; tools are named SimpleClass.method"));
+            + (suggestion != null ? "; did you mean " + suggestion + "?"
+                : byName.isEmpty() ? "; no tool was found at all: is hfr-processor on the annotation processor path"
+                    + " (docs/TROUBLESHOOTING.md), and are the tools' classes on the class path? (Or, for a file"
+                    + " shared by several applications: Hfr.builder().checkConfig(false))"
+                : "; tools are named SimpleClass.method"));
       }
     }
   }
@@ -292,7 +296,7 @@ public final class HfrConfig {
     RetryDraft fromConfig = d.copy();
     YamlNode tenantRetry = tenantSection == null ? null : quiet.section(tenantSection, "retry");
     if (tenantRetry != null) {
-      quiet.readRetry(tenantRetry, fromConfig, false);
+      quiet.readRetry(tenantRetry, fromConfig, ConfigReader.TENANT_RETRY_KEYS);
     }
     for (YamlNode layer : toolLayers) {
       YamlNode s = quiet.section(layer, "retry");

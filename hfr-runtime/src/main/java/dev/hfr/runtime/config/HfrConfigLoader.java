@@ -2,6 +2,7 @@ package dev.hfr.runtime.config;
 
 import dev.hfr.annotations.Criticality;
 import dev.hfr.annotations.DegradeLevel;
+import dev.hfr.runtime.internal.modules.ModuleRequirements;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -67,6 +68,7 @@ public final class HfrConfigLoader {
 
   /** {@link #parse(String, String)} with {@code ${NAME}} placeholders looked up in {@code variables}. */
   static HfrConfig parse(String yaml, String sourceName, java.util.function.UnaryOperator<String> variables) {
+    ModuleRequirements.check(ModuleRequirements.CONFIG);
     String source = sourceName == null ? "hfr.yaml" : sourceName;
     if (yaml != null && yaml.length() > MAX_FILE_BYTES) {
       throw new HfrConfigException(List.of(tooLarge(source, yaml.length() + " characters")));
@@ -152,7 +154,7 @@ public final class HfrConfigLoader {
         RetryDraft tenantRetry = retry.copy();
         YamlNode tr = r.section(tenant, "retry");
         if (tr != null) {
-          r.readRetry(tr, tenantRetry, false);
+          r.readRetry(tr, tenantRetry, ConfigReader.TENANT_RETRY_KEYS);
           r.checkDelays(tenantRetry, tr);
         }
         YamlNode tl = r.section(tenant, "limits");

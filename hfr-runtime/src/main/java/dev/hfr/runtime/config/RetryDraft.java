@@ -16,6 +16,7 @@ final class RetryDraft {
   boolean respectRetryAfter;
   EnumSet<RetryCondition> retryOn;
   EnumSet<RetryCondition> neverRetryOn;
+  int sameFaultLimit;
   YamlNode baseDelayAt;
   YamlNode maxDelayAt;
 
@@ -30,6 +31,7 @@ final class RetryDraft {
     d.respectRetryAfter = s.respectRetryAfter();
     d.retryOn = s.retryOn().isEmpty() ? EnumSet.noneOf(RetryCondition.class) : EnumSet.copyOf(s.retryOn());
     d.neverRetryOn = s.neverRetryOn().isEmpty() ? EnumSet.noneOf(RetryCondition.class) : EnumSet.copyOf(s.neverRetryOn());
+    d.sameFaultLimit = s.sameFaultLimit();
     return d;
   }
 
@@ -44,6 +46,6 @@ final class RetryDraft {
   /** The settings; the caller has made sure that base <= max. */
   RetrySettings settingsUnchecked() {
     return new RetrySettings(baseDelayMs, Math.max(baseDelayMs, maxDelayMs), jitter, maxAttemptsPerStep, maxRetriesPerTask,
-        maxRetriesPerTenantPerMinute, respectRetryAfter, retryOn, neverRetryOn);
+        maxRetriesPerTenantPerMinute, respectRetryAfter, retryOn, neverRetryOn, sameFaultLimit);
   }
 }

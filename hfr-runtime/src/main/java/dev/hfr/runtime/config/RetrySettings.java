@@ -17,17 +17,33 @@ import java.util.Set;
  * @param respectRetryAfter whether a server's Retry-After lengthens the delay
  * @param retryOn the classes (and conditions) that may be retried
  * @param neverRetryOn classes never retried; T7, T8 and T3_write_without_idempotency are always among them
+ * @param sameFaultLimit K of §4.3: the same fault class this many times in a row without new evidence stops
+ *     retrying before {@code maxAttemptsPerStep} is reached (engine-wide; default 3)
  */
 public record RetrySettings(long baseDelayMs, long maxDelayMs, Jitter jitter, int maxAttemptsPerStep,
     int maxRetriesPerTask, int maxRetriesPerTenantPerMinute, boolean respectRetryAfter,
-    Set<RetryCondition> retryOn, Set<RetryCondition> neverRetryOn) {
+    Set<RetryCondition> retryOn, Set<RetryCondition> neverRetryOn, int sameFaultLimit) {
+
+  /** K of §4.3 by default: a third identical fault without new evidence ends retrying. */
+  public static final int DEFAULT_SAME_FAULT_LIMIT = 3;
 
   /** The paper's values. */
   public static final RetrySettings DEFAULTS = new RetrySettings(200, 2000, Jitter.FULL, 4, 10, 600, true,
       EnumSet.of(RetryCondition.T1, RetryCondition.T2, RetryCondition.T3_READONLY, RetryCondition.T6_AFTER_COMPRESS),
       EnumSet.of(RetryCondition.T7, RetryCondition.T8, RetryCondition.T3_WRITE_WITHOUT_IDEMPOTENCY));
 
+  /** Settings with the default same-fault limit ({@value #DEFAULT_SAME_FAULT_LIMIT}). */
+  public RetrySettings(long baseDelayMs, long maxDelayMs, Jitter jitter, int maxAttemptsPerStep, int maxRetriesPerTask,
+      int maxRetriesPerTenantPerMinute, boolean respectRetryAfter, Set<RetryCondition> retryOn,
+      Set<RetryCondition> neverRetryOn) {
+    this(baseDelayMs, maxDelayMs, jitter, maxAttemptsPerStep, maxRetriesPerTask, maxRetriesPerTenantPerMinute,
+        respectRetryAfter, retryOn, neverRetryOn, DEFAULT_SAME_FAULT_LIMIT);
+  }
+
   public RetrySettings {
+    if (sameFaultLimit < 1) {
+      throw new IllegalArgumentException("sameFaultLimit must be >= 1, was " + sameFaultLimit);
+    }
     if (maxAttemptsPerStep < 1) {
       throw new IllegalArgumentException("maxAttemptsPerStep must be >= 1 (it counts attempts, the first included), was "
           + maxAttemptsPerStep);

@@ -34,9 +34,12 @@ public final class ToolRegistry {
   }
 
   /**
-   * The tools of every catalog {@code loader} can see.
+   * The tools of every catalog {@code loader} can see: those listed in {@code META-INF/services} on the class
+   * path, and those named modules provide.
    *
-   * @throws IllegalStateException naming the service file when a listed catalog cannot be loaded
+   * @throws IllegalStateException naming the service file when a listed catalog cannot be loaded, or naming the
+   *     {@code provides} line to add when a named module lists catalogs in META-INF/services without providing
+   *     them (there, {@link ServiceLoader} reads the module descriptor only, and the tools would be missing)
    */
   public static ToolRegistry load(ClassLoader loader) {
     List<ToolCatalog> catalogs = new ArrayList<>();
@@ -46,6 +49,7 @@ public final class ToolRegistry {
       throw new IllegalStateException("a tool catalog listed in META-INF/services/" + ToolCatalog.class.getName()
           + " cannot be loaded (recompile the module that lists it): " + e.getMessage(), e);
     }
+    UnprovidedCatalogs.check(ModuleLayer.boot());
     return of(catalogs);
   }
 

@@ -35,6 +35,7 @@ class ConfigKeyCoverageTest {
       proof("retry." + k, "engine", ENGINE + "ConfigKeyEffectsTest#jitterNone");
     }
     proof("retry.max_attempts_per_step", "engine", ENGINE + "DegradationAllowanceTest#configuredAttemptsSpentStillReachTheRung");
+    proof("retry.same_fault_limit", "engine", ENGINE + "ConfigKeysOnACallTest$RetryConditions#sameFaultLimit");
     proof("retry.max_retries_per_task", "engine", ENGINE + "ConfigPoliciesTest#tenantOverrides");
     proof("retry.max_retries_per_tenant_per_min", "engine", ENGINE + "TenantIsolationTest#stormDoesNotStarveTheOtherTenant");
     proof("retry.respect_retry_after", "engine", ENGINE + "ConfigKeyEffectsTest#respectRetryAfter");

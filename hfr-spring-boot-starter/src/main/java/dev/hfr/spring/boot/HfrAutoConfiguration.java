@@ -156,6 +156,7 @@ public class HfrAutoConfiguration {
       ObjectProvider<FailureClassifier> classifier, ObjectProvider<PostgresFleet> fleet) {
     Hfr.Builder builder = Hfr.builder()
         .config(config)
+        .checkConfig(false) // hfrConfig(...) checked it against the application's registry, naming the properties
         .ledger(ledger)
         .escalationHandler(escalations)
         .mode(properties.mode() != null ? properties.mode() : HfrMode.ENFORCE);

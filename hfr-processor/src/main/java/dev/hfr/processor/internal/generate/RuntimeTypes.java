@@ -23,7 +23,8 @@ final class RuntimeTypes {
   static final ClassName DAGGER_BINDS = ClassName.get("dagger", "Binds");
 
   /** The service file {@link java.util.ServiceLoader} reads catalogs from. */
-  static final String CATALOG_SERVICE_FILE = "META-INF/services/dev.hfr.runtime.registry.ToolCatalog";
+  static final String CATALOG_SERVICE = "dev.hfr.runtime.registry.ToolCatalog";
+  static final String CATALOG_SERVICE_FILE = "META-INF/services/" + CATALOG_SERVICE;
 
   private RuntimeTypes() {}
 }

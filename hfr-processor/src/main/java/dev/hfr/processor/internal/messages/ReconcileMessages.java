@@ -21,8 +21,13 @@ public final class ReconcileMessages {
   }
 
   public static String notFound(String method, String reconcile, String type) {
+    return notFound(method, reconcile, type, null);
+  }
+
+  /** As {@link #notFound(String, String, String)}, naming the method the misspelt name most likely meant. */
+  public static String notFound(String method, String reconcile, String type, String meant) {
     return "[" + RECONCILE_REQUIRED + "] " + method + " names reconcile method " + reconcile + ", which does"
-        + " not exist in " + type + ": fix the name or add the method";
+        + " not exist in " + type + (meant != null ? ": did you mean reconcile = \"" + meant + "\"?" : ": fix the name or add the method");
   }
 
   public static String wrongParameters(String method, String reconcile, String parameters) {

@@ -13,7 +13,7 @@ import javax.lang.model.util.ElementFilter;
 
 /**
  * Rule 1: risk is explicit. Every public instance method of a tool class carries {@code @SideEffect},
- * except reconcile methods (read-only by contract) and overrides of {@link Object}'s methods; and no
+ * except reconcile methods (read-only by contract, including the one a misspelt reconcile name meant) and overrides of {@link Object}'s methods; and no
  * method carries tool annotations ({@code @Retry}, {@code @Degrade}, ...) without {@code @SideEffect}.
  */
 public final class ExplicitRiskValidator implements Validator {
@@ -32,6 +32,14 @@ public final class ExplicitRiskValidator implements Validator {
     for (ToolMethod tool : tools.tools()) {
       if (tool.reconcile() != null) {
         reconcileTargets.add(tool.reconcile());
+        // A misspelt name is reported by the reconcile rule with "did you mean"; the method it meant is a
+        // reconcile method, not a tool without a risk, so it gets no second error advising @SideEffect.
+        if (methods.named(tools.element(), tool.reconcile()).isEmpty()) {
+          String meant = methods.closestName(tools.element(), tool.reconcile());
+          if (meant != null) {
+            reconcileTargets.add(meant);
+          }
+        }
       }
     }
     for (ExecutableElement method : tools.annotatedNonTools()) {

@@ -11,7 +11,8 @@ import javax.lang.model.element.VariableElement;
 /**
  * Rule 4: an R1 method is {@code @Idempotent}, and an {@code @Idempotent} method has exactly one
  * {@code @IdempotencyKey String} parameter. Warns about {@code @Idempotent} on R0 (pointless) and on
- * R2/R3 (probably meant R1), and about a key on a method that is not {@code @Idempotent}.
+ * R2/R3 (probably meant R1), and about a key on a method that is not {@code @Idempotent}. A missing key is an
+ * error only on R1: elsewhere the fix is to remove {@code @Idempotent} (or declare R1), which the warning says.
  */
 public final class IdempotencyKeyValidator implements Validator {
 
@@ -42,6 +43,9 @@ public final class IdempotencyKeyValidator implements Validator {
             tool.idempotent());
       }
       if (tool.keyParameters().isEmpty()) {
+        if (tool.risk() != Risk.R1) {
+          continue; // the warning above says what to change; asking for a key would point the wrong way
+        }
         report.error(IdempotencyMessages.noKey(tool.name()), tool.element(), tool.idempotent());
       } else if (tool.keyParameters().size() > 1) {
         report.error(IdempotencyMessages.severalKeys(tool.name(), tool.keyParameters().size()), tool.element(),

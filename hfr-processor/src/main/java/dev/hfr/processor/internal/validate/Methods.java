@@ -35,6 +35,17 @@ public final class Methods {
         .collect(Collectors.toList());
   }
 
+  /**
+   * The method of {@code type} a misspelt {@code name} most likely meant (declared or inherited, {@link Object}'s
+   * excluded), or {@code null} when no name is close.
+   */
+  public String closestName(TypeElement type, String name) {
+    return NameSuggestions.closest(name, ElementFilter.methodsIn(elements.getAllMembers(type)).stream()
+        .filter(m -> !((TypeElement) m.getEnclosingElement()).getQualifiedName().contentEquals("java.lang.Object"))
+        .map(m -> m.getSimpleName().toString())
+        .collect(Collectors.toCollection(java.util.TreeSet::new)));
+  }
+
   /** Whether {@code target} can be called with the arguments {@code source} received, in the same order. */
   public boolean acceptsArgumentsOf(ExecutableElement target, ExecutableElement source) {
     if (target.getParameters().size() != source.getParameters().size()) {

@@ -55,7 +55,8 @@ public final class ReconcileRequiredValidator implements Validator {
       }
       TargetResolver.Resolution resolution = resolver.resolve(tools.element(), tool.reconcile(), method);
       switch (resolution.status()) {
-        case NOT_FOUND -> report.error(ReconcileMessages.notFound(tool.name(), tool.reconcile(), tools.simpleName()),
+        case NOT_FOUND -> report.error(ReconcileMessages.notFound(tool.name(), tool.reconcile(), tools.simpleName(),
+            methods.closestName(tools.element(), tool.reconcile())),
             method, tool.sideEffect(), value);
         case WRONG_PARAMETERS -> report.error(ReconcileMessages.wrongParameters(tool.name(), tool.reconcile(),
             Methods.parameterList(method)), method, tool.sideEffect(), value);

@@ -76,11 +76,11 @@ final class Check {
       case DEGRADE_SCOPE:
         return decide.fallback(c, c.fault == Fault.T4 ? Reason.OVERLOADED : Reason.TOOL_UNAVAILABLE);
       case ESCALATE:
-        return decide.settle(c, Action.ESCALATE, reasonOf(c.fault));
+        return decide.settle(c, Action.ESCALATE, reasonOf(c));
       case FAIL:
-        return decide.fallback(c, reasonOf(c.fault));
+        return decide.fallback(c, reasonOf(c));
       default:
-        return decide.fallback(c, reasonOf(c.fault));
+        return decide.fallback(c, reasonOf(c));
     }
   }
 
@@ -116,6 +116,15 @@ final class Check {
       c.rt.meters.retryBudgetExhausted(why);
     }
     return decide.fallback(c, why);
+  }
+
+  /**
+   * As {@link #reasonOf(Fault)}; an R3 write that failed with a fault a read would retry (a 503, a refused
+   * connection) says why it was not: it is irreversible, never that the fault is not retryable.
+   */
+  private static Reason reasonOf(Call<?> c) {
+    Reason byFault = reasonOf(c.fault);
+    return byFault == Reason.NOT_RETRYABLE && c.risk() == Risk.R3 ? Reason.IRREVERSIBLE : byFault;
   }
 
   /** The reason a class's default action gives when it is not a retry. */

@@ -40,7 +40,8 @@ class ConfigKeysOnACallTest {
   private final List<Object> judged = new CopyOnWriteArrayList<>();
 
   private Hfr engine(String hfrSection) {
-    return f.builder().config(HfrConfigLoader.parse("hfr:\n" + hfrSection.indent(2), "hfr.yaml"))
+    // the tools here are described by hand, not generated: no registry to check the file's tool names against
+    return f.builder().checkConfig(false).config(HfrConfigLoader.parse("hfr:\n" + hfrSection.indent(2), "hfr.yaml"))
         .verificationHook(VerifyLevel.V2, (tool, result) -> {
           judged.add(result);
           return Verdict.accept();
@@ -251,6 +252,21 @@ class ConfigKeysOnACallTest {
     }
 
     @Test
+    @DisplayName("same_fault_limit: 6 — with max_attempts_per_step: 6 a steady 503 is tried 6 times; by default 3")
+    void sameFaultLimit() {
+      ScriptedTool<String> raised = new ScriptedTool<String>("q").fails(Fixtures.unavailable());
+      catchThrowableOfType(ToolCallException.class, () -> engine("retry:\n  max_attempts_per_step: 6\n  same_fault_limit: 6")
+          .execute(Fixtures.read("search"), raised));
+      assertThat(raised.methodCalls).isEqualTo(6);
+
+      ScriptedTool<String> byDefault = new ScriptedTool<String>("q").fails(Fixtures.unavailable());
+      ToolCallException stopped = catchThrowableOfType(ToolCallException.class,
+          () -> new ConfigKeysOnACallTest().engine("retry:\n  max_attempts_per_step: 6").execute(Fixtures.read("search"), byDefault));
+      assertThat(byDefault.methodCalls).isEqualTo(3);
+      assertThat(stopped.outcome().reason()).isEqualTo(Reason.SAME_FAULT_REPEATED.code());
+    }
+
+    @Test
     @DisplayName("never_retry_on: [T1] — a 503 is no longer retried")
     void neverRetryOn() {
       ScriptedTool<String> never = new ScriptedTool<String>("q").fails(Fixtures.unavailable()).returns("hit");
@@ -428,7 +444,7 @@ class ConfigKeysOnACallTest {
           }
         };
         // Real time: the shared timer interrupts on the system clock.
-        try (Hfr hfr = Hfr.builder().ledger(f.ledger).decisionSink(f.sink).seed(1)
+        try (Hfr hfr = Hfr.builder().ledger(f.ledger).decisionSink(f.sink).seed(1).checkConfig(false)
             .config(HfrConfigLoader.parse("hfr:\n" + section.indent(2), "hfr.yaml")).build();
             TaskScope task = hfr.openTask(TaskSpec.builder("acme", "t").build())) {
           long start = System.nanoTime();

@@ -89,7 +89,7 @@ class ConfigPoliciesTest {
         "        consecutive_failures: 2",
         ""), "hfr.yaml");
     Fixtures f = new Fixtures();
-    Hfr hfr = f.builder().config(config).build();
+    Hfr hfr = f.builder().checkConfig(false).config(config).build();   // tools described by hand, not generated
     try (TaskScope task = hfr.openTask(TaskSpec.builder("acme", "t1").build())) {
       // A breaker judges calls: two calls that fail (one attempt each) trip a threshold of 2.
       RetrySpec once = RetrySpec.of(1, 100, 1000, Fault.T1);

@@ -68,7 +68,7 @@ class OutcomeExceptionsTest {
   }
 
   @Test
-  @DisplayName("an R3 write answered 503 was refused before processing: CallFailedException, retryable, nothing left half-done")
+  @DisplayName("an R3 write answered 503 was refused before processing: CallFailedException, irreversible, retryable, nothing left half-done")
   void irreversibleWriteAnswered503IsNotApplied() {
     Hfr hfr = f.engine();
     ScriptedTool<String> send = new ScriptedTool<String>("bob").fails(Fixtures.http(503, ""));
@@ -77,6 +77,8 @@ class OutcomeExceptionsTest {
 
     assertThat(thrown).isInstanceOf(CallFailedException.class);
     assertThat(((ToolCallException) thrown).outcome().retryable()).isTrue();
+    // why HFR did not resend it: the write is irreversible (a later call of the caller's may succeed)
+    assertThat(((ToolCallException) thrown).outcome().reason()).isEqualTo("irreversible");
     assertThat(((ToolCallException) thrown).outcome().sideEffect()).isFalse();
     assertThat(send.methodCalls).isEqualTo(1);
   }

@@ -62,6 +62,8 @@ public record HfrProperties(
    * @param retryOn what may be retried: T1, T2, T3, T3_readonly, T4, T5, T6, T6_after_compress, V1 (default T1, T2,
    *     T3_readonly, T6_after_compress)
    * @param neverRetryOn never retried; T7 and T8 are always added (default T7, T8, T3_write_without_idempotency)
+   * @param sameFaultLimit the same fault this many times in a row stops retrying, attempts left or not (1..100;
+   *     default 3); only under hfr.retry: it applies to the whole engine
    */
   public record Retry(
       Long baseDelayMs,
@@ -72,7 +74,8 @@ public record HfrProperties(
       Integer maxRetriesPerTenantPerMin,
       Boolean respectRetryAfter,
       List<String> retryOn,
-      List<String> neverRetryOn) {}
+      List<String> neverRetryOn,
+      Integer sameFaultLimit) {}
 
   /**
    * Degradation settings.

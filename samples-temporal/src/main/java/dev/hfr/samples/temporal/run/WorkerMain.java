@@ -38,7 +38,9 @@ public final class WorkerMain {
     config.setMaximumPoolSize(8);
     config.setConnectionTimeout(2000);
     HikariDataSource pool = new HikariDataSource(config);
+    // tag::fleet-engine[]
     return Hfr.builder().ledger(PostgresLedger.create(pool)).fleet(PostgresFleet.builder(pool).expectedWorkers(3).build())
         .leaseTtl(Duration.ofSeconds(3)).build();
+    // end::fleet-engine[]
   }
 }

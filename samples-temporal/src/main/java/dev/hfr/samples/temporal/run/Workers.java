@@ -48,6 +48,7 @@ public final class Workers {
   public static WorkerFactory start(WorkflowClient client, String taskQueue, URI shop, String name, Hfr hfr,
       boolean retryUnknownOutcomes) {
     // tag::worker[]
+    // tag::worker-full[]
     WorkerFactoryOptions.Builder factory = WorkerFactoryOptions.newBuilder();
     ShopTools tools = new ShopTools(shop, name);
     if (hfr != null) {
@@ -65,6 +66,7 @@ public final class Workers {
         .setDefaultDeadlockDetectionTimeout(10_000).build());
     worker.registerWorkflowImplementationTypes(OrderWorkflowImpl.class);
     worker.registerActivitiesImplementations(new OrderActivitiesImpl(tools, new Desk(shop)));
+    // end::worker-full[]
     workers.start();
     return workers;
   }
