@@ -7,6 +7,7 @@ import dev.hfr.runtime.ledger.internal.JournalCodec;
 import dev.hfr.runtime.ledger.internal.JournalRecovery;
 import dev.hfr.runtime.ledger.internal.JournalScanner;
 import dev.hfr.runtime.ledger.internal.JournalWriter;
+import dev.hfr.runtime.ledger.internal.LedgerRules;
 import dev.hfr.runtime.ledger.internal.LedgerTable;
 import dev.hfr.runtime.ledger.internal.RetentionSweep;
 import dev.hfr.runtime.ledger.internal.SettledStore;
@@ -127,7 +128,8 @@ public final class EmbeddedFileLedger implements IdempotencyLedger {
    * @param tornTailBytes how many bytes were cut off
    * @param tornTailReason why they were considered a torn tail, or {@code null}
    * @param tornTailSavedTo where the cut-off bytes were saved, or {@code null}
-   * @param expired settled records deleted on open because they outlived the retention
+   * @param expired settled records deleted on open: always 0, as retention runs on the housekeeping thread
+   *     after open
    * @param compacted whether the journal was compacted on open
    * @param tornTailFramesDropped readable frames after the first unreadable one of the tail, dropped with it
    *     (written after the last force, and reached the device out of order before a power loss)
@@ -697,6 +699,7 @@ public final class EmbeddedFileLedger implements IdempotencyLedger {
    * repeats) without holding up other keys' calls. A move to the store in between makes the table read it again.
    */
   private <T> T durablyReadingStoreFirst(String tenant, String key, Supplier<T> op) {
+    LedgerRules.checkTenantKey(tenant, key); // before the store sees them; op checks the rest
     long movesThen;
     synchronized (this) {
       checkOpen();

@@ -5,7 +5,8 @@ import java.util.List;
 import java.util.Objects;
 
 /**
- * The embedded ledger's journal holds damaged records that are not a torn tail: the file was changed
+ * The embedded ledger's journal holds damaged records that are not a torn tail, or its store of settled
+ * records ({@code ledger.db}) holds a row that fails its check or pages SQLite cannot read: the file was changed
  * behind the ledger's back, or the storage corrupted it. The ledger refuses to open rather than drop
  * acknowledged records silently. The message names the file and each damaged region (record number, byte
  * offset, length, why); {@link EmbeddedFileLedger#repair} moves the file aside and keeps every readable
