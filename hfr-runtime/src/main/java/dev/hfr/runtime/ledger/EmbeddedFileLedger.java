@@ -630,7 +630,7 @@ public final class EmbeddedFileLedger implements IdempotencyLedger {
         // next batch
       }
       synchronized (this) {
-        if (writer.framesInFile() > table.size() + 1000L) {
+        if (writer.framesInFile() > table.size() + 1000L) { // a thousand superseded frames replay in milliseconds
           writer.rewrite(JournalCodec.payloadsOf(table));
         }
       }
