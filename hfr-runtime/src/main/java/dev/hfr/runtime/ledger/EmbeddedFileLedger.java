@@ -457,17 +457,17 @@ public final class EmbeddedFileLedger implements IdempotencyLedger {
     return durably(table::pending);
   }
 
-  /**
-   * {@inheritDoc} The records held in memory are deleted under the ledger's lock, those in {@code ledger.db} a
-   * thousand per transaction after it, so writes go on meanwhile. Retention runs the same on the ledger's
-   * housekeeping thread by itself.
-   */
   /** A task's unsettled records are all in memory (only settled ones move to {@code ledger.db}): no store read. */
   @Override
   public List<LedgerRecord> unfinishedTaskRecords(String tenant, String taskId) {
     return durably(() -> table.unfinishedTaskRecords(tenant, taskId));
   }
 
+  /**
+   * {@inheritDoc} The records held in memory are deleted under the ledger's lock, those in {@code ledger.db} a
+   * thousand per transaction after it, so writes go on meanwhile. Retention runs the same on the ledger's
+   * housekeeping thread by itself.
+   */
   @Override
   public int expire(Instant cutoff) {
     Objects.requireNonNull(cutoff, "cutoff");
