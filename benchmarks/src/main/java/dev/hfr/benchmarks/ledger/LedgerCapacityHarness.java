@@ -76,8 +76,8 @@ public final class LedgerCapacityHarness {
   private static void run(Path base, String[] sizes, String[] backends, String mode, long retentionSeconds) throws Exception {
     System.out.println("| backend | mode | records | retention | writes/s (32 threads) | write p50 / p99 / p99.9 / max (ms) | writes > 50 ms"
         + " | lock wait p50 / p99.9 / max (ms) | in memory when the fill ended | heap kept per record | disk | open (fresh JVM, -Xmx256m)"
-        + " | heap after open | read p50 / p99 (ms) |");
-    System.out.println("|---|---|---:|---|---:|---|---:|---|---|---:|---:|---:|---:|---|");
+        + " | heap after open | read p50 / p99 (ms) | load average during the fill |");
+    System.out.println("|---|---|---:|---|---:|---|---:|---|---|---:|---:|---:|---:|---|---|");
     for (String backend : backends) {
       for (String size : sizes) {
         long records = parseCount(size);
@@ -85,17 +85,28 @@ public final class LedgerCapacityHarness {
         deleteRecursively(dir);
         Files.createDirectories(dir);
         String classpath = classpathFor(backend);
+        String loadBefore = loadAverage();
         Map<String, String> fill = fork(classpath, "-Xmx2g", "fill", dir.toString(), String.valueOf(records), kind(backend), mode,
             String.valueOf(retentionSeconds));
+        String loadAfter = loadAverage();
         Map<String, String> open = fork(classpath, "-Xmx256m", "open", dir.toString(), String.valueOf(records), kind(backend), mode);
-        System.out.printf("| %s | %s | %,d | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s |%n", backend.startsWith("old") ? "old" : backend, mode,
+        System.out.printf("| %s | %s | %,d | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s |%n", backend.startsWith("old") ? "old" : backend, mode,
             records, retentionSeconds > 0 ? retentionSeconds + " s (deleting)" : "24 h", fill.getOrDefault("throughput", "?"),
             fill.getOrDefault("latency", "?"), fill.getOrDefault("slow", "?"), fill.getOrDefault("probe", "—"), fill.getOrDefault("backlog", "—"),
             fill.getOrDefault("heapPerRecord", fill.getOrDefault("error", "?")),
             fill.getOrDefault("disk", "?"), open.getOrDefault("openSeconds", open.getOrDefault("error", "?")), open.getOrDefault("heap", "?"),
-            open.getOrDefault("reads", "?"));
+            open.getOrDefault("reads", "?"), loadBefore + " → " + loadAfter);
         deleteRecursively(dir);
       }
+    }
+  }
+
+  /** The one-minute load average (2 cores here: above 2, something else competes for them). */
+  private static String loadAverage() {
+    try {
+      return Files.readString(Path.of("/proc/loadavg")).split(" ")[0];
+    } catch (IOException e) {
+      return "?";
     }
   }
 
