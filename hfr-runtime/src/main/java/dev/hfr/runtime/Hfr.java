@@ -231,7 +231,7 @@ public final class Hfr implements RecoveryEngine, AutoCloseable {
     this.compensator = new Compensator(clock, ledger, b.classifier, sink, b.escalationHandler,
         new CompensationMeters(b.meterRegistry), meters, b.leaseTtl, owner, timeouts);
     EngineParts parts = new EngineParts(clock, features,
-        new ToolRuntimes(meters, breakers, bulkheads, policies, b.callTiming, clock),
+        new ToolRuntimes(meters, breakers, bulkheads, policies, b.callTiming, clock, features.budgets() ? tenantBudgets : null),
         new FailureHandling(b.classifier, gate.build(), backoff, b.random, b.maxRetryAfter, b.compressor),
         new ResultVerification(b.hooks),
         new WriteLedger(ledger, b.leaseTtl, owner, clock, b.sleeper, keysWrites),

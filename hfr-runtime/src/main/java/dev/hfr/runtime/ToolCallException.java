@@ -36,6 +36,10 @@ public class ToolCallException extends RuntimeException {
 
   private final transient ToolOutcome outcome;
   private final transient Supplier<TaskReport> report;
+  /** When HFR expects to admit the call again, in ms from when it ended; -1 when it does not say. Set once, by the engine. */
+  private long admitAfterMillis = -1;
+  /** Whether the same write may be resent under its idempotency key (an R1 write whose answer was lost). */
+  private boolean resendableUnderKey;
 
   /** A call that ended without an accepted result; prefer {@link #of} so the subclass names the case. */
   public ToolCallException(ToolOutcome outcome, Throwable cause) {
@@ -98,6 +102,36 @@ public class ToolCallException extends RuntimeException {
    */
   public Optional<TaskReport> taskReport() {
     return report == null ? Optional.empty() : Optional.of(report.get());
+  }
+
+  /**
+   * How long after this call ended HFR expects to admit the same call: the call was refused by an open breaker
+   * (its cool-down), an empty retry budget (its next token) or a rate limit (the provider's reset time), or
+   * empty when nothing refused it. A scheduler that retries (Temporal, a queue) waits at least this long.
+   */
+  public Optional<java.time.Duration> admitAfter() {
+    return admitAfterMillis < 0 ? Optional.empty() : Optional.of(java.time.Duration.ofMillis(admitAfterMillis));
+  }
+
+  /**
+   * Whether a later attempt may send the same write again under the same idempotency key: an idempotent (R1)
+   * write whose answer was lost, which the provider answers with its committed result if it was applied.
+   * Never true for a write without a key.
+   */
+  public boolean resendableUnderKey() {
+    return resendableUnderKey;
+  }
+
+  /**
+   * Sets {@link #admitAfter()} and {@link #resendableUnderKey()}; the engine calls it once as it ends the call.
+   *
+   * @param admitAfterMillis when the call may be admitted, in ms from now; negative when nothing refused it
+   * @return this exception
+   */
+  public ToolCallException withSchedulingHints(long admitAfterMillis, boolean resendableUnderKey) {
+    this.admitAfterMillis = admitAfterMillis < 0 ? -1 : admitAfterMillis;
+    this.resendableUnderKey = resendableUnderKey;
+    return this;
   }
 
   private static String message(ToolOutcome outcome, String nextStep) {

@@ -11,9 +11,15 @@ import java.util.random.RandomGenerator;
 
 /**
  * A circuit breaker for one target (paper §4.7): CLOSED counts outcomes in a sliding window and trips on
- * error rate, 429 rate, a latency percentile or consecutive failures; OPEN refuses every call for a
- * jittered cooldown; HALF_OPEN lets a bounded number of probes through — all succeed and it closes, one
- * fails and it reopens with a longer cooldown.
+ * error rate, 429 rate or a latency percentile once the window holds its minimum of calls — or, while it
+ * holds fewer (a quiet target, where no rate means anything yet), on consecutive failures; OPEN refuses every
+ * call for a jittered cooldown; HALF_OPEN lets a bounded number of probe calls through and judges them as the
+ * window would: more failures than the error-rate threshold allows reopen it with a longer (capped) cooldown,
+ * otherwise it closes once all have answered. So a partly faulty target that answers most calls recovers.
+ *
+ * <p>Before the target has answered once, timeouts do not count for one cooldown after the first outcome: a
+ * cold start (a JVM warming up, a pool filling) times out its first burst of calls against a target that is
+ * fine, and would otherwise open the breaker at t = 0. A target that never answers trips once that grace ends.
  *
  * <p>Use: {@link #tryAcquire()} before the call; if it returned {@code true}, exactly one of
  * {@link #onSuccess}, {@link #onFailure} or {@link #releasePermit()} after it. A refused call must not be
@@ -78,6 +84,11 @@ public final class CircuitBreaker {
   private int probesSucceeded;
   private long openedCount;
   private long foldedSuccesses;
+  private int probesFailed;
+  /** Set once any call succeeded; until then, and for a cooldown after {@link #firstOutcomeNanos}, timeouts are not counted. */
+  private boolean answered;
+  private long firstOutcomeNanos;
+  private boolean anyOutcome;
 
   /** How often the time stamp of lock-free successes is refreshed: often enough for windows of seconds. */
   private static final long STAMP_NANOS = 1_000_000L;
@@ -146,13 +157,14 @@ public final class CircuitBreaker {
         halfOpenSinceNanos = now;
         probesIssued = 0;
         probesSucceeded = 0;
+        probesFailed = 0;
         movedToHalfOpen = true;
       }
       if (state == CircuitState.HALF_OPEN) {
         // Probes whose outcome never came back (a caller crashed between acquire and report) would hold
         // the breaker half-open for ever; after a cooldown's worth of silence they are presumed lost.
         if (probesIssued >= config.halfOpenProbes() && now - halfOpenSinceNanos > config.cooldown().toNanos()) {
-          probesIssued = probesSucceeded;
+          probesIssued = probesSucceeded + probesFailed;
           halfOpenSinceNanos = now;
         }
         granted = probesIssued < config.halfOpenProbes();
@@ -254,7 +266,7 @@ public final class CircuitBreaker {
   public void releasePermit() {
     lock.lock();
     try {
-      if (state == CircuitState.HALF_OPEN && probesIssued > probesSucceeded) {
+      if (state == CircuitState.HALF_OPEN && probesIssued > probesSucceeded + probesFailed) {
         probesIssued--;
       }
     } finally {
@@ -270,6 +282,17 @@ public final class CircuitBreaker {
     lock.lock();
     try {
       from = state;
+      if (!anyOutcome) {
+        anyOutcome = true;
+        firstOutcomeNanos = now;
+      }
+      if (!answered && (fault == null || lockFreeSuccesses() > 0)) {
+        answered = true;
+      }
+      if (!answered && from == CircuitState.CLOSED && fault == Fault.T3 && now - firstOutcomeNanos < config.cooldown().toNanos()) {
+        // A timeout before the target ever answered, early on: our cold start as likely as its failure.
+        return;
+      }
       switch (from) {
         case CLOSED -> {
           foldClosedSuccesses(now);
@@ -284,9 +307,16 @@ public final class CircuitBreaker {
           }
         }
         case HALF_OPEN -> {
+          // The probes are judged as the window would judge them: a share of failures, not the first one.
           if (failure || (outcome & OutcomeWindow.SLOW) != 0) {
+            probesFailed++;
+          } else {
+            probesSucceeded++;
+          }
+          // At most half of them may fail (less where the threshold is lower), whatever a lax threshold says.
+          if (probesFailed > Math.min(config.errorRateThreshold(), 0.5) * config.halfOpenProbes()) {
             open(now, TripReason.PROBE_FAILED, true);
-          } else if (++probesSucceeded >= config.halfOpenProbes()) {
+          } else if (probesSucceeded + probesFailed >= config.halfOpenProbes()) {
             close();
           }
         }
@@ -335,12 +365,11 @@ public final class CircuitBreaker {
   }
 
   private TripReason tripReason() {
-    if (consecutiveFailures >= config.consecutiveFailures()) {
-      return TripReason.CONSECUTIVE_FAILURES;
-    }
     int calls = window.count();
     if (calls < config.minimumCalls()) {
-      return null;
+      // Too few calls for a rate: a quiet target trips on failures in a row. A busy one never does, since at
+      // a hundred calls a second a fifth of them failing at random makes five in a row every few seconds.
+      return consecutiveFailures >= config.consecutiveFailures() ? TripReason.CONSECUTIVE_FAILURES : null;
     }
     if (window.errors() > config.errorRateThreshold() * calls) {
       return TripReason.ERROR_RATE;

@@ -5,12 +5,13 @@ import java.util.Objects;
 
 /**
  * The immutable settings of a {@link CircuitBreaker}. Defaults follow the paper's §5.2 configuration:
- * error rate 0.50, 5 consecutive failures, 30 s cooldown, 2 half-open probes.
+ * error rate 0.50, 5 consecutive failures, 30 s cooldown, 2 half-open probes; the cooldown doubles per failed
+ * half-open round up to 60 s.
  *
  * <p>The breaker looks at a sliding window of the last {@link #windowSize()} calls that are no older
  * than {@link #windowDuration()}. It trips when, with at least {@link #minimumCalls()} calls in the
  * window, the error rate or the 429 rate exceeds its threshold or the {@link #latencyPercentile()}
- * latency exceeds {@link #latencyThreshold()}; or, regardless of the window, after
+ * latency exceeds {@link #latencyThreshold()}; with fewer calls than that, after
  * {@link #consecutiveFailures()} failures in a row.
  */
 public final class CircuitBreakerConfig {
@@ -83,7 +84,7 @@ public final class CircuitBreakerConfig {
   /** Which latency percentile is compared with θ_l (default 0.95). */
   public double latencyPercentile() { return latencyPercentile; }
 
-  /** K: trips after this many failures in a row (default 5). */
+  /** K: trips after this many failures in a row while the window holds fewer than {@link #minimumCalls()} (default 5). */
   public int consecutiveFailures() { return consecutiveFailures; }
 
   /** The first cooldown of the open state (default 30 s). */
@@ -92,13 +93,16 @@ public final class CircuitBreakerConfig {
   /** The cooldown is drawn uniformly within ± this fraction of its nominal value (default 0.2). */
   public double cooldownJitter() { return cooldownJitter; }
 
-  /** Each failed half-open probe multiplies the nominal cooldown by this (default 2). */
+  /** Each failed half-open round multiplies the nominal cooldown by this (default 2). */
   public double cooldownMultiplier() { return cooldownMultiplier; }
 
-  /** The nominal cooldown never grows beyond this (default 5 min). */
+  /** The nominal cooldown never grows beyond this (default 60 s: a recovered target waits at most a minute). */
   public Duration maxCooldown() { return maxCooldown; }
 
-  /** How many probes the half-open state lets through; all must succeed to close (default 2). */
+  /**
+   * How many probe calls the half-open state lets through (default 2); it reopens once more of them failed than
+   * the error-rate threshold allows, and closes once all answered otherwise.
+   */
   public int halfOpenProbes() { return halfOpenProbes; }
 
   @Override
@@ -122,8 +126,10 @@ public final class CircuitBreakerConfig {
     private Duration cooldown = Duration.ofSeconds(30);
     private double cooldownJitter = 0.2;
     private double cooldownMultiplier = 2.0;
-    private Duration maxCooldown = Duration.ofMinutes(5);
+    private Duration maxCooldown = Duration.ofSeconds(60);
     private int halfOpenProbes = 2;
+    /** Whether maxCooldown was set: unless it was, it never undercuts the cooldown itself. */
+    private boolean maxCooldownSet;
 
     private Builder() {}
 
@@ -141,6 +147,7 @@ public final class CircuitBreakerConfig {
       this.cooldownMultiplier = c.cooldownMultiplier;
       this.maxCooldown = c.maxCooldown;
       this.halfOpenProbes = c.halfOpenProbes;
+      this.maxCooldownSet = true;
     }
 
     public Builder windowSize(int calls) {
@@ -211,6 +218,7 @@ public final class CircuitBreakerConfig {
 
     public Builder maxCooldown(Duration maxCooldown) {
       this.maxCooldown = positive(maxCooldown, "maxCooldown");
+      this.maxCooldownSet = true;
       return this;
     }
 
@@ -224,6 +232,10 @@ public final class CircuitBreakerConfig {
       if (minimumCalls > windowSize) {
         throw new IllegalArgumentException(
             "minimumCalls (" + minimumCalls + ") must not exceed windowSize (" + windowSize + "): the rate conditions could never trip");
+      }
+      if (!maxCooldownSet && maxCooldown.compareTo(cooldown) < 0) {
+        // A cooldown longer than the default cap, with no cap of its own: the cap is the cooldown.
+        maxCooldown = cooldown;
       }
       if (maxCooldown.compareTo(cooldown) < 0) {
         throw new IllegalArgumentException("maxCooldown (" + maxCooldown + ") must not be shorter than cooldown (" + cooldown + ")");

@@ -16,4 +16,12 @@ public interface RetryTokens {
 
   /** Tokens that could be taken now, as far as this JVM knows. */
   int available();
+
+  /**
+   * How long until a token could be taken: 0 when one can now, -1 when this supply cannot tell (the caller
+   * then assumes the next refill is a second away at most).
+   */
+  default long nanosUntilAvailable() {
+    return available() > 0 ? 0L : -1L;
+  }
 }

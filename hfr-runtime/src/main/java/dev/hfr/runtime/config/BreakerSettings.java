@@ -24,11 +24,11 @@ public record BreakerSettings(double errorRateThreshold, double rateLimitThresho
 
   /**
    * The paper's values, plus ours for what the paper leaves open (429 rate 0.5, 60 s window, 10 calls; the
-   * cooldown doubles per failed probe up to 5 min, ± 20 %): the breaker's own defaults, so an engine without a
+   * cooldown doubles per failed half-open round up to 60 s, ± 20 %): the breaker's own defaults, so an engine without a
    * file trips alike.
    */
   public static final BreakerSettings DEFAULTS =
-      new BreakerSettings(0.50, 0.50, 0, 5, 30_000, 2, 60_000, 10, 2.0, 300_000, 0.2);
+      new BreakerSettings(0.50, 0.50, 0, 5, 30_000, 2, 60_000, 10, 2.0, 60_000, 0.2);
 
   public BreakerSettings {
     if (!(errorRateThreshold > 0 && errorRateThreshold <= 1) || !(rateLimitThreshold > 0 && rateLimitThreshold <= 1)) {

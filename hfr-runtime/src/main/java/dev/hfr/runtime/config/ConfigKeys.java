@@ -90,7 +90,11 @@ public final class ConfigKeys {
     add(whole("retry.max_retries_per_task", 0, 1_000_000, c -> c.retry().maxRetriesPerTask(), "4",
         "extra attempts one task may spend over all its steps (B_t); 0 = none"));
     add(whole("retry.max_retries_per_tenant_per_min", 0, 100_000_000, c -> c.retry().maxRetriesPerTenantPerMinute(),
-        "120", "retries one tenant may spend per minute, a token bucket (B_tenant); 0 = none"));
+        "120", "the floor of a tenant's retry budget: retries it may spend per minute whatever its traffic, a token"
+            + " bucket (B_tenant), on top of retry_ratio's share; 0 = no floor"));
+    add(number("retry.retry_ratio", 0, 10, c -> c.retry().retryRatio(), "0.2",
+        "retries a tenant may add per call it made in the last 10 s, on top of max_retries_per_tenant_per_min;"
+            + " 0 = the floor alone"));
     add(bool("retry.respect_retry_after", c -> c.retry().respectRetryAfter(), "false",
         "true: a delay is never shorter than the server's Retry-After / retry-after-ms"));
     add(list("retry.retry_on", conditions(true), c -> c.retry().retryOn(), "[T1, T2]",
@@ -202,7 +206,8 @@ public final class ConfigKeys {
         "the most retry tokens one lease takes (a fiftieth of the limit, at least 1)"));
     pool("fleet.pool", c -> c.fleet().pool());
 
-    add(section("tools.*.retry", "retry's keys but max_retries_per_task, max_retries_per_tenant_per_min, same_fault_limit", "retry",
+    add(section("tools.*.retry", "retry's keys but max_retries_per_task, max_retries_per_tenant_per_min, same_fault_limit,"
+        + " retry_ratio", "retry",
         "{max_attempts_per_step: 2}", "the tool's retry settings, laid over the global (and the tenant's) retry"));
     add(choice("tools.*.criticality", List.of("low", "medium", "high"), null, "the tool's @Criticality", "high",
         "the tool's criticality (picks its quality floor, degradation and verification levels)"));

@@ -25,7 +25,7 @@ final class ConfigReader {
   static final List<String> RETRY_KEYS = ConfigKeys.childrenOf("retry");
   static final List<String> TOOL_RETRY_KEYS = RETRY_KEYS.stream()
       .filter(k -> !k.equals("max_retries_per_task") && !k.equals("max_retries_per_tenant_per_min")
-          && !k.equals("same_fault_limit")).toList();
+          && !k.equals("same_fault_limit") && !k.equals("retry_ratio")).toList();
   /** A tenant's retry: the global keys but the engine-wide same-fault limit. */
   static final List<String> TENANT_RETRY_KEYS = RETRY_KEYS.stream().filter(k -> !k.equals("same_fault_limit")).toList();
   static final List<String> DEGRADATION_KEYS = ConfigKeys.childrenOf("degradation");
@@ -305,6 +305,11 @@ final class ConfigReader {
           "retries one tenant may spend per minute; 0 = none");
       if (perTenant != null) {
         d.maxRetriesPerTenantPerMinute = perTenant.intValue();
+      }
+      Double ratio = decimal(s, "retry_ratio", 0, 10,
+          "retries a tenant may add per call it made in the last 10 s; 0 leaves only max_retries_per_tenant_per_min");
+      if (ratio != null) {
+        d.retryRatio = ratio;
       }
     }
     Boolean respect = bool(s, "respect_retry_after");

@@ -80,7 +80,7 @@ public final class HfrConfig {
     this.tenants = Collections.unmodifiableMap(new LinkedHashMap<>(tenants));
     this.sections = Map.copyOf(sections);
     this.defaultTenant = new TenantPolicy(DEFAULT_TENANT, retry.maxRetriesPerTask(), retry.maxRetriesPerTenantPerMinute(),
-        limits, circuitBreaker);
+        limits, circuitBreaker, retry.retryRatio());
   }
 
   /** The paper's §5.2 values (with the embedded ledger instead of PostgreSQL), no tenant or tool overrides. */
@@ -182,7 +182,7 @@ public final class HfrConfig {
     TaskLimitSettings l = limitsSection != null ? r.readLimits(limitsSection, limits) : limits;
     YamlNode breakerSection = r.section(section, "circuit_breaker");
     BreakerSettings b = breakerSection != null ? r.readBreaker(breakerSection, circuitBreaker) : circuitBreaker;
-    return new TenantPolicy(tenant, d.maxRetriesPerTask, d.maxRetriesPerTenantPerMinute, l, b);
+    return new TenantPolicy(tenant, d.maxRetriesPerTask, d.maxRetriesPerTenantPerMinute, l, b, d.retryRatio);
   }
 
   // ---- tools ---------------------------------------------------------------------------------------

@@ -13,6 +13,7 @@ final class RetryDraft {
   int maxAttemptsPerStep;
   int maxRetriesPerTask;
   int maxRetriesPerTenantPerMinute;
+  double retryRatio;
   boolean respectRetryAfter;
   EnumSet<RetryCondition> retryOn;
   EnumSet<RetryCondition> neverRetryOn;
@@ -28,6 +29,7 @@ final class RetryDraft {
     d.maxAttemptsPerStep = s.maxAttemptsPerStep();
     d.maxRetriesPerTask = s.maxRetriesPerTask();
     d.maxRetriesPerTenantPerMinute = s.maxRetriesPerTenantPerMinute();
+    d.retryRatio = s.retryRatio();
     d.respectRetryAfter = s.respectRetryAfter();
     d.retryOn = s.retryOn().isEmpty() ? EnumSet.noneOf(RetryCondition.class) : EnumSet.copyOf(s.retryOn());
     d.neverRetryOn = s.neverRetryOn().isEmpty() ? EnumSet.noneOf(RetryCondition.class) : EnumSet.copyOf(s.neverRetryOn());
@@ -46,6 +48,6 @@ final class RetryDraft {
   /** The settings; the caller has made sure that base <= max. */
   RetrySettings settingsUnchecked() {
     return new RetrySettings(baseDelayMs, Math.max(baseDelayMs, maxDelayMs), jitter, maxAttemptsPerStep, maxRetriesPerTask,
-        maxRetriesPerTenantPerMinute, respectRetryAfter, retryOn, neverRetryOn, sameFaultLimit);
+        maxRetriesPerTenantPerMinute, respectRetryAfter, retryOn, neverRetryOn, sameFaultLimit, retryRatio);
   }
 }

@@ -1,5 +1,6 @@
 package dev.hfr.runtime.config;
 
+import dev.hfr.runtime.budget.TenantRetryBudgets;
 import java.util.Collections;
 import java.util.EnumSet;
 import java.util.Objects;
@@ -13,31 +14,42 @@ import java.util.Set;
  * @param jitter how delays are drawn
  * @param maxAttemptsPerStep total attempts of one step, the first included (4 = 1 + 3 retries)
  * @param maxRetriesPerTask extra attempts a whole task may spend (B_t)
- * @param maxRetriesPerTenantPerMinute retries one tenant may spend per minute (B_tenant)
+ * @param maxRetriesPerTenantPerMinute the floor of a tenant's retry budget: retries it may spend per minute
+ *     whatever its traffic (B_tenant's floor, a token bucket)
  * @param respectRetryAfter whether a server's Retry-After lengthens the delay
  * @param retryOn the classes (and conditions) that may be retried
  * @param neverRetryOn classes never retried; T7, T8 and T3_write_without_idempotency are always among them
  * @param sameFaultLimit K of §4.3: the same fault class this many times in a row without new evidence stops
  *     retrying before {@code maxAttemptsPerStep} is reached (engine-wide; default 3)
+ * @param retryRatio the share of a tenant's retry budget that grows with its traffic: retries per call it made
+ *     in the last ten seconds, on top of the floor (0.5: retries add at most half again the calls)
  */
 public record RetrySettings(long baseDelayMs, long maxDelayMs, Jitter jitter, int maxAttemptsPerStep,
     int maxRetriesPerTask, int maxRetriesPerTenantPerMinute, boolean respectRetryAfter,
-    Set<RetryCondition> retryOn, Set<RetryCondition> neverRetryOn, int sameFaultLimit) {
+    Set<RetryCondition> retryOn, Set<RetryCondition> neverRetryOn, int sameFaultLimit, double retryRatio) {
 
   /** K of §4.3 by default: a third identical fault without new evidence ends retrying. */
   public static final int DEFAULT_SAME_FAULT_LIMIT = 3;
 
-  /** The paper's values. */
+  /** The paper's values, and a retry ratio of 0.5 (the paper's budget is absolute; a busy service spent it in seconds). */
   public static final RetrySettings DEFAULTS = new RetrySettings(200, 2000, Jitter.FULL, 4, 10, 600, true,
       EnumSet.of(RetryCondition.T1, RetryCondition.T2, RetryCondition.T3_READONLY, RetryCondition.T6_AFTER_COMPRESS),
       EnumSet.of(RetryCondition.T7, RetryCondition.T8, RetryCondition.T3_WRITE_WITHOUT_IDEMPOTENCY));
 
-  /** Settings with the default same-fault limit ({@value #DEFAULT_SAME_FAULT_LIMIT}). */
+  /** Settings with the default same-fault limit ({@value #DEFAULT_SAME_FAULT_LIMIT}) and retry ratio. */
   public RetrySettings(long baseDelayMs, long maxDelayMs, Jitter jitter, int maxAttemptsPerStep, int maxRetriesPerTask,
       int maxRetriesPerTenantPerMinute, boolean respectRetryAfter, Set<RetryCondition> retryOn,
       Set<RetryCondition> neverRetryOn) {
     this(baseDelayMs, maxDelayMs, jitter, maxAttemptsPerStep, maxRetriesPerTask, maxRetriesPerTenantPerMinute,
         respectRetryAfter, retryOn, neverRetryOn, DEFAULT_SAME_FAULT_LIMIT);
+  }
+
+  /** Settings with the default retry ratio. */
+  public RetrySettings(long baseDelayMs, long maxDelayMs, Jitter jitter, int maxAttemptsPerStep, int maxRetriesPerTask,
+      int maxRetriesPerTenantPerMinute, boolean respectRetryAfter, Set<RetryCondition> retryOn,
+      Set<RetryCondition> neverRetryOn, int sameFaultLimit) {
+    this(baseDelayMs, maxDelayMs, jitter, maxAttemptsPerStep, maxRetriesPerTask, maxRetriesPerTenantPerMinute,
+        respectRetryAfter, retryOn, neverRetryOn, sameFaultLimit, TenantRetryBudgets.DEFAULT_RATIO);
   }
 
   public RetrySettings {
@@ -53,6 +65,9 @@ public record RetrySettings(long baseDelayMs, long maxDelayMs, Jitter jitter, in
     }
     if (maxRetriesPerTask < 0 || maxRetriesPerTenantPerMinute < 0) {
       throw new IllegalArgumentException("retry budgets must be >= 0");
+    }
+    if (!(retryRatio >= 0 && retryRatio <= 10)) {
+      throw new IllegalArgumentException("retryRatio must be within [0, 10] retries per call, was " + retryRatio);
     }
     Objects.requireNonNull(jitter, "jitter");
     EnumSet<RetryCondition> on = copy(retryOn);

@@ -10,9 +10,10 @@ import java.util.Objects;
  * @param maxRetriesPerTenantPerMinute retries the tenant may spend per minute (B_tenant, a token bucket)
  * @param limits the article's task limits
  * @param breaker circuit breaker settings for the tenant's own breaker
+ * @param retryRatio retries the tenant may add per call it made in the last ten seconds, on top of the floor
  */
 public record TenantPolicy(String tenant, int maxRetriesPerTask, int maxRetriesPerTenantPerMinute,
-    TaskLimitSettings limits, BreakerSettings breaker) {
+    TaskLimitSettings limits, BreakerSettings breaker, double retryRatio) {
 
   public TenantPolicy {
     Objects.requireNonNull(tenant, "tenant");

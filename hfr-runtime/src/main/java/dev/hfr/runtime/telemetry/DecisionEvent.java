@@ -27,7 +27,9 @@ import java.util.Objects;
  * @param rule the classifier rule or the verification level that decided the class
  * @param action the decided action
  * @param reason why
- * @param delayMillis the backoff before the next attempt (0 unless retrying)
+ * @param delayMillis the wait before the next attempt of a retry (its backoff, or the wait for the tenant's retry
+ *     budget when the reason is {@code tenant_budget_exhausted}); for a call an open breaker or an empty budget
+ *     refused, when that expects to admit the call; 0 otherwise
  * @param latencyMillis how long the attempt took
  * @param stepRetriesLeft retries left in the step budget after this decision
  * @param taskRetriesLeft retries left in the task budget after this decision

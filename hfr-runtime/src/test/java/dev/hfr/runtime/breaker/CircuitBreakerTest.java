@@ -303,7 +303,7 @@ class CircuitBreakerTest {
     @Test
     @DisplayName("a failed probe reopens with a longer cooldown, capped at the maximum")
     void failedProbeExtendsCooldown() {
-      CircuitBreaker b = tripped(quiet().consecutiveFailures(1).cooldown(Duration.ofSeconds(10))
+      CircuitBreaker b = tripped(quiet().consecutiveFailures(1).halfOpenProbes(1).cooldown(Duration.ofSeconds(10))
           .cooldownMultiplier(2).maxCooldown(Duration.ofSeconds(30)).build());
       long[] expected = {20, 30, 30};
       for (long seconds : expected) {

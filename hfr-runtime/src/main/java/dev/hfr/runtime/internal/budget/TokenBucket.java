@@ -89,6 +89,14 @@ public final class TokenBucket implements RetryTokens {
     return (int) Math.max(0, (burstNanos - used) / intervalNanos);
   }
 
+  /** How long until the next token: 0 when one is available now. */
+  @Override
+  public long nanosUntilAvailable() {
+    long now = clock.nanoTime();
+    long wait = theoreticalArrival.get() + intervalNanos - now - burstNanos;
+    return Math.max(0L, wait);
+  }
+
   /** Tokens per window. */
   public int capacity() {
     return capacity;

@@ -78,6 +78,20 @@ final class Call<R> extends AttemptHistory implements StepAllowance {
 
   /** Set when the call could not even be attempted (breaker open, bulkhead full). */
   Reason blocked;
+  /**
+   * When what refused the call (an open breaker, an empty retry budget) expects to admit it, in ns from the
+   * refusal; -1 when nothing refused it. Decision events and the call's exception report it.
+   */
+  long admitAfterNanos = -1;
+  /** How long the call has waited for its tenant's retry budget so far; bounded by its deadline (or a cap). */
+  long budgetWaitedNanos;
+  /** Set while the call waits for its retry budget: the reason a granted retry is then decided with. */
+  Reason awaitingBudget;
+  /**
+   * The call holds one of its breaker's half-open permits: the breaker judges this call (all its attempts), not
+   * its first attempt, so its retries need no further permit and pass the gate's breaker check.
+   */
+  boolean holdsProbe;
   Action action;
   Reason reason;
   long delayNanos;
@@ -164,13 +178,17 @@ final class Call<R> extends AttemptHistory implements StepAllowance {
 
   /** The call leaves the current target failing (a rung, or the end): its breaker counts one failed call. */
   void reportBreakerFailure() {
+    dev.hfr.runtime.breaker.CircuitBreaker b = breaker();
     if (breakerFailurePending) {
       breakerFailurePending = false;
-      dev.hfr.runtime.breaker.CircuitBreaker b = breaker();
       if (b != null) {
         b.onFailure(fault, lastLatencyNanos);
       }
+    } else if (holdsProbe && b != null) {
+      // A probe that ends without a verdict on the target (paced by a 429, refused by a budget): its permit goes back.
+      b.releasePermit();
     }
+    holdsProbe = false;
   }
 
   /** The step's history on the current target: the call's own ({@link AttemptHistory}). */

@@ -33,6 +33,12 @@ final class Check {
   }
 
   <R> Next run(Call<R> c) {
+    if (c.awaitingBudget != null) {
+      // Back from waiting for the tenant's retry budget: the same retry asks again.
+      Reason granted = c.awaitingBudget;
+      c.awaitingBudget = null;
+      return retry(c, granted);
+    }
     if (c.blocked != null) {
       return decide.fallback(c, c.blocked);
     }
@@ -104,14 +110,24 @@ final class Check {
     // The gate's allocation-free form: a RetryRequest per failed attempt would be one more object per failure.
     // Only a deadline needs the time of the decision (a reading costs ~40 ns on a virtualised host).
     Deadline deadline = c.deadline();
+    // A call holding a half-open permit is the probe: its own retries are how the breaker judges the call.
     RetryVerdict verdict = failures.gate.check(gateFault, c.risk(), c.policy.retry(), c.history(), c,
-        features.budgets() ? c.tenant() : null, c.breaker(), deadline, deadline.bounded() ? clock.nanoTime() : 0L,
-        delay, c.lastLatencyNanos, c.verifyNanos);
+        features.budgets() ? c.tenant() : null, c.holdsProbe ? null : c.breaker(), deadline,
+        deadline.bounded() ? clock.nanoTime() : 0L, delay, c.lastLatencyNanos, c.verifyNanos);
     if (verdict.retry()) {
       c.delayNanos = delay;
+      c.admitAfterNanos = -1;
       return decide.settle(c, Action.RETRY, granted);
     }
     Reason why = reasonOf(verdict.reason());
+    if (why == Reason.TENANT_BUDGET_EXHAUSTED) {
+      Next wait = awaitBudget(c, granted, delay, deadline);
+      if (wait != null) {
+        return wait;
+      }
+    } else if (why == Reason.CIRCUIT_OPEN && c.breaker() != null) {
+      c.admitAfterNanos = Math.max(0L, c.breaker().openUntilNanos() - clock.nanoTime());
+    }
     if (why == Reason.STEP_BUDGET_EXHAUSTED || why == Reason.TASK_BUDGET_EXHAUSTED || why == Reason.TENANT_BUDGET_EXHAUSTED) {
       c.rt.meters.retryBudgetExhausted(why);
     }
@@ -126,6 +142,40 @@ final class Check {
     Reason byFault = reasonOf(c.fault);
     return byFault == Reason.NOT_RETRYABLE && c.risk() == Risk.R3 ? Reason.IRREVERSIBLE : byFault;
   }
+
+  /**
+   * A retry the tenant's budget refused for now. Every refusal says when the budget expects to admit the call
+   * ({@code c.admitAfterNanos}). An idempotent (R1) write waits for it, when it comes soon enough — before the
+   * deadline, or within the longest Retry-After the engine waits for without one — and asks again (recorded as
+   * a retry for reason {@code tenant_budget_exhausted}, its delay the wait): its resend under the same key is
+   * what settles a lost answer, and escalating that to a person for want of a token would be wrong. Other calls
+   * fail at once, so a tenant's storm does not park its threads. {@code null} when the call does not wait.
+   */
+  private Next awaitBudget(Call<?> c, Reason granted, long backoffNanos, Deadline deadline) {
+    if (failures.gate.tenantBudgets() == null) {
+      return null;
+    }
+    long wait = Math.max(failures.gate.tenantBudgets().nanosUntilAvailable(c.tenant()), MIN_BUDGET_WAIT_NANOS);
+    c.admitAfterNanos = wait;
+    if (c.risk() != Risk.R1 || c.key() == null) {
+      return null;
+    }
+    long waited = c.budgetWaitedNanos + wait;
+    boolean fits = deadline.bounded()
+        ? deadline.allows(clock.nanoTime(), Math.max(wait, backoffNanos), c.lastLatencyNanos, c.verifyNanos)
+        : waited <= failures.maxRetryAfterMillis * 1_000_000L;
+    if (!fits) {
+      return null;
+    }
+    c.budgetWaitedNanos = waited;
+    c.awaitingBudget = granted;
+    c.delayNanos = Math.max(wait, backoffNanos);
+    c.rt.meters.retryBudgetExhausted(Reason.TENANT_BUDGET_EXHAUSTED);
+    return decide.waitThenCheck(c, Reason.TENANT_BUDGET_EXHAUSTED);
+  }
+
+  /** The shortest wait for a budget that has no token now: a token bucket's next token is rarely sooner. */
+  private static final long MIN_BUDGET_WAIT_NANOS = 10_000_000L;
 
   /** The reason a class's default action gives when it is not a retry. */
   static Reason reasonOf(Fault fault) {

@@ -4,8 +4,6 @@ import dev.hfr.annotations.Fault;
 import dev.hfr.annotations.Risk;
 import dev.hfr.runtime.HfrFeatures;
 import dev.hfr.runtime.action.ActionTable;
-import dev.hfr.runtime.breaker.CircuitBreaker;
-import dev.hfr.runtime.breaker.CircuitState;
 import dev.hfr.runtime.classify.Classification;
 import dev.hfr.runtime.ledger.LedgerState;
 
@@ -32,13 +30,14 @@ final class Classify {
     c.classification = cls;
     // A guess is not a diagnosis: below this confidence the failure is handled as unclassified (§4.2).
     c.fault = cls.confidence() < Controller.MIN_CONFIDENCE ? Fault.UNCLASSIFIED : cls.fault();
-    CircuitBreaker breaker = c.breaker();
-    if (breaker != null) {
-      if (breaker.state() == CircuitState.CLOSED) {
-        // Health is judged per call, not per attempt: counted only if the call leaves this target failing.
-        c.deferBreakerFailure();
+    if (c.breaker() != null) {
+      if (c.fault == Fault.T2 && cls.retryAfterMillis() >= 0) {
+        // A 429 that says when to come back is pacing, not ill health: the target answered, and the wait is kept.
+        c.forgetBreakerFailure();
       } else {
-        breaker.onFailure(c.fault, c.lastLatencyNanos); // a half-open probe's outcome counts at once
+        // Health is judged per call, not per attempt, half-open probes included: counted only if the call
+        // leaves this target failing, so a failure a retry fixes never counts.
+        c.deferBreakerFailure();
       }
     }
     c.rt.meters.attempt(c.fault, false);

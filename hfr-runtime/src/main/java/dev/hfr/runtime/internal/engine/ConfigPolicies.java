@@ -101,16 +101,18 @@ public final class ConfigPolicies implements PolicySource {
         .build();
   }
 
-  /** The tenant retry buckets of the configuration: {@code max_retries_per_tenant_per_min}, per tenant. */
+  /** The tenant retry budgets of the configuration: {@code retry_ratio} and {@code max_retries_per_tenant_per_min}, per tenant. */
   public TenantRetryBudgets tenantBudgets(Clock clock) {
     return tenantBudgets(TenantRetryBudgets.builder(clock));
   }
 
   /** The per-tenant retry budgets of the configuration, on {@code b} (which may name a fleet-wide token supply). */
   public TenantRetryBudgets tenantBudgets(TenantRetryBudgets.Builder b) {
-    b.retriesPerWindow(config.retry().maxRetriesPerTenantPerMinute()).window(Duration.ofMinutes(1));
+    b.retriesPerWindow(config.retry().maxRetriesPerTenantPerMinute()).window(Duration.ofMinutes(1))
+        .ratio(config.retry().retryRatio());
     for (String tenant : config.configuredTenants()) {
       b.tenant(tenant, config.tenant(tenant).maxRetriesPerTenantPerMinute());
+      b.ratio(tenant, config.tenant(tenant).retryRatio());
     }
     return b.build();
   }

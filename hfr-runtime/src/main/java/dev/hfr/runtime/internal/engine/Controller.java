@@ -134,6 +134,7 @@ public final class Controller {
     ToolRuntime rt = parts.tools.of(tool);
     Criticality.Level criticality = effectiveCriticality(task.criticality(), tool.criticality());
     ToolRuntime.TenantView view = rt.tenant(task.tenant());
+    view.countCall();
     CallPolicy policy = rt.policy(task.tenant(), view, criticality);
     return new Call<>(rt, invocation, task, view, policy, task.nextStep(), parts.clock.nanoTime());
   }

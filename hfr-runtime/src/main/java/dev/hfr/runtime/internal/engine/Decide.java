@@ -54,6 +54,18 @@ final class Decide {
     }
   }
 
+  /**
+   * Records that the call waits {@code c.delayNanos} for what refused its retry ({@code why}: the tenant's budget)
+   * and then checks again: a retry decision whose delay is the wait.
+   */
+  Next waitThenCheck(Call<?> c, Reason why) {
+    c.action = Action.RETRY;
+    c.reason = why;
+    c.state = ControllerState.DECIDE;
+    decisions.record(c, Action.RETRY, why, DecisionRecorder.ENFORCE);
+    return Next.after(ControllerState.CHECK, c.delayNanos);
+  }
+
   /** Why a write's outcome is unknown: it timed out, or it failed in a way that proves nothing. */
   static Reason unknownOutcome(Fault f) {
     return f == Fault.T3 ? Reason.TIMEOUT_UNKNOWN_STATE : Reason.WRITE_OUTCOME_UNKNOWN;
@@ -99,7 +111,9 @@ final class Decide {
       return settle(c, Action.RECONCILE, unknownOutcome(f));
     }
     if (unknownWrite) {
-      return settle(c, Action.ESCALATE, c.ledgerState() == LedgerState.UNKNOWN && c.history().reconciledAbsent()
+      // A refusal (breaker, budget) is named as the reason: it, not the write, decided the escalation.
+      boolean refused = why == Reason.CIRCUIT_OPEN || why == Reason.TENANT_BUDGET_EXHAUSTED || why == Reason.BULKHEAD_FULL;
+      return settle(c, Action.ESCALATE, refused || (c.ledgerState() == LedgerState.UNKNOWN && c.history().reconciledAbsent())
           ? why : unknownOutcome(f));
     }
     if (committedWrite && f == Fault.V1) {

@@ -73,7 +73,9 @@ public final class DecisionRecorder {
     c.rt.meters.decision(action, shadow);
     int stepLeft = c.stepOpened() ? c.stepMaxAttempts() - c.stepAttempts() : c.policy.retry().maxAttempts() - Math.max(1, c.attempts);
     int taskLeft = c.taskRetriesLeft();
-    long delayMillis = action == Action.RETRY ? c.delayNanos / 1_000_000L : 0L;
+    // A retry's backoff; for a call something refused (breaker, budget), when it expects to admit the call.
+    long delayMillis = action == Action.RETRY ? c.delayNanos / 1_000_000L
+        : c.admitAfterNanos > 0 ? (c.admitAfterNanos + 999_999L) / 1_000_000L : 0L;
     // A sink that keeps nothing is spared the argument hash and an implicit task's id; the evidence bundle
     // fills both in if the call escalates. A held decision gets them when it is published.
     boolean publish = sink.wantsEvents();

@@ -97,6 +97,7 @@ final class InlineRead {
       String tenant = task != null ? task.tenant() : tasks.tenant();
       Criticality.Level criticality = Controller.effectiveCriticality(task != null ? task.criticality() : null, tool.criticality());
       view = rt.tenant(tenant);
+      view.countCall();
       policy = rt.policy(tenant, view, criticality);
       breaker = view.breakers == null ? null : view.breakers[0];
       level = features.verification() ? policy.verifyLevel() : null;
@@ -135,6 +136,7 @@ final class InlineRead {
       // RUN_STEP on the method itself (a read: no ledger key).
       Bulkhead bulkhead = features.circuitBreaker() ? rt.bulkhead(-1) : null;
       Reason blocked = null;
+      boolean probe = false;
       if (breaker != null && !breaker.tryAcquire()) {
         blocked = Reason.CIRCUIT_OPEN;
       } else if (bulkhead != null && !bulkhead.tryAcquire(policy.criticality() == Criticality.Level.HIGH)) {
@@ -146,8 +148,13 @@ final class InlineRead {
       if (blocked != null) {
         c = leaveInline(rt, invocation, task, tasks, view, policy, step, timed ? start : clock.nanoTime());
         c.blocked = blocked;
+        if (blocked == Reason.CIRCUIT_OPEN) {
+          c.admitAfterNanos = Math.max(0L, breaker.openUntilNanos() - clock.nanoTime());
+        }
         next = Next.to(ControllerState.CHECK);
       } else {
+        // A half-open permit is the call's: its retries are judged with it (a breaker judges calls).
+        probe = breaker != null && breaker.state() == dev.hfr.runtime.breaker.CircuitState.HALF_OPEN;
         Exception error = null;
         // A bounded read is interrupted by the shared timer; an unbounded one costs two field reads here.
         long bound = 0L;
@@ -198,6 +205,7 @@ final class InlineRead {
           long t0 = timed ? start : clock.nanoTime();
           try {
             c = leaveInline(rt, invocation, task, tasks, view, policy, step, t0);
+            c.holdsProbe = probe;
           } catch (RuntimeException e) {
             if (bulkhead != null) {
               bulkhead.release();
@@ -211,6 +219,7 @@ final class InlineRead {
         if (!hasResult) {
           long now = clock.nanoTime();
           c = leaveInline(rt, invocation, task, tasks, view, policy, step, timed ? start : now);
+          c.holdsProbe = probe;
           c.attempts = 1;
           c.error = error;
           c.lastLatencyNanos = timed ? now - start : 0; // an untimed call failed in microseconds at most

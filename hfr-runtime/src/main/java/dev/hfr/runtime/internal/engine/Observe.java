@@ -20,6 +20,7 @@ final class Observe {
         breaker.onSuccess(c.lastLatencyNanos, c.lastAttemptEndNanos);
       }
       c.forgetBreakerFailure();
+      c.holdsProbe = false;
       c.rt.meters.attempt(null, true);
       if (c.key() != null && !c.alreadyCommitted() && c.ledgerState() == LedgerState.UNKNOWN) {
         // An R1 write resent under its key (no reconcile method): the provider answered the key, so the

@@ -7,6 +7,7 @@ import dev.hfr.runtime.HfrFeatures;
 import dev.hfr.runtime.action.Reason;
 import dev.hfr.runtime.breaker.Bulkhead;
 import dev.hfr.runtime.breaker.CircuitBreaker;
+import dev.hfr.runtime.breaker.CircuitState;
 import dev.hfr.runtime.time.Clock;
 import dev.hfr.runtime.timeout.AttemptTimeoutException;
 import java.util.concurrent.CompletableFuture;
@@ -152,15 +153,21 @@ final class RunStep {
 
   /** The breaker's and bulkhead's permits: the next state if they refuse the attempt, else {@code null}. */
   private Next enter(Call<?> c) {
-    CircuitBreaker breaker = c.breaker();
-    if (breaker != null && !breaker.tryAcquire()) {
-      c.blocked = Reason.CIRCUIT_OPEN;
-      return Next.to(ControllerState.CHECK);
+    CircuitBreaker breaker = c.holdsProbe ? null : c.breaker();
+    if (breaker != null) {
+      if (!breaker.tryAcquire()) {
+        c.blocked = Reason.CIRCUIT_OPEN;
+        c.admitAfterNanos = Math.max(0L, breaker.openUntilNanos() - clock.nanoTime());
+        return Next.to(ControllerState.CHECK);
+      }
+      // A half-open permit is the call's: its retries are judged with it (a breaker judges calls).
+      c.holdsProbe = breaker.state() == CircuitState.HALF_OPEN;
     }
     Bulkhead bulkhead = features.circuitBreaker() ? c.rt.bulkhead(c.rung) : null;
     if (bulkhead != null && !bulkhead.tryAcquire(c.criticality() == Criticality.Level.HIGH)) {
       if (breaker != null) {
         breaker.releasePermit();
+        c.holdsProbe = false;
       }
       c.blocked = Reason.BULKHEAD_FULL;
       return Next.to(ControllerState.CHECK);

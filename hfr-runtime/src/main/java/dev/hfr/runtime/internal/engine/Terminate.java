@@ -1,6 +1,7 @@
 package dev.hfr.runtime.internal.engine;
 
 import dev.hfr.annotations.Fault;
+import dev.hfr.annotations.Risk;
 import dev.hfr.runtime.ToolCallException;
 import dev.hfr.runtime.ToolOutcome;
 import dev.hfr.runtime.action.ActionTable;
@@ -62,7 +63,11 @@ final class Terminate {
         c.key() == null ? List.of() : CallEnd.artifactRefs(c), unknown || committed, c.rung >= 0, c.rungLevel(), c.attempts,
         reason.code());
     end.finish(c, outcome, c.write() && (unknown || (committed && c.fault == Fault.V1)));
-    return oversight.failure(outcome, c.error, unknown || unkeyedWriteMayHaveHappened(c), c.task()::report);
+    // What a scheduler needs to retry well: when the refusal ends, and whether the write may go again under its key.
+    boolean resendable = unknown && c.risk() == Risk.R1 && c.key() != null && !committed;
+    long admitAfterMillis = c.admitAfterNanos < 0 ? -1 : (c.admitAfterNanos + 999_999L) / 1_000_000L;
+    return oversight.failure(outcome, c.error, unknown || unkeyedWriteMayHaveHappened(c), c.task()::report)
+        .withSchedulingHints(admitAfterMillis, resendable);
   }
 
   /** A write without a ledger record (idempotency.enabled: false) whose last attempt proves nothing. */

@@ -18,6 +18,7 @@ import dev.hfr.runtime.breaker.internal.SharedSuccessCounts;
 import dev.hfr.runtime.internal.telemetry.SharedCleanCallCounts;
 import dev.hfr.runtime.telemetry.HfrMeters;
 import dev.hfr.runtime.telemetry.ToolMeters;
+import dev.hfr.runtime.budget.TenantRetryBudgets;
 import java.util.List;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.LongAdder;
@@ -51,6 +52,7 @@ final class ToolRuntime {
   private final HfrMeters allMeters;
   private final CircuitBreakers breakerFactory;
   private final PolicySource policies;
+  private final TenantRetryBudgets budgets;
   private final ConcurrentHashMap<String, TenantView> tenants = new ConcurrentHashMap<>();
   /** The view returned last, or {@code null}. */
   private TenantView lastView;
@@ -66,17 +68,28 @@ final class ToolRuntime {
      * both (the tool's meters and the breaker read it); {@code null} when breakers are off.
      */
     final LongAdder cleanReadsCounted;
+    /** The tenant's calls, counted for its retry budget's share ({@code TenantRetryBudgets.calls}); {@code null} when budgets are off. */
+    final LongAdder calls;
 
-    TenantView(String tenant, CircuitBreaker[] breakers, LongAdder cleanReadsCounted) {
+    TenantView(String tenant, CircuitBreaker[] breakers, LongAdder cleanReadsCounted, LongAdder calls) {
       this.tenant = tenant;
       this.breakers = breakers;
       this.cleanReadsCounted = cleanReadsCounted;
+      this.calls = calls;
+    }
+
+    /** Counts one call (its first attempt) of the tenant, which earns its retry budget a share. */
+    void countCall() {
+      if (calls != null) {
+        calls.increment();
+      }
     }
   }
 
   ToolRuntime(ToolDescriptor tool, HfrMeters meters, CircuitBreakers breakers, Bulkheads bulkheads, PolicySource policies,
-      TimingSampler timing) {
+      TimingSampler timing, TenantRetryBudgets budgets) {
     this.tool = tool;
+    this.budgets = budgets;
     this.meters = meters.forTool(tool);
     this.timing = timing;
     this.cleanReadOutcome = new ToolOutcome(tool.name(), ToolOutcome.Status.SUCCESS, null, false, false, List.of(), false,
@@ -119,8 +132,9 @@ final class ToolRuntime {
   }
 
   private TenantView newView(String tenant) {
+    LongAdder calls = budgets == null ? null : budgets.calls(tenant);
     if (breakerFactory == null) {
-      return new TenantView(tenant, null, null);
+      return new TenantView(tenant, null, null, calls);
     }
     CircuitBreaker[] breakers = new CircuitBreaker[targets.length];
     for (int i = 0; i < targets.length; i++) {
@@ -131,7 +145,7 @@ final class ToolRuntime {
     }
     LongAdder cleanReadsCounted = SharedCleanCallCounts.newSharedCount(meters);
     SharedSuccessCounts.share(breakers[0], cleanReadsCounted);
-    return new TenantView(tenant, breakers, cleanReadsCounted);
+    return new TenantView(tenant, breakers, cleanReadsCounted, calls);
   }
 
   /** The bulkhead of rung {@code rung} ({@code -1}: the method), or {@code null} when none is configured. */

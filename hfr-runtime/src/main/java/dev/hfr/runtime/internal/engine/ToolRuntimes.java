@@ -7,6 +7,7 @@ import dev.hfr.runtime.breaker.CircuitBreakers;
 import dev.hfr.runtime.telemetry.CallTiming;
 import dev.hfr.runtime.telemetry.HfrMeters;
 import dev.hfr.runtime.time.Clock;
+import dev.hfr.runtime.budget.TenantRetryBudgets;
 import java.util.Objects;
 import java.util.concurrent.ConcurrentHashMap;
 
@@ -22,6 +23,8 @@ public final class ToolRuntimes {
   private final PolicySource policies;
   private final CallTiming callTiming;
   private final Clock clock;
+  /** Where each tenant's calls are counted for its retry budget; {@code null} when budgets are off. */
+  private final TenantRetryBudgets budgets;
   private final ConcurrentHashMap<ToolDescriptor, ToolRuntime> runtimes = new ConcurrentHashMap<>();
 
   /**
@@ -31,6 +34,15 @@ public final class ToolRuntimes {
    */
   public ToolRuntimes(HfrMeters meters, CircuitBreakers breakers, Bulkheads bulkheads, PolicySource policies,
       CallTiming callTiming, Clock clock) {
+    this(meters, breakers, bulkheads, policies, callTiming, clock, null);
+  }
+
+  /**
+   * @param budgets the tenants' retry budgets, whose share of calls each call earns; {@code null} when budgets are off
+   */
+  public ToolRuntimes(HfrMeters meters, CircuitBreakers breakers, Bulkheads bulkheads, PolicySource policies,
+      CallTiming callTiming, Clock clock, TenantRetryBudgets budgets) {
+    this.budgets = budgets;
     this.meters = Objects.requireNonNull(meters, "meters");
     this.breakers = breakers;
     this.bulkheads = bulkheads;
@@ -43,7 +55,7 @@ public final class ToolRuntimes {
   ToolRuntime of(ToolDescriptor tool) {
     ToolRuntime rt = runtimes.get(tool);
     return rt != null ? rt : runtimes.computeIfAbsent(tool,
-        t -> new ToolRuntime(t, meters, breakers, bulkheads, policies, new TimingSampler(callTiming, clock.nanoTime())));
+        t -> new ToolRuntime(t, meters, breakers, bulkheads, policies, new TimingSampler(callTiming, clock.nanoTime()), budgets));
   }
 
   /** All meters (for counting where no tool runtime could be made). */
