@@ -14,7 +14,7 @@ import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
 
-@DisplayName("TenantRetryBudgets: a token bucket of retries per tenant and window")
+@DisplayName("TenantRetryBudgets: per tenant, a share of its calls on top of a token bucket of retries per window")
 class TenantRetryBudgetsTest {
 
   private final VirtualTime time = new VirtualTime();
@@ -137,5 +137,83 @@ class TenantRetryBudgetsTest {
     pool.shutdown();
     assertThat(stormy.get()).isEqualTo(5_000);
     assertThat(calm.get()).isEqualTo(5_000);
+  }
+
+  @Test
+  @DisplayName("the share grows with traffic: at 400 calls a second a tenant may retry 200 a second, whatever the floor")
+  void theShareScalesWithCalls() {
+    TenantRetryBudgets budgets = TenantRetryBudgets.builder(time).retriesPerWindow(0).build(); // no floor
+    java.util.concurrent.atomic.LongAdder calls = budgets.calls("busy");
+    int granted = 0;
+    int asked = 0;
+    for (int ms = 0; ms < 60_000; ms++) { // a minute: 400 calls and 300 wanted retries a second
+      if (ms % 10 < 4) {
+        calls.increment();
+      }
+      if (ms % 10 < 3) {
+        asked++;
+        if (budgets.tryAcquire("busy")) {
+          granted++;
+        }
+      }
+      time.advance(Duration.ofMillis(1).toNanos());
+    }
+    // Half a retry per call: 200 a second of the 300 asked, over the minute (less the first second's ramp).
+    assertThat(granted).isBetween(200 * 58, 200 * 60);
+    assertThat(asked).isEqualTo(300 * 60);
+  }
+
+  @Test
+  @DisplayName("the floor lets a quiet tenant retry; the share adds to it, never replaces it")
+  void floorAndShareAdd() {
+    TenantRetryBudgets budgets = TenantRetryBudgets.builder(time).retriesPerWindow(6).build();
+    budgets.calls("quiet").add(10);
+    time.advance(Duration.ofSeconds(1).toNanos());
+    int granted = 0;
+    while (budgets.tryAcquire("quiet")) {
+      granted++;
+    }
+    assertThat(granted).isEqualTo(6 + 5); // the floor's bucket, and half of the ten calls
+  }
+
+  @Test
+  @DisplayName("an empty budget says when its next retry comes: at the tenant's rate of calls, or the floor's next token")
+  void nanosUntilAvailable() {
+    TenantRetryBudgets budgets = TenantRetryBudgets.builder(time).retriesPerWindow(60).ratio(0).build();
+    while (budgets.tryAcquire("t")) {
+      // empty the floor
+    }
+    assertThat(budgets.nanosUntilAvailable("t")).isEqualTo(Duration.ofSeconds(1).toNanos()); // 60 a minute
+    TenantRetryBudgets share = TenantRetryBudgets.builder(time).retriesPerWindow(0).build();
+    share.calls("s").add(1_000);
+    time.advance(Duration.ofSeconds(10).toNanos());
+    while (share.tryAcquire("s")) {
+      // take what 1000 calls in ten seconds earned
+    }
+    long wait = share.nanosUntilAvailable("s");
+    // 100 calls a second earn 50 retries a second: the next one in about 20 ms, and never more than a second.
+    assertThat(wait).isPositive().isLessThanOrEqualTo(Duration.ofSeconds(1).toNanos());
+    assertThat(budgets.nanosUntilAvailable("other")).isZero();
+  }
+
+  @Test
+  @DisplayName("the share is each tenant's own: one tenant's calls earn nothing for another")
+  void sharesAreIsolated() {
+    TenantRetryBudgets budgets = TenantRetryBudgets.builder(time).retriesPerWindow(0).build();
+    budgets.calls("busy").add(1_000);
+    time.advance(Duration.ofSeconds(1).toNanos());
+    assertThat(budgets.available("busy")).isEqualTo(500);
+    assertThat(budgets.tryAcquire("idle")).isFalse();
+  }
+
+  @Test
+  @DisplayName("calls older than ten seconds earn nothing any more")
+  void sharesExpire() {
+    TenantRetryBudgets budgets = TenantRetryBudgets.builder(time).retriesPerWindow(0).build();
+    budgets.calls("t").add(100);
+    time.advance(Duration.ofSeconds(1).toNanos());
+    assertThat(budgets.available("t")).isEqualTo(50);
+    time.advance(Duration.ofSeconds(11).toNanos());
+    assertThat(budgets.available("t")).isZero();
   }
 }

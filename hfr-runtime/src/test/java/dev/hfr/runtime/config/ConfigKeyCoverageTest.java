@@ -38,6 +38,7 @@ class ConfigKeyCoverageTest {
     proof("retry.same_fault_limit", "engine", ENGINE + "ConfigKeysOnACallTest$RetryConditions#sameFaultLimit");
     proof("retry.max_retries_per_task", "engine", ENGINE + "ConfigPoliciesTest#tenantOverrides");
     proof("retry.max_retries_per_tenant_per_min", "engine", ENGINE + "TenantIsolationTest#stormDoesNotStarveTheOtherTenant");
+    proof("retry.retry_ratio", "engine", ENGINE + "GuardsUnderLoadTest#theAbsoluteBudgetStarvesTheSameShop");
     proof("retry.respect_retry_after", "engine", ENGINE + "ConfigKeyEffectsTest#respectRetryAfter");
     proof("retry.retry_on", "engine", ENGINE + "ConfigKeysOnACallTest$RetryConditions#retryOn");
     proof("retry.never_retry_on", "engine", ENGINE + "ConfigKeysOnACallTest$RetryConditions#neverRetryOn");

@@ -57,7 +57,10 @@ public record HfrProperties(
    * @param jitter how the delay is drawn: full = U(0, min(cap, d0*2^(k-1))), none = the bound itself (default full)
    * @param maxAttemptsPerStep attempts of one step, the first included: 1 = no retry (1..100; default 4)
    * @param maxRetriesPerTask extra attempts a whole task may spend, B_t (default 10); not under a tool
-   * @param maxRetriesPerTenantPerMin retries per tenant per minute, a token bucket (default 600); not under a tool
+   * @param maxRetriesPerTenantPerMin the floor of a tenant's retry budget: retries per minute whatever its traffic, a
+   *     token bucket (default 600); not under a tool
+   * @param retryRatio retries a tenant may add per call it made in the last 10 s, on top of the floor (0..10;
+   *     default 0.5); not under a tool
    * @param respectRetryAfter wait at least the server's Retry-After / retry-after-ms (default true)
    * @param retryOn what may be retried: T1, T2, T3, T3_readonly, T4, T5, T6, T6_after_compress, V1 (default T1, T2,
    *     T3_readonly, T6_after_compress)
@@ -72,6 +75,7 @@ public record HfrProperties(
       Integer maxAttemptsPerStep,
       Integer maxRetriesPerTask,
       Integer maxRetriesPerTenantPerMin,
+      Double retryRatio,
       Boolean respectRetryAfter,
       List<String> retryOn,
       List<String> neverRetryOn,
