@@ -4,8 +4,10 @@ import dev.hfr.annotations.Criticality;
 import dev.hfr.runtime.Hfr;
 import dev.hfr.runtime.budget.TaskLimits;
 import dev.hfr.temporal.internal.ActivityTasks;
+import dev.hfr.temporal.internal.ExecutionHeader;
 import dev.hfr.temporal.internal.TaskPerWorkflowExecution;
 import io.temporal.common.interceptors.ActivityInboundCallsInterceptor;
+import io.temporal.common.interceptors.WorkflowInboundCallsInterceptor;
 import io.temporal.common.interceptors.WorkerInterceptorBase;
 import java.time.Duration;
 import java.util.Objects;
@@ -21,9 +23,10 @@ import java.util.Objects;
  *     .build());
  * }</pre>
  *
- * <p>Around each activity attempt it opens the task {@code (tenant, workflow id)}: the tenant from the
+ * <p>Around each activity attempt it opens the task {@code (tenant, workflow execution)}: the tenant from the
  * activity's {@value #TENANT_HEADER} header ({@link HfrTenantPropagator}) or {@link Builder#tenant}, the task
- * id the workflow id, which Temporal's activity retries, worker crashes and workflow replays all keep. A write
+ * id {@code <workflow id>/<first run id>}, which Temporal's activity retries, worker crashes, workflow replays,
+ * retries and continue-as-new all keep, and which a new execution reusing the workflow id does not share. A write
  * repeated by a retried attempt has the same ledger key as before, so HFR finds its record and reconciles it
  * instead of sending it again. The task's deadline is what is left of the attempt's start-to-close (and
  * schedule-to-close) timeout, so HFR never retries past the point where Temporal gives up on the attempt;
@@ -53,6 +56,12 @@ public final class HfrWorkerInterceptor extends WorkerInterceptorBase {
     return new TaskPerWorkflowExecution(next, tasks);
   }
 
+  /** Names the workflow execution on the activities it schedules, so their task is that execution's. */
+  @Override
+  public WorkflowInboundCallsInterceptor interceptWorkflow(WorkflowInboundCallsInterceptor next) {
+    return new ExecutionHeader(next);
+  }
+
   /** Builds {@link HfrWorkerInterceptor}; each setter checks its argument and names it when it refuses. */
   public static final class Builder {
 
@@ -80,9 +89,10 @@ public final class HfrWorkerInterceptor extends WorkerInterceptorBase {
 
     /**
      * Whether each run of a workflow is its own task (task id {@code <workflow id>/<run id>}) rather than the
-     * workflow id alone (the default). By default a write repeated by a later run — a workflow retry, a reset,
-     * a continue-as-new with the same arguments — is answered from the ledger, never sent again; per run, each
-     * run sends its writes anew.
+     * execution (the default, {@code <workflow id>/<first run id>}). By default a write repeated by a later run of
+     * the same execution — a workflow retry, a reset, a continue-as-new with the same arguments — is answered from
+     * the ledger, never sent again, while a new execution that reuses the workflow id sends its writes anew; per
+     * run, each run sends its writes anew.
      */
     public Builder taskPerRun(boolean perRun) {
       this.taskPerRun = perRun;
@@ -126,12 +136,12 @@ public final class HfrWorkerInterceptor extends WorkerInterceptorBase {
     }
 
     /**
-     * Whether Temporal may retry an activity whose write HFR left with an unknown outcome ({@code
-     * HfrOutcomeUnknown} retryable); {@code false} by default, so a person decides. It is safe because the next
-     * attempt finds the write's ledger record: an R2 or R3 write with a reconcile method is reconciled before
-     * anything is sent, an R1 write is resent under the same key, and a write without a way to settle it is
-     * escalated ({@code HfrEscalated}, not retryable). The engine must keep its ledger on ({@code
-     * HfrFeatures.idempotency()}), else the next attempt could not find the write.
+     * Whether Temporal may retry an activity whose write HFR left with an unknown outcome that no person took (the
+     * escalation handler failed: {@code HfrOutcomeUnknown} retryable); {@code false} by default. It is safe
+     * because the next attempt finds the write's ledger record and reconciles it before anything is sent. Two
+     * cases never depend on it: an R1 write whose answer was lost is always retryable (the next attempt resends it
+     * under the same key), and a write handed to a person is always {@code HfrEscalated}, not retryable. The engine
+     * must keep its ledger on ({@code HfrFeatures.idempotency()}), else the next attempt could not find the write.
      *
      * @throws IllegalStateException at {@link #build()} when the engine's ledger is off
      */

@@ -101,14 +101,29 @@ class HfrWorkerInterceptorTest {
   }
 
   @Test
-  @DisplayName("the activity's task is (tenant from the header, the workflow id), its deadline the attempt's timeout less the margin")
+  @DisplayName("the activity's task is (tenant from the header, the workflow execution), its deadline the attempt's timeout less the margin")
   void taskIsTheWorkflowExecution() {
     WorkflowClient client = worker(true);
-    String plain = workflow(client, "wf-task").run("task", "");
+    ShopWorkflow first = workflow(client, "wf-task");
+    String plain = first.run("task", "");
     String named = HfrTenantPropagator.withTenant("globex", () -> workflow(client, "wf-tenant").run("task", ""));
 
-    assertThat(plain).startsWith("acme|wf-task|2800|");
-    assertThat(named).startsWith("globex|wf-tenant|2800|");
+    String runId = io.temporal.client.WorkflowStub.fromTyped(first).getExecution().getRunId();
+    assertThat(plain).startsWith("acme|wf-task/" + runId + "|2800|");
+    assertThat(named).startsWith("globex|wf-tenant/");
+  }
+
+  @Test
+  @DisplayName("a new execution reusing a workflow id places its order anew; it does not meet the old execution's records")
+  void reusedWorkflowIdIsANewTask() {
+    WorkflowClient client = worker(true);
+
+    String first = workflow(client, "wf-reused").run("order", "ref-8");
+    String second = workflow(client, "wf-reused").run("order", "ref-8");
+
+    assertThat(first).startsWith("order-ref-8 charge-");
+    assertThat(second).as("not refused already_committed").startsWith("order-ref-8 charge-");
+    assertThat(shop.orders("ref-8")).as("one order per execution").isEqualTo(2);
   }
 
   @Test
@@ -140,28 +155,45 @@ class HfrWorkerInterceptorTest {
   }
 
   @Test
-  @DisplayName("retryUnknownOutcomes lets Temporal retry a charge whose outcome was unknown: resent under its key, charged once")
+  @DisplayName("retryUnknownOutcomes lets Temporal retry an unknown write no person took (the handler failed): each"
+      + " attempt asks again, none resends it")
   void unknownOutcomeRetriedWhenAsked() {
+    hfr.close();
+    hfr = Hfr.builder().ledgerPath(ledger).escalationHandler(evidence -> {
+      throw new IllegalStateException("the inbox is down");
+    }).build();
     WorkflowClient client = worker(true, b -> b.retryUnknownOutcomes(true));
-    shop.script("POST /charges", SERVER_ERROR, SERVER_ERROR);   // two 500s: the charge may have happened
+    shop.script("POST /emails", new DropAfterCommit());
 
-    assertThat(workflow(client, "wf-unknown").run("order", "ref-5")).startsWith("order-ref-5 charge-");
-    assertThat(shop.requests("POST /charges")).isEqualTo(3);
-    assertThat(shop.charges()).as("one key, one charge").isEqualTo(1);
-    assertThat(shop.orders("ref-5")).isEqualTo(1);
+    ApplicationFailure failure = failureOf(() -> workflow(client, "wf-unknown").run("email", "ref-5"));
+
+    assertThat(failure.getType()).isEqualTo(HfrFailureTypes.OUTCOME_UNKNOWN);
+    assertThat(failure.isNonRetryable()).as("retried until Temporal's attempts ran out").isFalse();
+    assertThat(shop.requests("POST /emails")).as("sent once, never again").isEqualTo(1);
   }
 
   @Test
-  @DisplayName("by default the same unknown charge fails the workflow as HfrOutcomeUnknown: a person decides")
-  void unknownOutcomeNotRetriedByDefault() {
+  @DisplayName("by default too, an R1 charge whose outcome is unknown is Temporal's next attempt, under the same key: charged once")
+  void unknownIdempotentWriteIsRetriedByDefault() {
     WorkflowClient client = worker(true);
     shop.script("POST /charges", SERVER_ERROR, SERVER_ERROR);
 
-    ApplicationFailure failure = failureOf(() -> workflow(client, "wf-unknown-default").run("order", "ref-6"));
+    assertThat(workflow(client, "wf-unknown-default").run("order", "ref-6")).startsWith("order-ref-6 charge-");
+    assertThat(shop.requests("POST /charges")).isEqualTo(3);
+    assertThat(shop.charges()).as("one key, one charge").isEqualTo(1);
+  }
 
-    assertThat(failure.getType()).isEqualTo(HfrFailureTypes.OUTCOME_UNKNOWN);
+  @Test
+  @DisplayName("an e-mail escalated after its answer was lost ends HfrEscalated even with retryUnknownOutcomes: sent once")
+  void escalationIsNeverRetried() {
+    WorkflowClient client = worker(true, b -> b.retryUnknownOutcomes(true));
+    shop.script("POST /emails", new DropAfterCommit());
+
+    ApplicationFailure failure = failureOf(() -> workflow(client, "wf-mail-retry").run("email", "ref-9"));
+
+    assertThat(failure.getType()).isEqualTo(HfrFailureTypes.ESCALATED);
     assertThat(failure.isNonRetryable()).isTrue();
-    assertThat(shop.requests("POST /charges")).isEqualTo(2);
+    assertThat(shop.requests("POST /emails")).as("sent once, never again").isEqualTo(1);
   }
 
   @Test
@@ -213,14 +245,14 @@ class HfrWorkerInterceptorTest {
   }
 
   @Test
-  @DisplayName("an e-mail whose answer was lost fails the workflow as HfrOutcomeUnknown, not retried, with the ledger key")
+  @DisplayName("an e-mail whose answer was lost fails the workflow as HfrEscalated, not retried, with the ledger key")
   void unknownOutcomeIsNotRetried() {
     WorkflowClient client = worker(true);
     shop.script("POST /emails", new DropAfterCommit());
 
     ApplicationFailure failure = failureOf(() -> workflow(client, "wf-mail").run("email", "ref-4"));
 
-    assertThat(failure.getType()).isEqualTo(HfrFailureTypes.OUTCOME_UNKNOWN);
+    assertThat(failure.getType()).isEqualTo(HfrFailureTypes.ESCALATED);
     assertThat(failure.isNonRetryable()).isTrue();
     HfrFailureDetails details = failure.getDetails().get(HfrFailureDetails.class);
     assertThat(details.tool()).isEqualTo("ShopTools.sendEmail");

@@ -35,7 +35,11 @@ public record ActivityTasks(Hfr hfr, String tenant, boolean taskPerRun, TaskLimi
    * @param nowEpochMillis the current time
    */
   public TaskSpec spec(ActivityInfo info, Header header, long nowEpochMillis) {
-    String taskId = taskPerRun ? info.getWorkflowId() + "/" + info.getRunId() : info.getWorkflowId();
+    // One task per workflow execution: its retries (same first run) share it, a new execution under the same
+    // workflow id does not. Without the header (a worker without this interceptor's workflow half), the workflow id.
+    String execution = ExecutionHeader.of(header);
+    String taskId = taskPerRun ? info.getWorkflowId() + "/" + info.getRunId()
+        : execution != null ? info.getWorkflowId() + "/" + execution : info.getWorkflowId();
     TaskSpec.Builder spec = TaskSpec.builder(tenantOf(header), taskId)
         .limits(info.getAttempt() <= 1 ? firstAttempt : laterAttempts);
     if (criticality != null) {
