@@ -29,7 +29,8 @@ class BomTest {
   void theBomPinsTheTestedVersions() throws Exception {
     String root = Files.readString(PublishedModules.root().resolve("pom.xml"));
     String bom = Files.readString(PublishedModules.root().resolve("hfr-bom/pom.xml"));
-    for (String property : List.of("byte-buddy.version", "jackson.version", "postgresql.version", "hikaricp.version")) {
+    for (String property : List.of("byte-buddy.version", "jackson.version", "postgresql.version", "hikaricp.version",
+        "micrometer.version", "temporal.version")) {
       assertThat(PublishedModules.property(bom, property)).as(property)
           .isEqualTo(PublishedModules.property(root, property));
     }
