@@ -92,6 +92,8 @@ final class Call<R> extends AttemptHistory implements StepAllowance {
    * its first attempt, so its retries need no further permit and pass the gate's breaker check.
    */
   boolean holdsProbe;
+  /** The reconcile queries asked in a row that failed transiently ({@link Reconcile#QUERY_ATTEMPTS} at most). */
+  int reconcileQueries;
   Action action;
   Reason reason;
   long delayNanos;

@@ -1,5 +1,9 @@
 package dev.hfr.runtime.internal.engine;
 
+import dev.hfr.annotations.Fault;
+import dev.hfr.runtime.budget.Deadline;
+import dev.hfr.runtime.classify.Classification;
+import dev.hfr.runtime.time.Clock;
 import dev.hfr.annotations.Risk;
 import dev.hfr.runtime.action.Action;
 import dev.hfr.runtime.action.Reason;
@@ -13,6 +17,10 @@ import java.util.Optional;
  * the write's result is verified like an answer. Absent: the write may be resent (never an R3 one).
  * Unanswerable: escalate — the engine does not guess. An R1 write without a reconcile method is
  * reconciled by resending it under the same key (Table 7).
+ *
+ * <p>A reconcile query is a read: one that failed transiently (T1, T2, T3 — the lookup service's own 503 or 429)
+ * is asked again after a backoff, up to {@value #QUERY_ATTEMPTS} times within the deadline, before the write is
+ * escalated. A lookup as faulty as the write it settles would otherwise hand a person every fifth dropped answer.
  */
 final class Reconcile {
 
@@ -20,12 +28,20 @@ final class Reconcile {
   private final DecisionRecorder decisions;
   private final Decide decide;
   private final AttemptTimeout timeouts;
+  private final FailureHandling failures;
+  private final Clock clock;
 
-  Reconcile(WriteLedger writes, DecisionRecorder decisions, Decide decide, AttemptTimeout timeouts) {
+  /** How often one reconcile query is asked, the first time included, when it fails transiently. */
+  static final int QUERY_ATTEMPTS = 3;
+
+  Reconcile(WriteLedger writes, DecisionRecorder decisions, Decide decide, AttemptTimeout timeouts,
+      FailureHandling failures, Clock clock) {
     this.writes = writes;
     this.decisions = decisions;
     this.decide = decide;
     this.timeouts = timeouts;
+    this.failures = failures;
+    this.clock = clock;
   }
 
   <R> Next run(Call<R> c) {
@@ -49,9 +65,15 @@ final class Reconcile {
     } catch (Exception e) {
       // The query itself failed or ran out of reconcile_timeout_ms: do not guess; the record stays UNKNOWN.
       c.error = e;
+      Next again = askAgain(c, e);
+      if (again != null) {
+        return again;
+      }
+      c.reconcileQueries = 0;
       c.rt.meters.reconcile(ToolMeters.ReconcileOutcome.UNKNOWN);
       return decide.settle(c, Action.ESCALATE, Reason.RECONCILE_UNKNOWN);
     }
+    c.reconcileQueries = 0;
     if (found.isPresent()) {
       c.rt.meters.reconcile(ToolMeters.ReconcileOutcome.COMMITTED);
       c.result = found.get();
@@ -74,5 +96,22 @@ final class Reconcile {
       return decide.settle(c, Action.FAIL, Reason.IRREVERSIBLE);
     }
     return Next.to(ControllerState.CHECK);
+  }
+
+  /** The same query once more after a backoff, if it failed transiently and time and tries are left; else {@code null}. */
+  private Next askAgain(Call<?> c, Exception e) {
+    if (++c.reconcileQueries >= QUERY_ATTEMPTS) {
+      return null;
+    }
+    Classification cls = failures.classify(e, 0L);
+    if (cls.fault() != Fault.T1 && cls.fault() != Fault.T2 && cls.fault() != Fault.T3) {
+      return null;
+    }
+    long delay = failures.backoffNanos(c.reconcileQueries, c.policy, cls.retryAfterMillis());
+    Deadline deadline = c.deadline();
+    if (deadline.bounded() && !deadline.allows(clock.nanoTime(), delay, c.lastLatencyNanos, 0L)) {
+      return null;
+    }
+    return Next.after(ControllerState.RECONCILE, delay);
   }
 }

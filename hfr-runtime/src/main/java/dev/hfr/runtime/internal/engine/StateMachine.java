@@ -47,7 +47,7 @@ final class StateMachine {
     RejectedWrite rejectedWrites = new RejectedWrite(writes, decide, parts.timeouts, parts.compensator);
     this.check = new Check(parts.features, parts.failures, parts.clock, decide, rejectedWrites);
     this.retryWait = new RetryWait(rejectedWrites);
-    this.reconcile = new Reconcile(writes, parts.decisions, decide, parts.timeouts);
+    this.reconcile = new Reconcile(writes, parts.decisions, decide, parts.timeouts, parts.failures, parts.clock);
     this.compress = new Compress(parts.failures, check, decide);
     this.degrade = new Degrade(rejectedWrites);
     this.verify = new Verify(parts.features, parts.verification, parts.clock, decide, writes);
