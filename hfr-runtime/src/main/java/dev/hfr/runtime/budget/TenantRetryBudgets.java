@@ -19,14 +19,15 @@ import java.util.function.ToIntFunction;
  *   <li><b>a share of its traffic</b> ({@link Builder#ratio}, default {@value #DEFAULT_RATIO}): retries may add
  *       that many per call the tenant made in the last ten seconds ({@link RetryShare}; the engine counts every
  *       call through {@link #calls}). A busy service earns retries as fast as its calls bring faults; a dying
- *       target gets at most that share more load, however long the storm (Finagle's and Envoy's retry budgets);
+ *       target gets at most that share more load (twice its calls, by default), however long the storm (Finagle's
+ *       and Envoy's retry budgets);
  *   <li><b>a floor</b> ({@link Builder#retriesPerWindow}, §5.2's {@code max_retries_per_tenant_per_min}, default
  *       600 a minute, i.e. 10 a second): a {@link TokenBucket} per tenant (or the fleet's, {@link Builder#supply})
  *       that lets a quiet tenant retry at all. It is drawn on only when the share has nothing left.
  * </ul>
  *
  * <p>At 100 tasks a second of four calls each and a fifth of calls failing once, about 100 retries a second are
- * wanted; the share grants 200 and the floor 10 more. An absolute budget of 600 a minute was gone in six seconds.
+ * wanted; the share grants 400 and the floor 10 more. An absolute budget of 600 a minute was gone in six seconds.
  *
  * <p>Across a fleet, the share is each worker's share of its own calls — summed over the workers, the same share
  * of the fleet's calls — and the floor is the fleet's one bucket per tenant.
@@ -47,8 +48,12 @@ public final class TenantRetryBudgets {
   private final Map<String, Double> ratios;
   private final ConcurrentHashMap<String, Budget> buckets = new ConcurrentHashMap<>();
 
-  /** Retries per call a tenant may add unless configured otherwise: half again its calls at most. */
-  public static final double DEFAULT_RATIO = 0.5;
+  /**
+   * Retries per call a tenant may add unless configured otherwise: retries at most double its load. A target
+   * failing half its answers wants 0.875 retries per call (four attempts); at 0.5 a fifth of its calls were refused
+   * a retry, at 1.0 none are.
+   */
+  public static final double DEFAULT_RATIO = 1.0;
 
   /** One tenant's two parts. */
   private record Budget(RetryShare share, RetryTokens floor) {}
@@ -64,7 +69,7 @@ public final class TenantRetryBudgets {
     this.ratios = Map.copyOf(b.ratios);
   }
 
-  /** Starts a set of tenant budgets on {@code clock}: half a retry per call, and a floor of 600 a minute (§5.2), each unless changed. */
+  /** Starts a set of tenant budgets on {@code clock}: a retry per call, and a floor of 600 a minute (§5.2), each unless changed. */
   public static Builder builder(Clock clock) {
     return new Builder(clock);
   }

@@ -22,7 +22,7 @@ import java.util.Set;
  * @param sameFaultLimit K of §4.3: the same fault class this many times in a row without new evidence stops
  *     retrying before {@code maxAttemptsPerStep} is reached (engine-wide; default 3)
  * @param retryRatio the share of a tenant's retry budget that grows with its traffic: retries per call it made
- *     in the last ten seconds, on top of the floor (0.5: retries add at most half again the calls)
+ *     in the last ten seconds, on top of the floor (1.0: retries at most double the calls)
  */
 public record RetrySettings(long baseDelayMs, long maxDelayMs, Jitter jitter, int maxAttemptsPerStep,
     int maxRetriesPerTask, int maxRetriesPerTenantPerMinute, boolean respectRetryAfter,
@@ -31,7 +31,7 @@ public record RetrySettings(long baseDelayMs, long maxDelayMs, Jitter jitter, in
   /** K of §4.3 by default: a third identical fault without new evidence ends retrying. */
   public static final int DEFAULT_SAME_FAULT_LIMIT = 3;
 
-  /** The paper's values, and a retry ratio of 0.5 (the paper's budget is absolute; a busy service spent it in seconds). */
+  /** The paper's values, and a retry ratio of 1.0 (the paper's budget is absolute; a busy service spent it in seconds). */
   public static final RetrySettings DEFAULTS = new RetrySettings(200, 2000, Jitter.FULL, 4, 10, 600, true,
       EnumSet.of(RetryCondition.T1, RetryCondition.T2, RetryCondition.T3_READONLY, RetryCondition.T6_AFTER_COMPRESS),
       EnumSet.of(RetryCondition.T7, RetryCondition.T8, RetryCondition.T3_WRITE_WITHOUT_IDEMPOTENCY));

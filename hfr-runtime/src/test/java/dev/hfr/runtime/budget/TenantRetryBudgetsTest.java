@@ -140,9 +140,9 @@ class TenantRetryBudgetsTest {
   }
 
   @Test
-  @DisplayName("the share grows with traffic: at 400 calls a second a tenant may retry 200 a second, whatever the floor")
+  @DisplayName("the share grows with traffic: at 400 calls a second and half a retry per call, a tenant may retry 200 a second")
   void theShareScalesWithCalls() {
-    TenantRetryBudgets budgets = TenantRetryBudgets.builder(time).retriesPerWindow(0).build(); // no floor
+    TenantRetryBudgets budgets = TenantRetryBudgets.builder(time).retriesPerWindow(0).ratio(0.5).build(); // no floor
     java.util.concurrent.atomic.LongAdder calls = budgets.calls("busy");
     int granted = 0;
     int asked = 0;
@@ -166,7 +166,7 @@ class TenantRetryBudgetsTest {
   @Test
   @DisplayName("the floor lets a quiet tenant retry; the share adds to it, never replaces it")
   void floorAndShareAdd() {
-    TenantRetryBudgets budgets = TenantRetryBudgets.builder(time).retriesPerWindow(6).build();
+    TenantRetryBudgets budgets = TenantRetryBudgets.builder(time).retriesPerWindow(6).ratio(0.5).build();
     budgets.calls("quiet").add(10);
     time.advance(Duration.ofSeconds(1).toNanos());
     int granted = 0;
@@ -184,7 +184,7 @@ class TenantRetryBudgetsTest {
       // empty the floor
     }
     assertThat(budgets.nanosUntilAvailable("t")).isEqualTo(Duration.ofSeconds(1).toNanos()); // 60 a minute
-    TenantRetryBudgets share = TenantRetryBudgets.builder(time).retriesPerWindow(0).build();
+    TenantRetryBudgets share = TenantRetryBudgets.builder(time).retriesPerWindow(0).ratio(0.5).build();
     share.calls("s").add(1_000);
     time.advance(Duration.ofSeconds(10).toNanos());
     while (share.tryAcquire("s")) {
@@ -199,7 +199,7 @@ class TenantRetryBudgetsTest {
   @Test
   @DisplayName("the share is each tenant's own: one tenant's calls earn nothing for another")
   void sharesAreIsolated() {
-    TenantRetryBudgets budgets = TenantRetryBudgets.builder(time).retriesPerWindow(0).build();
+    TenantRetryBudgets budgets = TenantRetryBudgets.builder(time).retriesPerWindow(0).ratio(0.5).build();
     budgets.calls("busy").add(1_000);
     time.advance(Duration.ofSeconds(1).toNanos());
     assertThat(budgets.available("busy")).isEqualTo(500);
@@ -210,7 +210,7 @@ class TenantRetryBudgetsTest {
   @DisplayName("calls older than ten seconds earn nothing any more")
   void sharesExpire() {
     TenantRetryBudgets budgets = TenantRetryBudgets.builder(time).retriesPerWindow(0).build();
-    budgets.calls("t").add(100);
+    budgets.calls("t").add(50);
     time.advance(Duration.ofSeconds(1).toNanos());
     assertThat(budgets.available("t")).isEqualTo(50);
     time.advance(Duration.ofSeconds(11).toNanos());

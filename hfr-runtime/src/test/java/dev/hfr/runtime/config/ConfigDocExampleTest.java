@@ -41,7 +41,7 @@ class ConfigDocExampleTest {
     assertThat(c.policyFor(null, charge).qualityFloor()).isEqualTo(0.95);
     assertThat(c.tenant("acme").maxToolCalls()).isEqualTo(80);
     assertThat(c.tenant("acme").maxRetriesPerTenantPerMinute()).isEqualTo(120);
-    assertThat(c.retry().retryRatio()).isEqualTo(0.5);
+    assertThat(c.retry().retryRatio()).isEqualTo(1.0);
     assertThat(c.tenant("other").maxToolCalls()).isEqualTo(200);
   }
 }

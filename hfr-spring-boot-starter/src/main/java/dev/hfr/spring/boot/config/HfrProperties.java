@@ -60,7 +60,7 @@ public record HfrProperties(
    * @param maxRetriesPerTenantPerMin the floor of a tenant's retry budget: retries per minute whatever its traffic, a
    *     token bucket (default 600); not under a tool
    * @param retryRatio retries a tenant may add per call it made in the last 10 s, on top of the floor (0..10;
-   *     default 0.5); not under a tool
+   *     default 1.0); not under a tool
    * @param respectRetryAfter wait at least the server's Retry-After / retry-after-ms (default true)
    * @param retryOn what may be retried: T1, T2, T3, T3_readonly, T4, T5, T6, T6_after_compress, V1 (default T1, T2,
    *     T3_readonly, T6_after_compress)
