@@ -102,6 +102,7 @@ final class Check {
     }
     long retryAfter = c.classification == null || !c.policy.respectRetryAfter() ? -1 : c.classification.retryAfterMillis();
     if (retryAfter > failures.maxRetryAfterMillis) {
+      c.admitAfterNanos = retryAfter * 1_000_000L; // the provider's rate limit says when
       return decide.fallback(c, Reason.DEADLINE);
     }
     int retryNumber = c.stepAttempts();
@@ -127,6 +128,9 @@ final class Check {
       }
     } else if (why == Reason.CIRCUIT_OPEN && c.breaker() != null) {
       c.admitAfterNanos = Math.max(0L, c.breaker().openUntilNanos() - clock.nanoTime());
+    } else if (retryAfter > 0) {
+      // Stopped on a rate limit (its deadline, its attempts): the provider's reset time is when to come back.
+      c.admitAfterNanos = retryAfter * 1_000_000L;
     }
     if (why == Reason.STEP_BUDGET_EXHAUSTED || why == Reason.TASK_BUDGET_EXHAUSTED || why == Reason.TENANT_BUDGET_EXHAUSTED) {
       c.rt.meters.retryBudgetExhausted(why);

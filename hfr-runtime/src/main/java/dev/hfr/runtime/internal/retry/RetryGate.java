@@ -27,7 +27,7 @@ import java.util.Objects;
  *   <li>the target's breaker not closed;
  *   <li>the deadline {@code t + d + t_step + t_verify ≤ D};
  *   <li>the step's attempts ({@code maxAttempts} counts attempts, the first included), the task's retry
- *       budget, the tenant's token bucket.
+ *       budget, the tenant's budget (its share of its calls, then its floor: {@link TenantRetryBudgets}).
  * </ol>
  *
  * <p>A {@link RetryVerdict#RETRY} is a permit: the retry has been charged to the step, the task and the
