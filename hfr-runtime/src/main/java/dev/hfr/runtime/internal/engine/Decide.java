@@ -66,6 +66,12 @@ final class Decide {
     return Next.after(ControllerState.CHECK, c.delayNanos);
   }
 
+  /** Whether {@code why} stopped a retry for now (time, a guard) rather than because the write itself keeps failing. */
+  private static boolean refusedForNow(Reason why) {
+    return why == Reason.DEADLINE || why == Reason.TENANT_BUDGET_EXHAUSTED || why == Reason.CIRCUIT_OPEN
+        || why == Reason.BULKHEAD_FULL;
+  }
+
   /** Why a write's outcome is unknown: it timed out, or it failed in a way that proves nothing. */
   static Reason unknownOutcome(Fault f) {
     return f == Fault.T3 ? Reason.TIMEOUT_UNKNOWN_STATE : Reason.WRITE_OUTCOME_UNKNOWN;
@@ -109,6 +115,12 @@ final class Decide {
       // Before a write that may have happened is escalated or given up, its own reconcile method finds out
       // (Table 6: UNKNOWN must be reconciled): committed is a result, absent frees the ladder.
       return settle(c, Action.RECONCILE, unknownOutcome(f));
+    }
+    if (unknownWrite && c.risk() == Risk.R1 && c.key() != null && c.rung < 0 && refusedForNow(why)) {
+      // An idempotent write whose resend under its key was refused for now (its deadline, a guard): resending it
+      // later is safe, so a later call does — the model's re-call in the task, Temporal's next attempt — and no
+      // person is asked. The record stays UNKNOWN; the next call of the write resends it under the same key.
+      return settle(c, Action.FAIL, why);
     }
     if (unknownWrite) {
       // A refusal (breaker, budget) is named as the reason: it, not the write, decided the escalation.

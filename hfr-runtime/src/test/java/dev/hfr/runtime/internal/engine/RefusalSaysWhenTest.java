@@ -87,4 +87,31 @@ class RefusalSaysWhenTest {
     assertThat(e.admitAfter()).isEmpty();
     assertThat(lastDecision().delayMillis()).isZero();
   }
+
+  @Test
+  @DisplayName("an R1 write whose lost answer's resend does not fit its deadline is not escalated: the next call in"
+      + " the task resends it under the same key")
+  void idempotentWriteIsResentLaterNotEscalated() throws Exception {
+    Hfr hfr = f.engine();
+    ToolDescriptor pay = Fixtures.idempotentWrite();
+    ScriptedTool<String> first = new ScriptedTool<String>("100").fails(Fixtures.timeout());
+    ScriptedTool<String> again = new ScriptedTool<String>("100").returns("receipt-1");
+    ToolCallException e;
+    String answer;
+    try (dev.hfr.runtime.TaskScope task = hfr.openTask(dev.hfr.runtime.TaskSpec.builder("acme", "order-1")
+        .deadline(Duration.ofMillis(1)).build())) {
+      e = catchThrowableOfType(ToolCallException.class, () -> hfr.execute(pay, first));
+    }
+    try (dev.hfr.runtime.TaskScope task = hfr.openTask(dev.hfr.runtime.TaskSpec.builder("acme", "order-1").build())) {
+      answer = hfr.execute(pay, again);
+    }
+
+    assertThat(e).isInstanceOf(dev.hfr.runtime.OutcomeUnknownException.class);
+    assertThat(e.outcome().status()).as("nobody asked").isEqualTo(dev.hfr.runtime.ToolOutcome.Status.FAILED);
+    assertThat(e.outcome().reason()).isEqualTo(Reason.DEADLINE.code());
+    assertThat(e.resendableUnderKey()).isTrue();
+    assertThat(f.escalations.size()).isZero();
+    assertThat(answer).isEqualTo("receipt-1");
+    assertThat(again.keys).as("resent under the first call's key").containsExactlyElementsOf(first.keys);
+  }
 }
