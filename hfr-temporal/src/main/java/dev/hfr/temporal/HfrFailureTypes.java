@@ -9,8 +9,10 @@ package dev.hfr.temporal;
 public final class HfrFailureTypes {
 
   /**
-   * A write may have been applied and nobody knows. Not retryable, so a person decides, unless the interceptor
-   * was built with {@code retryUnknownOutcomes(true)}: then the next attempt reconciles the write first.
+   * A write may have been applied and nobody knows yet. Retryable for an idempotent (R1) write, which the next
+   * attempt resends under the same key; otherwise the write's escalation failed (a write handed to a person is
+   * {@link #ESCALATED}), and it is retryable only when the interceptor was built with {@code
+   * retryUnknownOutcomes(true)}: then the next attempt reconciles the write first.
    */
   public static final String OUTCOME_UNKNOWN = "HfrOutcomeUnknown";
 
@@ -20,7 +22,10 @@ public final class HfrFailureTypes {
    */
   public static final String REFUSED = "HfrRefused";
 
-  /** Handed to a person with its evidence (an unanswerable reconcile, a rung that needs approval). Not retryable. */
+  /**
+   * Handed to a person with its evidence (a write whose outcome nobody can settle, an unanswerable reconcile, a rung
+   * that needs approval). Never retryable, whatever {@code retryUnknownOutcomes} says.
+   */
   public static final String ESCALATED = "HfrEscalated";
 
   /**
@@ -30,8 +35,9 @@ public final class HfrFailureTypes {
   public static final String KEY_IN_USE = "HfrKeyInUse";
 
   /**
-   * A structured failure with nothing left half-done: retryable when HFR's outcome says a later call may succeed
-   * (with the provider's {@code Retry-After} as the next retry's delay), not retryable otherwise (T7, a
+   * A structured failure with nothing left half-done: retryable when HFR's outcome says a later call may succeed —
+   * an open breaker, an empty retry budget and a rate limit included, with the time HFR expects to admit the call or
+   * the provider's {@code Retry-After} as a floor under Temporal's next retry delay — not retryable otherwise (T7, a
    * permanent error).
    */
   public static final String FAILED = "HfrFailed";
