@@ -17,9 +17,10 @@ import java.util.random.RandomGenerator;
  * window would: more failures than the error-rate threshold allows reopen it with a longer (capped) cooldown,
  * otherwise it closes once all have answered. So a partly faulty target that answers most calls recovers.
  *
- * <p>Before the target has answered once, timeouts do not count for one cooldown after the first outcome: a
- * cold start (a JVM warming up, a pool filling) times out its first burst of calls against a target that is
- * fine, and would otherwise open the breaker at t = 0. A target that never answers trips once that grace ends.
+ * <p>For one cooldown after its first outcome, timeouts do not count: a cold start (a JVM warming up on a busy
+ * host, a pool filling) times out a burst of calls against a target that is fine, and would otherwise open the
+ * breaker at t = 0 — whether or not the target answered a call first. A target that never answers trips once that
+ * grace ends; errors it answers (a 503) count from the first.
  *
  * <p>Use: {@link #tryAcquire()} before the call; if it returned {@code true}, exactly one of
  * {@link #onSuccess}, {@link #onFailure} or {@link #releasePermit()} after it. A refused call must not be
@@ -85,8 +86,7 @@ public final class CircuitBreaker {
   private long openedCount;
   private long foldedSuccesses;
   private int probesFailed;
-  /** Set once any call succeeded; until then, and for a cooldown after {@link #firstOutcomeNanos}, timeouts are not counted. */
-  private boolean answered;
+  /** When the first outcome was recorded: for a cooldown after it, timeouts are not counted (a cold start). */
   private long firstOutcomeNanos;
   private boolean anyOutcome;
 
@@ -286,11 +286,8 @@ public final class CircuitBreaker {
         anyOutcome = true;
         firstOutcomeNanos = now;
       }
-      if (!answered && (fault == null || lockFreeSuccesses() > 0)) {
-        answered = true;
-      }
-      if (!answered && from == CircuitState.CLOSED && fault == Fault.T3 && now - firstOutcomeNanos < config.cooldown().toNanos()) {
-        // A timeout before the target ever answered, early on: our cold start as likely as its failure.
+      if (from == CircuitState.CLOSED && fault == Fault.T3 && now - firstOutcomeNanos < config.cooldown().toNanos()) {
+        // A timeout in the breaker's first cooldown: our cold start as likely as the target's failure.
         return;
       }
       switch (from) {

@@ -152,10 +152,22 @@ class BreakerUnderLoadTest {
   }
 
   @Test
-  @DisplayName("timeouts after the target answered once count at once")
-  void timeoutsAfterAnAnswerCount() {
+  @DisplayName("a cold start's timeouts right after a first answer do not open it either")
+  void coldStartTimeoutsAfterAFirstAnswer() {
     CircuitBreaker b = defaults();
     call(b, null);
+    for (int i = 0; i < 50; i++) {
+      call(b, Fault.T3);
+    }
+    assertThat(b.openedCount()).isZero();
+  }
+
+  @Test
+  @DisplayName("after the first cooldown, timeouts count like any failure")
+  void timeoutsCountAfterTheWarmUp() {
+    CircuitBreaker b = defaults();
+    call(b, null);
+    time.advance(CircuitBreakerConfig.defaults().cooldown().toNanos());
     int calls = 0;
     while (b.state() == CircuitState.CLOSED && calls < 100) {
       call(b, Fault.T3);

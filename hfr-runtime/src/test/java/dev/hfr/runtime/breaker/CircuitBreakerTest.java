@@ -244,11 +244,11 @@ class CircuitBreakerTest {
     }
     assertThat(b.state()).isEqualTo(CircuitState.CLOSED);
     for (int i = 0; i < 9; i++) {
-      call(b, Fault.T3, MS);
+      call(b, Fault.T1, MS);
     }
     // Nine calls since it closed, under minimumCalls (10); the five successes from before it opened would make 14.
     assertThat(b.state()).isEqualTo(CircuitState.CLOSED);
-    call(b, Fault.T3, MS);
+    call(b, Fault.T1, MS);
     assertThat(b.state()).isEqualTo(CircuitState.OPEN);
   }
 
