@@ -73,7 +73,7 @@ class OneCallTaskTest {
   @Test
   @DisplayName("a retry the tenant's budget refuses is given back to the step and the task: the decision says so")
   void tenantRefusalRefundsTheRetry() {
-    TenantRetryBudgets none = TenantRetryBudgets.builder(f.time).retriesPerWindow(0).build();
+    TenantRetryBudgets none = TenantRetryBudgets.builder(f.time).retriesPerWindow(0).ratio(0).build();
     Hfr hfr = f.builder().tenantBudgets(none).build();
     ScriptedTool<String> tool = new ScriptedTool<String>("q").fails(Fixtures.timeout()).returns("late");
 
