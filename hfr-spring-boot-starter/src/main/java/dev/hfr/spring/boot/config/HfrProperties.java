@@ -179,7 +179,7 @@ public record HfrProperties(
    * @param windowMs the window rates are computed over (default 60000)
    * @param minCalls calls needed in the window before rates can trip (default 10)
    * @param cooldownMultiplier each failed probe multiplies the cooldown by this, 1..100 (default 2)
-   * @param maxCooldownMs the longest the cooldown grows to (default 300000, or cooldown-ms if longer)
+   * @param maxCooldownMs the longest the cooldown grows to (default 60000, or cooldown-ms if longer)
    * @param cooldownJitter each cooldown is drawn within ± this fraction, 0..0.99 (default 0.2)
    */
   public record CircuitBreaker(
