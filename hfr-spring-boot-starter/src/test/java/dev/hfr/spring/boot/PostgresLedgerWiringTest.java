@@ -73,8 +73,9 @@ class PostgresLedgerWiringTest {
         .withUserConfiguration(ShopApplication.class)
         .withBean(DecisionSink.class, DecisionSink::discarding)
         .withBean(DataSource.class, () -> dataSource)
+        // No share of the calls (retry-ratio 0): the retry can only come from the floor, the fleet's bucket.
         .withPropertyValues("hfr.idempotency.ledger=memory", "hfr.fleet.enabled=true", "hfr.fleet.expected-workers=4",
-            "hfr.retry.base-delay-ms=0", "hfr.retry.max-delay-ms=0")
+            "hfr.retry.base-delay-ms=0", "hfr.retry.max-delay-ms=0", "hfr.retry.retry-ratio=0")
         .run(context -> {
           assertThat(context).hasSingleBean(PostgresFleet.class);
           context.getBean(StockService.class).failNext(1);
