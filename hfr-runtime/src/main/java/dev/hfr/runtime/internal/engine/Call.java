@@ -79,12 +79,13 @@ final class Call<R> extends AttemptHistory implements StepAllowance {
   /** Set when the call could not even be attempted (breaker open, bulkhead full). */
   Reason blocked;
   /**
-   * When what refused the call (an open breaker, an empty retry budget) expects to admit it, in ns from the
-   * refusal; -1 when nothing refused it. Decision events and the call's exception report it.
+   * When what refused the call (an open breaker, an empty retry budget, a rate limit) expects to admit it, in ms
+   * from the refusal; -1 when nothing refused it. Decision events and the call's exception report it. Milliseconds
+   * in an int, like the kept decision's delay: the call's state stays one small object.
    */
-  long admitAfterNanos = -1;
+  int admitAfterMillis = -1;
   /** How long the call has waited for its tenant's retry budget so far; bounded by its deadline (or a cap). */
-  long budgetWaitedNanos;
+  int budgetWaitedMillis;
   /** Set while the call waits for its retry budget: the reason a granted retry is then decided with. */
   Reason awaitingBudget;
   /**
@@ -93,7 +94,7 @@ final class Call<R> extends AttemptHistory implements StepAllowance {
    */
   boolean holdsProbe;
   /** The reconcile queries asked in a row that failed transiently ({@link Reconcile#QUERY_ATTEMPTS} at most). */
-  int reconcileQueries;
+  byte reconcileQueries;
   Action action;
   Reason reason;
   long delayNanos;
@@ -166,6 +167,11 @@ final class Call<R> extends AttemptHistory implements StepAllowance {
     this.policy = policy;
     this.step = step;
     this.startNanos = startNanos;
+  }
+
+  /** Records that what refused the call expects to admit it in {@code nanos} (rounded up to whole ms); negative: nothing refused it. */
+  void admitAfter(long nanos) {
+    admitAfterMillis = nanos < 0 ? -1 : (int) Math.min(Integer.MAX_VALUE, (nanos + 999_999L) / 1_000_000L);
   }
 
   /** Holds the failure of the attempt just classified until the call is known to leave the target failing. */

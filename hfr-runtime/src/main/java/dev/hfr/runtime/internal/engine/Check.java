@@ -102,7 +102,7 @@ final class Check {
     }
     long retryAfter = c.classification == null || !c.policy.respectRetryAfter() ? -1 : c.classification.retryAfterMillis();
     if (retryAfter > failures.maxRetryAfterMillis) {
-      c.admitAfterNanos = retryAfter * 1_000_000L; // the provider's rate limit says when
+      c.admitAfter(retryAfter * 1_000_000L); // the provider's rate limit says when
       return decide.fallback(c, Reason.DEADLINE);
     }
     int retryNumber = c.stepAttempts();
@@ -117,7 +117,7 @@ final class Check {
         deadline.bounded() ? clock.nanoTime() : 0L, delay, c.lastLatencyNanos, c.verifyNanos);
     if (verdict.retry()) {
       c.delayNanos = delay;
-      c.admitAfterNanos = -1;
+      c.admitAfterMillis = -1;
       return decide.settle(c, Action.RETRY, granted);
     }
     Reason why = reasonOf(verdict.reason());
@@ -127,10 +127,10 @@ final class Check {
         return wait;
       }
     } else if (why == Reason.CIRCUIT_OPEN && c.breaker() != null) {
-      c.admitAfterNanos = Math.max(0L, c.breaker().openUntilNanos() - clock.nanoTime());
+      c.admitAfter(Math.max(0L, c.breaker().openUntilNanos() - clock.nanoTime()));
     } else if (retryAfter > 0) {
       // Stopped on a rate limit (its deadline, its attempts): the provider's reset time is when to come back.
-      c.admitAfterNanos = retryAfter * 1_000_000L;
+      c.admitAfter(retryAfter * 1_000_000L);
     }
     if (why == Reason.STEP_BUDGET_EXHAUSTED || why == Reason.TASK_BUDGET_EXHAUSTED || why == Reason.TENANT_BUDGET_EXHAUSTED) {
       c.rt.meters.retryBudgetExhausted(why);
@@ -149,7 +149,7 @@ final class Check {
 
   /**
    * A retry the tenant's budget refused for now. Every refusal says when the budget expects to admit the call
-   * ({@code c.admitAfterNanos}). An idempotent (R1) write waits for it, when it comes soon enough — before the
+   * ({@code c.admitAfterMillis}). An idempotent (R1) write waits for it, when it comes soon enough — before the
    * deadline, or within the longest Retry-After the engine waits for without one — and asks again (recorded as
    * a retry for reason {@code tenant_budget_exhausted}, its delay the wait): its resend under the same key is
    * what settles a lost answer, and escalating that to a person for want of a token would be wrong. Other calls
@@ -160,18 +160,18 @@ final class Check {
       return null;
     }
     long wait = Math.max(failures.gate.tenantBudgets().nanosUntilAvailable(c.tenant()), MIN_BUDGET_WAIT_NANOS);
-    c.admitAfterNanos = wait;
+    c.admitAfter(wait);
     if (c.risk() != Risk.R1 || c.key() == null) {
       return null;
     }
-    long waited = c.budgetWaitedNanos + wait;
+    long waited = c.budgetWaitedMillis * 1_000_000L + wait;
     boolean fits = deadline.bounded()
         ? deadline.allows(clock.nanoTime(), Math.max(wait, backoffNanos), c.lastLatencyNanos, c.verifyNanos)
         : waited <= failures.maxRetryAfterMillis * 1_000_000L;
     if (!fits) {
       return null;
     }
-    c.budgetWaitedNanos = waited;
+    c.budgetWaitedMillis = (int) Math.min(Integer.MAX_VALUE, waited / 1_000_000L);
     c.awaitingBudget = granted;
     c.delayNanos = Math.max(wait, backoffNanos);
     c.rt.meters.retryBudgetExhausted(Reason.TENANT_BUDGET_EXHAUSTED);

@@ -75,7 +75,7 @@ public final class DecisionRecorder {
     int taskLeft = c.taskRetriesLeft();
     // A retry's backoff; for a call something refused (breaker, budget), when it expects to admit the call.
     long delayMillis = action == Action.RETRY ? c.delayNanos / 1_000_000L
-        : c.admitAfterNanos > 0 ? (c.admitAfterNanos + 999_999L) / 1_000_000L : 0L;
+        : Math.max(0, c.admitAfterMillis);
     // A sink that keeps nothing is spared the argument hash and an implicit task's id; the evidence bundle
     // fills both in if the call escalates. A held decision gets them when it is published.
     boolean publish = sink.wantsEvents();

@@ -26,7 +26,7 @@ final class Degrade {
     c.rung = c.nextRung;
     c.resetHistory();
     c.classification = null;
-    c.admitAfterNanos = -1; // what refused the old target says nothing about the rung
+    c.admitAfterMillis = -1; // what refused the old target says nothing about the rung
     return Next.to(ControllerState.RUN_STEP);
   }
 }

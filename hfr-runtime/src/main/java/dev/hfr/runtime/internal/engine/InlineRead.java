@@ -149,7 +149,7 @@ final class InlineRead {
         c = leaveInline(rt, invocation, task, tasks, view, policy, step, timed ? start : clock.nanoTime());
         c.blocked = blocked;
         if (blocked == Reason.CIRCUIT_OPEN) {
-          c.admitAfterNanos = Math.max(0L, breaker.openUntilNanos() - clock.nanoTime());
+          c.admitAfter(Math.max(0L, breaker.openUntilNanos() - clock.nanoTime()));
         }
         next = Next.to(ControllerState.CHECK);
       } else {

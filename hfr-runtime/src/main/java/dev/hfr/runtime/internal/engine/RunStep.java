@@ -157,7 +157,7 @@ final class RunStep {
     if (breaker != null) {
       if (!breaker.tryAcquire()) {
         c.blocked = Reason.CIRCUIT_OPEN;
-        c.admitAfterNanos = Math.max(0L, breaker.openUntilNanos() - clock.nanoTime());
+        c.admitAfter(Math.max(0L, breaker.openUntilNanos() - clock.nanoTime()));
         return Next.to(ControllerState.CHECK);
       }
       // A half-open permit is the call's: its retries are judged with it (a breaker judges calls).

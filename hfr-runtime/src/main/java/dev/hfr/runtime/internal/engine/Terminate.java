@@ -65,9 +65,8 @@ final class Terminate {
     end.finish(c, outcome, c.write() && (unknown || (committed && c.fault == Fault.V1)));
     // What a scheduler needs to retry well: when the refusal ends, and whether the write may go again under its key.
     boolean resendable = unknown && c.risk() == Risk.R1 && c.key() != null && !committed;
-    long admitAfterMillis = c.admitAfterNanos < 0 ? -1 : (c.admitAfterNanos + 999_999L) / 1_000_000L;
     return oversight.failure(outcome, c.error, unknown || unkeyedWriteMayHaveHappened(c), c.task()::report)
-        .withSchedulingHints(admitAfterMillis, resendable);
+        .withSchedulingHints(c.admitAfterMillis, resendable);
   }
 
   /** A write without a ledger record (idempotency.enabled: false) whose last attempt proves nothing. */

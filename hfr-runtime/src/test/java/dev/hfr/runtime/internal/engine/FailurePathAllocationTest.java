@@ -58,10 +58,10 @@ class FailurePathAllocationTest {
   private static final int MEASURED_CALLS = 50_000;
   /**
    * The call's state, with compressed references (the default below a 32 GB heap), plus slack for the
-   * measurement: a second object of the engine's own (the smallest, a task, was 48 B) does not fit in it. 296 B
+   * measurement: a second object of the engine's own (the smallest, a task, was 48 B) does not fit in it. 280 B
    * since the call carries its guards' state (when a refusal ends, its budget wait, its half-open permit).
    */
-  private static final long ONE_CALL_OBJECT = 296 + 16;
+  private static final long ONE_CALL_OBJECT = 280 + 16;
 
   @Test
   @DisplayName("allocates one object of the engine's own per call outside a scope, while nobody takes decision events")
