@@ -102,7 +102,7 @@ public final class EmbeddedFileLedger implements IdempotencyLedger {
   public static final String STORE = SettledStore.NAME;
 
   /** Below this many frames the journal is not compacted: replaying it on open takes milliseconds. */
-  private static final long MIN_FRAMES_BEFORE_COMPACTION = 100_000;
+  private static final long MIN_FRAMES_BEFORE_COMPACTION = 300_000;
   /** Records in memory up to which a compaction holds the lock for a few milliseconds only. */
   private static final int SMALL_ENOUGH_TO_COMPACT = 10_000;
   /** Frames (about 200 bytes each) past which the journal is compacted whatever memory holds: far below 2 GiB. */
@@ -700,6 +700,13 @@ public final class EmbeddedFileLedger implements IdempotencyLedger {
    */
   private <T> T durablyReadingStoreFirst(String tenant, String key, Supplier<T> op) {
     LedgerRules.checkTenantKey(tenant, key); // before the store sees them; op checks the rest
+    // Nearly every prepare is of a new key: the filter says so without the lock. Its bits are set before a record
+    // leaves memory, and the count of moves read first tells the table whether one left since.
+    long movesBeforeTheFilter = table.moves();
+    StoredKeys filter = storedKeys;
+    if (filter != null && !filter.mightContain(tenant, key)) {
+      return durably(tenant, key, () -> table.withColdRead(tenant, key, null, movesBeforeTheFilter, op));
+    }
     long movesThen;
     synchronized (this) {
       checkOpen();
@@ -712,8 +719,7 @@ public final class EmbeddedFileLedger implements IdempotencyLedger {
     if (movesThen < 0) {
       return durably(tenant, key, op);
     }
-    StoredKeys keys = storedKeys;
-    StoredEntry stored = keys != null && !keys.mightContain(tenant, key) ? null : store.find(tenant, key);
+    StoredEntry stored = store.find(tenant, key);
     return durably(tenant, key, () -> table.withColdRead(tenant, key, stored, movesThen, op));
   }
 

@@ -120,7 +120,7 @@ public final class LedgerTable {
   private String knownTenant;
   private String knownKey;
   private StoredEntry knownCold;
-  private long moves;
+  private volatile long moves; // written under the backend's lock only; read without it to date a filter's answer
 
   /** The entry of (tenant, key): the table's, else the cold store's, else null. */
   private StoredEntry get(String tenant, String key) {
@@ -139,7 +139,10 @@ public final class LedgerTable {
     return entries.containsKey(new TenantKey(tenant, key));
   }
 
-  /** How many moves to the cold store dropped records from the table so far: a cold read made before a move may be stale. */
+  /**
+   * How many moves to the cold store dropped records from the table so far: a cold read made before a move may be
+   * stale. Readable without the backend's lock (volatile): what the mover wrote before counting is seen by who reads it.
+   */
   public long moves() {
     return moves;
   }
