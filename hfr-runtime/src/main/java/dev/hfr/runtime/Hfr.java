@@ -961,7 +961,7 @@ public final class Hfr implements RecoveryEngine, AutoCloseable {
     public Hfr build() {
       ModuleRequirements.check(ModuleRequirements.ENGINE);
       if (config != null && checkConfig) {
-        config.check((toolRegistry != null ? toolRegistry : ToolRegistry.load()).tools());
+        config.checkAtBuild((toolRegistry != null ? toolRegistry : ToolRegistry.load()).tools());
       }
       List<AutoCloseable> owned = new ArrayList<>(2);
       if (random == null) {

@@ -216,6 +216,20 @@ public final class HfrConfig {
    * @throws HfrConfigException listing every problem, each with its line
    */
   public void check(Iterable<ToolDescriptor> knownTools) {
+    check(knownTools, false);
+  }
+
+  /**
+   * {@link #check(Iterable)} as the engine runs it at {@code build()}, before any adapter has named its tools: a
+   * name that is not of the generated tools' form ({@code SimpleClass.method}, a class name starting with a capital)
+   * and is close to none of them is left alone, since an adapter names such tools when it connects (an MCP server's
+   * {@code "tracker.search_issues"}). A misspelt generated tool is still refused.
+   */
+  public void checkAtBuild(Iterable<ToolDescriptor> knownTools) {
+    check(knownTools, true);
+  }
+
+  private void check(Iterable<ToolDescriptor> knownTools, boolean adaptersNameMore) {
     List<HfrConfigException.Problem> problems = new ArrayList<>();
     Map<String, ToolDescriptor> byName = new LinkedHashMap<>();
     for (ToolDescriptor d : knownTools) {
@@ -223,11 +237,11 @@ public final class HfrConfig {
       byName.put(d.toolClass() + "." + d.method(), d);
     }
     ConfigReader r = new ConfigReader(source, problems);
-    checkToolNames(tools, byName, r);
+    checkToolNames(tools, byName, r, adaptersNameMore);
     for (Map.Entry<String, YamlNode> tenant : tenants.entrySet()) {
       YamlNode tenantTools = quietReader().section(tenant.getValue(), "tools");
       if (tenantTools != null) {
-        checkToolNames(tenantTools.entries(), byName, r);
+        checkToolNames(tenantTools.entries(), byName, r, adaptersNameMore);
       }
     }
     List<String> tenantNames = new ArrayList<>();
@@ -250,10 +264,14 @@ public final class HfrConfig {
     }
   }
 
-  private static void checkToolNames(Map<String, YamlNode> sections, Map<String, ToolDescriptor> byName, ConfigReader r) {
+  private static void checkToolNames(
+      Map<String, YamlNode> sections, Map<String, ToolDescriptor> byName, ConfigReader r, boolean adaptersNameMore) {
     for (Map.Entry<String, YamlNode> e : sections.entrySet()) {
       if (!byName.containsKey(e.getKey())) {
         String suggestion = Suggestions.closest(e.getKey(), byName.keySet());
+        if (adaptersNameMore && suggestion == null && !Character.isUpperCase(e.getKey().charAt(0))) {
+          continue; // not a generated tool's name, nor close to one: an adapter's (MCP's server.tool)
+        }
         r.problem(e.getValue(), "no tool is named " + e.getKey()
             + (suggestion != null ? "; did you mean " + suggestion + "?"
                 : byName.isEmpty() ? "; no tool was found at all: is hfr-processor on the annotation processor path"

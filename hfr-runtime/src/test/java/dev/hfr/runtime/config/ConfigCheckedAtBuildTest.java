@@ -87,6 +87,17 @@ class ConfigCheckedAtBuildTest {
   }
 
   @Test
+  @DisplayName("a tool an adapter names when it connects (an MCP server's tracker.search_issues) is left to it at build()")
+  void adapterNamedToolsAreLeftToTheAdapter() {
+    assertThatCode(() -> builder("""
+        hfr:
+          tools:
+            "tracker.search_issues":
+              timeout_ms: 400
+        """).build().close()).doesNotThrowAnyException();
+  }
+
+  @Test
   @DisplayName("a correct file builds")
   void aCorrectFileBuilds() {
     assertThatCode(() -> builder("""
