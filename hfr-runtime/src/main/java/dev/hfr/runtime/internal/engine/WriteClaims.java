@@ -123,7 +123,7 @@ final class WriteClaims {
   }
 
   /** Whether a record in {@code state} proves its write did not take effect (or was undone): a new one may be sent. */
-  private static boolean provesNotApplied(LedgerState state) {
+  static boolean provesNotApplied(LedgerState state) {
     return state == LedgerState.FAILED || state == LedgerState.RECONCILED_ABSENT || state == LedgerState.COMPENSATED;
   }
 

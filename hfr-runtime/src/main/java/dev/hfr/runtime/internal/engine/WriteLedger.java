@@ -57,6 +57,11 @@ public final class WriteLedger {
     return claims.key(task, tool, args, argsHash, step);
   }
 
+  /** The write's record under {@code key}, if the ledger holds one. */
+  java.util.Optional<dev.hfr.runtime.ledger.LedgerRecord> find(String tenant, String key) {
+    return ledger.find(tenant, key);
+  }
+
   /** Finds or creates the write's record and decides whether this call may act on it (see {@link WriteClaims}). */
   WriteClaims.Claim claim(Call<?> c) {
     return claims.claim(c.task().tenant(), c.task().taskId(), c.key(), c.tool().name(), c.argsHash, c.task().deadline());
