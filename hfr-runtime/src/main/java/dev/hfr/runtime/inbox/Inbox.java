@@ -71,7 +71,7 @@ public final class Inbox {
   }
 
   /** Calls {@code listener} for every newly filed item (the notification hook: a webhook, a chat message). */
-  public void onFiled(InboxListener listener) {
+  public void onFiled(NewItemListener listener) {
     book.onFiled(listener);
   }
 

@@ -14,6 +14,7 @@ import dev.hfr.runtime.inbox.InboxListener;
 import dev.hfr.runtime.inbox.InboxStore;
 import dev.hfr.runtime.inbox.ItemKind;
 import dev.hfr.runtime.inbox.ItemState;
+import dev.hfr.runtime.inbox.NewItemListener;
 import dev.hfr.runtime.inbox.PersonAnswer;
 import dev.hfr.runtime.ledger.IdempotencyKeys;
 import dev.hfr.runtime.ledger.IdempotencyLedger;
@@ -54,7 +55,7 @@ public final class InboxBook implements AutoCloseable {
   private final Duration approvalTtl;
   private final boolean ownsStore;
   private final List<InboxListener> listeners = new CopyOnWriteArrayList<>();
-  private final List<InboxListener> filedListeners = new CopyOnWriteArrayList<>();
+  private final List<NewItemListener> filedListeners = new CopyOnWriteArrayList<>();
 
   /**
    * @param approvalTtl how long an approval request, and then its approval, stays valid
@@ -87,7 +88,7 @@ public final class InboxBook implements AutoCloseable {
   }
 
   /** Hears every newly filed item (the notification hook). */
-  public void onFiled(InboxListener listener) {
+  public void onFiled(NewItemListener listener) {
     filedListeners.add(Objects.requireNonNull(listener, "listener"));
   }
 
@@ -108,9 +109,9 @@ public final class InboxBook implements AutoCloseable {
 
   private InboxItem filed(InboxItem item, InboxItem stored) {
     if (stored.id().equals(item.id())) {
-      for (InboxListener l : filedListeners) {
+      for (NewItemListener l : filedListeners) {
         try {
-          l.onAnswered(stored);
+          l.onFiled(stored);
         } catch (RuntimeException ex) {
           LOG.log(System.Logger.Level.WARNING, "an inbox notification failed for item " + stored.id(), ex);
         }

@@ -22,6 +22,7 @@ import dev.hfr.runtime.inbox.InboxFilter;
 import dev.hfr.runtime.inbox.InboxItem;
 import dev.hfr.runtime.inbox.ItemKind;
 import dev.hfr.runtime.inbox.ItemState;
+import dev.hfr.runtime.inbox.SqliteInboxStore;
 import dev.hfr.runtime.ledger.LedgerState;
 import dev.hfr.runtime.telemetry.DecisionEvent;
 import java.io.IOException;
@@ -314,6 +315,31 @@ class InboxRecallTest {
       }
       assertThat(shop.requests("/mail")).as("one send under the one approval").isEqualTo(1);
       assertThat(waitingApproval(hfr).state()).isEqualTo(ItemState.WAITING);
+    }
+  }
+
+  @Test
+  @DisplayName("inbox(false): escalations reach the escalation handler only, and hfr.inbox() says the inbox is off")
+  void inboxOff() {
+    Hfr hfr = f.builder().inbox(false).build();
+    shop.inject("/mail", ShopService.Fault.COMMIT_THEN_DROP);
+    try (TaskScope task = conversation(hfr, "conv-off")) {
+      catchThrowableOfType(OutcomeUnknownException.class, () -> send(hfr, ShopTools.SEND_MAIL, "ned@example.com"));
+    }
+    assertThat(f.escalations.size()).isEqualTo(1);
+    assertThatThrownBy(hfr::inbox).isInstanceOf(IllegalStateException.class).hasMessageContaining("inbox(false)");
+  }
+
+  @Test
+  @DisplayName("inboxStore(...): the items go to the store given, which the engine leaves open")
+  void storeOfYourOwn(@TempDir Path dir) {
+    try (SqliteInboxStore store = SqliteInboxStore.open(dir.resolve("shared-inbox.db"))) {
+      try (Hfr hfr = f.builder().inboxStore(store).build(); TaskScope task = conversation(hfr, "conv-own")) {
+        shop.inject("/mail", ShopService.Fault.COMMIT_THEN_DROP);
+        catchThrowableOfType(OutcomeUnknownException.class, () -> send(hfr, ShopTools.SEND_MAIL, "oda@example.com"));
+      }
+      assertThat(store.list(InboxFilter.WAITING, 10)).singleElement()
+          .satisfies(i -> assertThat(i.taskId()).isEqualTo("conv-own"));
     }
   }
 
