@@ -241,7 +241,7 @@ public final class Hfr implements RecoveryEngine, AutoCloseable {
     this.checkpoints = keysWrites && features.idempotency()
         ? new TaskCheckpoints(ledger, owner, clock, spec -> SpecText.of(spec, configVersion)) : TaskCheckpoints.NONE;
     this.inboxBook = b.inboxEnabled ? openInbox(b, ledger, sink, owned) : null;
-    this.inbox = inboxBook == null ? null : new Inbox(inboxBook);
+    this.inbox = inboxBook;
     if (inbox != null) {
       registerInboxMeters(b.meterRegistry, inbox);
     }

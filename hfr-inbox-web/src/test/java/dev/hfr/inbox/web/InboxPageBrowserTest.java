@@ -80,7 +80,11 @@ class InboxPageBrowserTest {
   @BeforeEach
   void start() {
     hfr = Hfr.builder().ledger(Ledgers.inMemory(dev.hfr.runtime.ledger.LedgerOptions.defaults())).build();
-    server = InboxServer.builder(hfr.inbox()).operator("ana", TOKEN).start();
+    // tag::server[]
+    server = InboxServer.builder(hfr.inbox())
+        .operator("ana", TOKEN)        // who may answer, and the secret they sign in with (16+ characters)
+        .start();                      // 127.0.0.1 on a free port: server.uri()
+    // end::server[]
     browser.manage().deleteAllCookies();
   }
 

@@ -1,9 +1,7 @@
 package dev.hfr.runtime.inbox;
 
-import dev.hfr.runtime.inbox.internal.InboxBook;
 import java.time.Duration;
 import java.util.List;
-import java.util.Objects;
 import java.util.Optional;
 
 /**
@@ -20,35 +18,27 @@ import java.util.Optional;
  * more by the model's next call); the model's next call of that write gets the answer. Every answer is audited (who,
  * when, why) in the item and the decision log.
  */
-public final class Inbox {
+public interface Inbox {
 
   /** The most items one {@link #list} returns. */
-  public static final int MAX_LIST = 500;
-
-  private final InboxBook book;
-
-  public Inbox(InboxBook book) {
-    this.book = Objects.requireNonNull(book, "book");
-  }
+  int MAX_LIST = 500;
 
   /** The items waiting for a person, oldest first. */
-  public List<InboxItem> list() {
+  default List<InboxItem> list() {
     return list(InboxFilter.WAITING);
   }
 
   /** The items that pass {@code filter}, oldest first (at most {@value #MAX_LIST}). */
-  public List<InboxItem> list(InboxFilter filter) {
-    return book.store().list(Objects.requireNonNull(filter, "filter"), MAX_LIST);
-  }
+  List<InboxItem> list(InboxFilter filter);
 
   /** The item {@code id}, whatever its state. */
-  public Optional<InboxItem> get(String id) {
-    return book.store().find(Objects.requireNonNull(id, "id"));
-  }
+  Optional<InboxItem> get(String id);
 
   /**
    * Answers item {@code id}.
    *
+   * @param id the item
+   * @param answer the answer
    * @param by who answers (recorded)
    * @param reason why (required for {@link Answer#DENY}; the model is told it)
    * @param result for {@link Answer#HAPPENED}: the provider's reference or result the model's next call gets (text,
@@ -56,38 +46,33 @@ public final class Inbox {
    * @return the answered item
    * @throws InboxAnswerException when the item is unknown, answered, expired, busy, or the answer does not fit it
    */
-  public InboxItem answer(String id, Answer answer, String by, String reason, String result) {
-    return book.answer(Objects.requireNonNull(id, "id"), answer, by, reason, result);
-  }
+  InboxItem answer(String id, Answer answer, String by, String reason, String result);
 
-  /** Answers item {@code id} without a result. */
-  public InboxItem answer(String id, Answer answer, String by, String reason) {
+  /**
+   * Answers item {@code id} without a result.
+   *
+   * @param id the item
+   * @param answer the answer
+   * @param by who answers (recorded)
+   * @param reason why (required for {@link Answer#DENY})
+   * @return the answered item
+   */
+  default InboxItem answer(String id, Answer answer, String by, String reason) {
     return answer(id, answer, by, reason, null);
   }
 
   /** Calls {@code listener} after every answer is recorded. */
-  public void onAnswered(InboxListener listener) {
-    book.onAnswered(listener);
-  }
+  void onAnswered(InboxListener listener);
 
   /** Calls {@code listener} for every newly filed item (the notification hook: a webhook, a chat message). */
-  public void onFiled(NewItemListener listener) {
-    book.onFiled(listener);
-  }
+  void onFiled(NewItemListener listener);
 
   /** How many items wait for a person. */
-  public long waiting() {
-    return book.store().waiting().count();
-  }
+  long waiting();
 
   /** How long the oldest waiting item has waited ({@link Duration#ZERO} when none waits). */
-  public Duration oldestAge() {
-    InboxStore.Waiting w = book.store().waiting();
-    return w.oldest() == null ? Duration.ZERO : Duration.between(w.oldest(), book.now());
-  }
+  Duration oldestAge();
 
   /** How long an approval request, and then its approval, stays valid. */
-  public Duration approvalTtl() {
-    return book.approvalTtl();
-  }
+  Duration approvalTtl();
 }

@@ -36,7 +36,12 @@ public interface InboxStore extends AutoCloseable {
   /** How many items wait, and since when the oldest waits ({@code null} when none). */
   Waiting waiting();
 
-  /** @param count items waiting @param oldest when the oldest was filed, or {@code null} */
+  /**
+   * What waits.
+   *
+   * @param count items waiting
+   * @param oldest when the oldest was filed, or {@code null} when none waits
+   */
   record Waiting(long count, Instant oldest) {}
 
   @Override

@@ -8,6 +8,8 @@ import dev.hfr.runtime.action.Action;
 import dev.hfr.runtime.action.Reason;
 import dev.hfr.runtime.escalate.EvidenceBundle;
 import dev.hfr.runtime.inbox.Answer;
+import dev.hfr.runtime.inbox.Inbox;
+import dev.hfr.runtime.inbox.InboxFilter;
 import dev.hfr.runtime.inbox.InboxAnswerException;
 import dev.hfr.runtime.inbox.InboxItem;
 import dev.hfr.runtime.inbox.InboxListener;
@@ -41,7 +43,7 @@ import java.util.concurrent.CopyOnWriteArrayList;
  * and the people who answer ({@link dev.hfr.runtime.inbox.Inbox}): an answer that changes a write moves its ledger
  * record first, under a lease, then the item; each answer is a decision event, then the listeners hear of it.
  */
-public final class InboxBook implements AutoCloseable {
+public final class InboxBook implements Inbox, AutoCloseable {
 
   private static final System.Logger LOG = System.getLogger("dev.hfr.inbox");
   private static final ObjectMapper JSON = new ObjectMapper().disable(SerializationFeature.FAIL_ON_EMPTY_BEANS);
@@ -75,19 +77,43 @@ public final class InboxBook implements AutoCloseable {
     return store;
   }
 
+  @Override
   public Duration approvalTtl() {
     return approvalTtl;
+  }
+
+  @Override
+  public List<InboxItem> list(InboxFilter filter) {
+    return store.list(Objects.requireNonNull(filter, "filter"), MAX_LIST);
+  }
+
+  @Override
+  public Optional<InboxItem> get(String id) {
+    return store.find(Objects.requireNonNull(id, "id"));
+  }
+
+  @Override
+  public long waiting() {
+    return store.waiting().count();
+  }
+
+  @Override
+  public Duration oldestAge() {
+    InboxStore.Waiting w = store.waiting();
+    return w.oldest() == null ? Duration.ZERO : Duration.between(w.oldest(), now());
   }
 
   public Instant now() {
     return Instant.ofEpochMilli(clock.epochMillis());
   }
 
+  @Override
   public void onAnswered(InboxListener listener) {
     listeners.add(Objects.requireNonNull(listener, "listener"));
   }
 
   /** Hears every newly filed item (the notification hook). */
+  @Override
   public void onFiled(NewItemListener listener) {
     filedListeners.add(Objects.requireNonNull(listener, "listener"));
   }
@@ -195,7 +221,9 @@ public final class InboxBook implements AutoCloseable {
    * @throws InboxAnswerException when the item is unknown, already answered or expired, the answer does not fit it,
    *     or the write is being worked on right now
    */
+  @Override
   public InboxItem answer(String id, Answer answer, String by, String reason, String result) {
+    Objects.requireNonNull(id, "id");
     Objects.requireNonNull(answer, "answer");
     if (by == null || by.isBlank()) {
       throw new InboxAnswerException("invalid", "an answer needs the person who gives it (by)");
