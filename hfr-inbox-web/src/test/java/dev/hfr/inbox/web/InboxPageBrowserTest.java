@@ -32,6 +32,8 @@ import org.openqa.selenium.WebElement;
 import org.openqa.selenium.chrome.ChromeDriver;
 import org.openqa.selenium.chrome.ChromeDriverService;
 import org.openqa.selenium.chrome.ChromeOptions;
+import org.openqa.selenium.support.ui.ExpectedConditions;
+import org.openqa.selenium.support.ui.WebDriverWait;
 
 /**
  * The inbox page in a real browser (Debian's headless chromium, driven by Selenium): a person signs in with their
@@ -122,8 +124,15 @@ class InboxPageBrowserTest {
     browser.get(server.uri().toString());
     assertThat(browser.getCurrentUrl()).endsWith("/login");
     browser.findElement(By.id("token")).sendKeys(TOKEN);
-    browser.findElement(By.id("sign-in")).click();
+    submit(browser.findElement(By.id("sign-in")));
     assertThat(browser.findElement(By.id("operator")).getText()).isEqualTo("ana");
+  }
+
+  /** Clicks a form's button and waits until the browser has left the page it was on (the answer's redirect). */
+  private static void submit(WebElement button) {
+    WebElement page = browser.findElement(By.tagName("html"));
+    button.click();
+    new WebDriverWait(browser, Duration.ofSeconds(10)).until(ExpectedConditions.stalenessOf(page));
   }
 
   private WebElement item(String id) {
@@ -145,7 +154,7 @@ class InboxPageBrowserTest {
       assertThat(item.findElement(By.className("evidence")).getText()).contains("\"ledgerState\" : \"UNKNOWN\"");
       item.findElement(By.className("reason")).sendKeys("the provider's log shows it");
       item.findElement(By.className("result")).sendKeys("msg-7781");
-      item.findElement(By.className("answer-happened")).click();
+      submit(item.findElement(By.className("answer-happened")));
 
       assertThat(browser.findElement(By.id("done")).getText()).contains("it happened");
       assertThat(browser.findElements(By.id("item-" + id))).isEmpty();
@@ -167,7 +176,7 @@ class InboxPageBrowserTest {
     List<WebElement> items = browser.findElements(By.className("item"));
     assertThat(items.get(0).getText()).contains("Mail.sendReceipt");
     browser.findElement(By.id("filter-tool")).sendKeys("Mail.sendNewsletter");
-    browser.findElement(By.id("filter")).click();
+    submit(browser.findElement(By.id("filter")));
     assertThat(browser.findElement(By.id("count")).getText()).startsWith("1 item");
     assertThat(browser.findElement(By.className("item")).getText()).contains("approval request");
   }
@@ -195,12 +204,77 @@ class InboxPageBrowserTest {
       assertThat(hfr.inbox().get(id).orElseThrow().state()).isEqualTo(ItemState.WAITING);
 
       browser.navigate().refresh();
-      item(id).findElement(By.className("answer-approve")).click();
+      submit(item(id).findElement(By.className("answer-approve")));
       assertThat(browser.findElement(By.id("done")).getText()).contains("approve");
 
       assertThat(call(sendNewsletter, "cy@example.com", false)).isEqualTo("sent to cy@example.com");
       assertThat(call(sendNewsletter, "cy@example.com", false)).isEqualTo("sent to cy@example.com");
     }
     assertThat(sent.get()).isEqualTo(1);
+  }
+
+  @Test
+  @DisplayName("20 conversations, every third e-mail's answer lost: each waiting item answered 'it happened' in the browser, and all 20 re-calls complete with 20 e-mails sent")
+  void twentyConversationsAnsweredInTheBrowser() throws Exception {
+    int conversations = 20;
+    List<TaskScope> open = new java.util.ArrayList<>();
+    int completedFirst = 0;
+    for (int n = 0; n < conversations; n++) {
+      TaskScope conversation = hfr.newTask(TaskSpec.builder("shop", "conv-" + n).build());
+      open.add(conversation);
+      int i = n;
+      try (AutoCloseable bound = conversation.bindCurrentThread()) {
+        try {
+          call(sendReceipt, "c" + i + "@example.com", i % 3 == 0);
+          completedFirst++;
+        } catch (OutcomeUnknownException waitsForAPerson) {
+          // the conversation stops: "a person was asked"
+        }
+      }
+    }
+    assertThat(hfr.inbox().list()).hasSize(conversations - completedFirst);
+
+    signIn();
+    int answered = 0;
+    for (List<WebElement> items; !(items = browser.findElements(By.className("item"))).isEmpty(); answered++) {
+      WebElement oldest = items.get(0);
+      oldest.findElement(By.className("result")).sendKeys("msg-confirmed-" + answered);
+      submit(oldest.findElement(By.className("answer-happened")));
+      assertThat(browser.findElements(By.id("error"))).extracting(WebElement::getText).isEmpty();
+      assertThat(browser.findElement(By.id("done")).getText()).contains("it happened");
+    }
+
+    int completedAfter = 0;
+    for (int n = 0; n < conversations; n++) {
+      try (AutoCloseable bound = open.get(n).bindCurrentThread()) {
+        assertThat(call(sendReceipt, "c" + n + "@example.com", false)).startsWith(n % 3 == 0 ? "msg-confirmed-" : "sent to");
+        completedAfter++;
+      }
+      open.get(n).close();
+    }
+    System.out.printf("inbox page: %d conversations; %d completed before any answer, %d answered in the browser,"
+        + " %d completed after; e-mails sent %d%n", conversations, completedFirst, answered, completedAfter, sent.get());
+    assertThat(answered).isEqualTo(7);
+    assertThat(completedAfter).isEqualTo(conversations);
+    assertThat(sent.get()).as("one e-mail per conversation, none twice").isEqualTo(conversations);
+  }
+
+  @Test
+  @DisplayName("deny in the browser: the model's re-call is refused with the person's reason, nothing sent")
+  void denyInBrowser() {
+    try (TaskScope conversation = hfr.openTask(TaskSpec.builder("acme", "conv-10").build())) {
+      catchThrowableOfType(CallAwaitingApprovalException.class, () -> call(sendNewsletter, "di@example.com", false));
+      String id = hfr.inbox().list().get(0).id();
+      signIn();
+      item(id).findElement(By.className("reason")).sendKeys("not during the holiday freeze");
+      submit(item(id).findElement(By.className("answer-deny")));
+      assertThat(browser.findElement(By.id("done")).getText()).contains("deny");
+
+      dev.hfr.runtime.CallRefusedException denied =
+          catchThrowableOfType(dev.hfr.runtime.CallRefusedException.class, () -> call(sendNewsletter, "di@example.com", false));
+      assertThat(dev.hfr.runtime.conversation.ModelAnswers.render(denied.outcome()))
+          .contains("\"person_answer\":\"not during the holiday freeze\"");
+    }
+    assertThat(sent.get()).isZero();
   }
 }
