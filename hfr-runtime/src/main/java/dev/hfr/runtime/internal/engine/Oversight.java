@@ -119,11 +119,7 @@ public final class Oversight {
         + c.policy.humanSpotCheckRate() + "); the call succeeded";
     meters.escalation(Reason.HUMAN_SPOT_CHECK);
     try {
-      EvidenceBundle evidence = evidence(c);
-      if (inbox != null) {
-        inbox.fileEscalation(evidence, ArgumentPreview.of(c.tool(), c.invocation));
-      }
-      escalation.escalate(evidence);
+      escalate(null, evidence(c), ArgumentPreview.of(c.tool(), c.invocation));
     } catch (Exception e) {
       meters.escalation(Reason.ESCALATION_FAILED);
     }
@@ -157,10 +153,18 @@ public final class Oversight {
     if (task != null) {
       checkpoints.escalated(task, evidence);
     }
+    RuntimeException notFiled = null;
     if (inbox != null) {
-      inbox.fileEscalation(evidence, argsPreview);
+      try {
+        inbox.fileEscalation(evidence, argsPreview);
+      } catch (RuntimeException e) {
+        notFiled = e; // the handler still hears of it; the call then reports that the inbox did not take it
+      }
     }
     escalation.escalate(evidence);
+    if (notFiled != null) {
+      throw notFiled;
+    }
   }
 
   private static EvidenceBundle evidence(Call<?> c) {

@@ -344,6 +344,20 @@ class InboxRecallTest {
   }
 
   @Test
+  @DisplayName("an inbox that cannot take the item: the escalation handler still hears of it, and the call says it reached no inbox")
+  void storeDown(@TempDir Path dir) {
+    SqliteInboxStore store = SqliteInboxStore.open(dir.resolve("inbox.db"));
+    store.close(); // every statement now fails
+    Hfr hfr = f.builder().inboxStore(store).build();
+    shop.inject("/mail", ShopService.Fault.COMMIT_THEN_DROP);
+    try (TaskScope task = conversation(hfr, "conv-down")) {
+      ToolCallException e = catchThrowableOfType(ToolCallException.class, () -> send(hfr, ShopTools.SEND_MAIL, "pe@example.com"));
+      assertThat(e.outcome().reason()).isEqualTo(Reason.ESCALATION_FAILED.code());
+    }
+    assertThat(f.escalations.size()).isEqualTo(1);
+  }
+
+  @Test
   @DisplayName("the meters count what waits and how long the oldest has waited")
   void meters() {
     Hfr hfr = f.engine();
