@@ -252,7 +252,7 @@ public final class Hfr implements RecoveryEngine, AutoCloseable {
         new ToolRuntimes(meters, breakers, bulkheads, policies, b.callTiming, clock, features.budgets() ? tenantBudgets : null),
         new FailureHandling(b.classifier, gate.build(), backoff, b.random, b.maxRetryAfter, b.compressor),
         new ResultVerification(b.hooks),
-        new WriteLedger(ledger, b.leaseTtl, owner, clock, b.sleeper, keysWrites),
+        new WriteLedger(ledger, b.leaseTtl, owner, clock, b.sleeper, keysWrites, inboxBook),
         oversight,
         new DecisionRecorder(meters, sink, clock, telemetry(b.config).sampleRate(),
             observations != null ? observations : CallListener.NONE),

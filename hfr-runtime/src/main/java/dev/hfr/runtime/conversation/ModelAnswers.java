@@ -107,6 +107,9 @@ public final class ModelAnswers {
   private static final Advice CLOSED_BY_PERSON = new Advice(false,
       "A person looked at this write and closed it as it is; nothing was sent again. Do not call it again: tell the"
           + " user it was handled by a person.");
+  private static final Advice UNDONE_BY_PERSON = new Advice(false,
+      "A person decided this write must not stand (see person_answer); it was not done again. Do not call it again:"
+          + " tell the user.");
   private static final Advice REFUSED = new Advice(false,
       "The call was refused and will be refused again. Do not call it again: change the request or tell the user.");
   private static final Advice NOT_RETRYABLE = new Advice(false,
@@ -127,6 +130,11 @@ public final class ModelAnswers {
         return NEW_APPROVAL_NEEDED;
       case "closed_by_person":
         return CLOSED_BY_PERSON;
+      case "compensated", "not_compensable":
+        if (outcome.personAnswer() != null) {
+          return UNDONE_BY_PERSON;
+        }
+        break;
       case "approval_denied":
         if (outcome.personAnswer() != null) {
           return DENIED_BY_PERSON;

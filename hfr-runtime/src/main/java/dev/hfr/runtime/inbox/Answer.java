@@ -3,7 +3,8 @@ package dev.hfr.runtime.inbox;
 import java.util.Locale;
 
 /**
- * What a person can answer. An escalated write: {@link #HAPPENED}, {@link #DID_NOT_HAPPEN} or {@link #LEAVE}; an
+ * What a person can answer. An escalated write: {@link #HAPPENED}, {@link #DID_NOT_HAPPEN}, {@link #UNDO} or {@link
+ * #LEAVE}; an
  * approval request: {@link #APPROVE} or {@link #DENY}. Any escalation may be left ({@link #LEAVE}).
  */
 public enum Answer {
@@ -11,6 +12,11 @@ public enum Answer {
   HAPPENED("it happened", ItemKind.ESCALATION),
   /** The write did not take effect: the model's next call sends it once more, under its key. */
   DID_NOT_HAPPEN("it did not happen", ItemKind.ESCALATION),
+  /**
+   * The write took effect and must not stand: it is COMMITTED, and the model's next call of it undoes it through the
+   * tool's compensate method (that call has the arguments; the inbox never keeps them raw) instead of sending it.
+   */
+  UNDO("undo it", ItemKind.ESCALATION),
   /** Closed as it is: the model's next call is told a person closed it, nothing is sent. */
   LEAVE("leave it", ItemKind.ESCALATION),
   /** The call may run, once, with exactly these arguments, before the approval expires. */
@@ -55,7 +61,7 @@ public enum Answer {
         }
       }
     }
-    throw new IllegalArgumentException("unknown answer '" + code + "': use one of happened, did_not_happen, leave,"
+    throw new IllegalArgumentException("unknown answer '" + code + "': use one of happened, did_not_happen, undo, leave,"
         + " approve, deny");
   }
 }

@@ -119,7 +119,7 @@ final class InboxPage {
       answers = List.of(Answer.APPROVE, Answer.DENY);
     } else if (i.ledgerKey() != null) {
       b.append("<input type=\"text\" name=\"result\" placeholder=\"provider's reference (if it happened)\" class=\"result\">");
-      answers = List.of(Answer.HAPPENED, Answer.DID_NOT_HAPPEN, Answer.LEAVE);
+      answers = List.of(Answer.HAPPENED, Answer.DID_NOT_HAPPEN, Answer.UNDO, Answer.LEAVE);
     } else {
       answers = List.of(Answer.LEAVE);
     }

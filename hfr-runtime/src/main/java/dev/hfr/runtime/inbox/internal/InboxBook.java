@@ -238,7 +238,7 @@ public final class InboxBook implements Inbox, AutoCloseable {
     }
     if (answer.answers() != item.kind() && answer != Answer.LEAVE) {
       throw new InboxAnswerException("invalid", "'" + answer.label() + "' does not answer " + (item.kind() == ItemKind.APPROVAL
-          ? "an approval request: answer approve or deny" : "an escalation: answer happened, did_not_happen or leave"));
+          ? "an approval request: answer approve or deny" : "an escalation: answer happened, did_not_happen, undo or leave"));
     }
     if (item.kind() == ItemKind.APPROVAL && answer == Answer.LEAVE) {
       throw new InboxAnswerException("invalid", "an approval request is answered approve or deny");
@@ -252,7 +252,7 @@ public final class InboxBook implements Inbox, AutoCloseable {
       throw new InboxAnswerException("conflict", "approval request " + id + " expired at " + item.expiresAt()
           + "; the next call files a new one");
     }
-    if (answer == Answer.HAPPENED || answer == Answer.DID_NOT_HAPPEN) {
+    if (answer == Answer.HAPPENED || answer == Answer.DID_NOT_HAPPEN || answer == Answer.UNDO) {
       if (item.ledgerKey() == null) {
         throw new InboxAnswerException("invalid", "inbox item " + id + " is not a write with a ledger record: answer leave");
       }
@@ -290,7 +290,7 @@ public final class InboxBook implements Inbox, AutoCloseable {
           "the ledger has no record " + key + " for inbox item " + item.id() + " (expired by retention?): answer leave"));
       long token = lease.get().fencingToken();
       LedgerState s = r.state();
-      if (answer == Answer.HAPPENED) {
+      if (answer == Answer.HAPPENED || answer == Answer.UNDO) {
         if (s.isCommitted()) {
           return;
         }
@@ -328,7 +328,7 @@ public final class InboxBook implements Inbox, AutoCloseable {
   private void record(InboxItem item) {
     PersonAnswer a = item.answer();
     Reason reason = switch (a.answer()) {
-      case HAPPENED -> Reason.RECONCILED_COMMITTED;
+      case HAPPENED, UNDO -> Reason.RECONCILED_COMMITTED;
       case DID_NOT_HAPPEN -> Reason.RECONCILED_ABSENT;
       case LEAVE -> Reason.CLOSED_BY_PERSON;
       case APPROVE -> Reason.APPROVED_BY_PERSON;

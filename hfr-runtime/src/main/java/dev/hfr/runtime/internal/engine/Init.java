@@ -2,6 +2,7 @@ package dev.hfr.runtime.internal.engine;
 
 import dev.hfr.annotations.Fault;
 import dev.hfr.annotations.Risk;
+import dev.hfr.runtime.CompensationException;
 import dev.hfr.runtime.HfrFeatures;
 import dev.hfr.runtime.ToolDescriptor;
 import dev.hfr.runtime.action.Action;
@@ -36,8 +37,12 @@ final class Init {
   private final WriteLedger writes;
   private final Decide decide;
   private final AttemptTimeout timeouts;
+  /** Undoes a committed write a person asked to have undone ("undo it"). */
+  private final Compensator compensator;
 
-  Init(HfrFeatures features, Oversight oversight, WriteLedger writes, Decide decide, AttemptTimeout timeouts) {
+  Init(HfrFeatures features, Oversight oversight, WriteLedger writes, Decide decide, AttemptTimeout timeouts,
+      Compensator compensator) {
+    this.compensator = compensator;
     this.features = features;
     this.oversight = oversight;
     this.writes = writes;
@@ -169,6 +174,12 @@ final class Init {
       case COMMITTED:
         return alreadyCommitted(c);
       case COMPENSATED:
+        Optional<PersonAnswer> undo = personAnswer(c);
+        if (undo.isPresent() && undo.get().answer() == Answer.UNDO) {
+          // A person had it undone: the model is told again, nobody is asked again.
+          c.personAnswer = "a person had this write undone; it was undone and is not done again" + because(undo.get());
+          return decide.settle(c, Action.FAIL, Reason.COMPENSATED);
+        }
         // The effect was undone; whether to do it again is the business's call.
         return decide.settle(c, Action.ESCALATE, Reason.ALREADY_COMMITTED);
       case IN_USE:
@@ -202,6 +213,28 @@ final class Init {
         writes.transition(c, LedgerState.PREPARED, null);
         return Next.to(ControllerState.RUN_STEP);
     }
+  }
+
+  /**
+   * "Undo it": the write happened and must not stand. Its tool's compensate method undoes it now, with this call's
+   * arguments (the inbox keeps none raw); nothing is sent. A tool without one leaves it done, and the model is told.
+   */
+  private <R> Next undoneByPerson(Call<R> c, PersonAnswer undo) {
+    if (c.tool().compensateMethod() == null) {
+      c.personAnswer = "a person asked for this write to be undone, but its tool cannot undo it: it stays done"
+          + because(undo);
+      return decide.settle(c, Action.FAIL, Reason.NOT_COMPENSABLE);
+    }
+    try {
+      compensator.compensate(c.task().tenant(), c.task().taskId(), c.step, c.tool(), c.invocation, c.key());
+    } catch (CompensationException e) {
+      c.error = e;
+      c.personAnswer = "a person asked for this write to be undone; undoing it did not succeed (" + e.reason().code() + ")";
+      return decide.settle(c, Action.FAIL, e.reason());
+    }
+    c.writeState().ledgerState = LedgerState.COMPENSATED;
+    c.personAnswer = "a person had this write undone; it was undone and is not done again" + because(undo);
+    return decide.settle(c, Action.FAIL, Reason.COMPENSATED);
   }
 
   /** The answer a person gave in the inbox about this write, if any. */
@@ -247,6 +280,9 @@ final class Init {
       return Next.to(ControllerState.ACCEPT);
     }
     Optional<PersonAnswer> person = personAnswer(c);
+    if (person.isPresent() && person.get().answer() == Answer.UNDO) {
+      return undoneByPerson(c, person.get());
+    }
     if (person.isPresent() && person.get().answer() == Answer.HAPPENED) {
       Optional<Object> given = PersonResults.asResult(person.get().result(), c.tool().resultType());
       if (given.isPresent()) {

@@ -59,7 +59,7 @@ final class Terminate {
     }
     boolean retryable = !unknown && !committed && c.fault != Fault.T7 && c.fault != Fault.T8 && c.fault != Fault.V1
         && reason != Reason.KEY_IN_USE && reason != Reason.ALREADY_COMMITTED && reason != Reason.OUTCOME_UNKNOWN_RECALL
-        && reason != Reason.CLOSED_BY_PERSON;
+        && reason != Reason.CLOSED_BY_PERSON && reason != Reason.COMPENSATED;
     ToolOutcome outcome = new ToolOutcome(c.tool().name(), status, c.fault, retryable, c.write() && (unknown || committed),
         c.key() == null ? List.of() : CallEnd.artifactRefs(c), unknown || committed, c.rung >= 0, c.rungLevel(), c.attempts,
         reason.code(), c.personAnswer);

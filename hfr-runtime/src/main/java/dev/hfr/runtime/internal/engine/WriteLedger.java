@@ -41,9 +41,18 @@ public final class WriteLedger {
    */
   public WriteLedger(IdempotencyLedger ledger, Duration leaseTtl, String owner, Clock clock, Sleeper sleeper,
       boolean keysWrites) {
+    this(ledger, leaseTtl, owner, clock, sleeper, keysWrites, null);
+  }
+
+  /**
+   * @param inbox where people's answers are read: a write a person had undone keeps its key, so the model's re-call
+   *     is told so instead of making it anew; {@code null} without an inbox
+   */
+  public WriteLedger(IdempotencyLedger ledger, Duration leaseTtl, String owner, Clock clock, Sleeper sleeper,
+      boolean keysWrites, dev.hfr.runtime.inbox.internal.InboxBook inbox) {
     this.ledger = Objects.requireNonNull(ledger, "ledger");
     this.leaseTtl = Objects.requireNonNull(leaseTtl, "leaseTtl");
-    this.claims = new WriteClaims(ledger, clock, sleeper, leaseTtl, owner);
+    this.claims = new WriteClaims(ledger, clock, sleeper, leaseTtl, owner, inbox);
     this.keysWrites = keysWrites;
   }
 

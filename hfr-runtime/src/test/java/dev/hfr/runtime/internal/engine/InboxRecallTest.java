@@ -168,6 +168,36 @@ class InboxRecallTest {
     }
 
     @Test
+    @DisplayName("'undo it' on an order whose outcome nobody could tell: the re-call cancels it through the tool's compensate method, once, and sends nothing")
+    void undoCompensates() {
+      Hfr hfr = f.engine();
+      // the order is placed and its answer lost; the reconcile query's answer is lost too: nobody can tell
+      shop.inject("/orders", ShopService.Fault.COMMIT_THEN_DROP, ShopService.Fault.DROP, ShopService.Fault.DROP,
+          ShopService.Fault.DROP, ShopService.Fault.DROP);
+      try (TaskScope task = conversation(hfr, "conv-undo")) {
+        ToolCallException unknown = catchThrowableOfType(ToolCallException.class,
+            () -> hfr.execute(ShopTools.CREATE_ORDER, new ShopTools.CreateOrder(shop, "ref-9")));
+        assertThat(unknown).as("the order's outcome is unknown").isNotNull();
+        InboxItem item = hfr.inbox().list().get(0);
+        assertThat(item.reason()).isEqualTo(Reason.RECONCILE_UNKNOWN.code());
+
+        hfr.inbox().answer(item.id(), Answer.UNDO, "ops@acme", "the customer cancelled by phone");
+
+        for (int i = 0; i < 2; i++) {
+          ToolCallException undone = catchThrowableOfType(ToolCallException.class,
+              () -> hfr.execute(ShopTools.CREATE_ORDER, new ShopTools.CreateOrder(shop, "ref-9")));
+          assertThat(undone.outcome().reason()).isEqualTo(Reason.COMPENSATED.code());
+          assertThat(undone.outcome().personAnswer()).contains("undone").contains("the customer cancelled by phone");
+          assertThat(ModelAnswers.render(undone.outcome())).contains("\"call_again\":false");
+        }
+        assertThat(f.ledger.find("acme", item.ledgerKey()).orElseThrow().state()).isEqualTo(LedgerState.COMPENSATED);
+      }
+      assertThat(shop.ordersByRef).containsEntry("ref-9", 1);
+      assertThat(shop.cancelsByRef).containsEntry("ref-9", 1);
+      assertThat(hfr.inbox().waiting()).as("nobody asked again").isZero();
+    }
+
+    @Test
     @DisplayName("a second answer, an unknown item and an answer that does not fit are refused with what to do instead")
     void badAnswersRefused() {
       Hfr hfr = f.engine();
@@ -177,7 +207,7 @@ class InboxRecallTest {
       }
       String id = hfr.inbox().list().get(0).id();
       assertThatThrownBy(() -> hfr.inbox().answer(id, Answer.APPROVE, "ops@acme", ""))
-          .isInstanceOf(InboxAnswerException.class).hasMessageContaining("happened, did_not_happen or leave");
+          .isInstanceOf(InboxAnswerException.class).hasMessageContaining("happened, did_not_happen, undo or leave");
       hfr.inbox().answer(id, Answer.HAPPENED, "ops@acme", "");
       assertThatThrownBy(() -> hfr.inbox().answer(id, Answer.DID_NOT_HAPPEN, "eve@acme", ""))
           .isInstanceOf(InboxAnswerException.class).hasMessageContaining("it happened by ops@acme");
