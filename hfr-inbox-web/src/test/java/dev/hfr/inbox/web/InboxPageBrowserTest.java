@@ -28,11 +28,11 @@ import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
 import org.openqa.selenium.By;
 import org.openqa.selenium.WebDriver;
+import org.openqa.selenium.WebDriverException;
 import org.openqa.selenium.WebElement;
 import org.openqa.selenium.chrome.ChromeDriver;
 import org.openqa.selenium.chrome.ChromeDriverService;
 import org.openqa.selenium.chrome.ChromeOptions;
-import org.openqa.selenium.support.ui.ExpectedConditions;
 import org.openqa.selenium.support.ui.WebDriverWait;
 
 /**
@@ -132,7 +132,14 @@ class InboxPageBrowserTest {
   private static void submit(WebElement button) {
     WebElement page = browser.findElement(By.tagName("html"));
     button.click();
-    new WebDriverWait(browser, Duration.ofSeconds(10)).until(ExpectedConditions.stalenessOf(page));
+    new WebDriverWait(browser, Duration.ofSeconds(10)).until(d -> {
+      try {
+        page.getTagName();
+        return false;
+      } catch (WebDriverException gone) { // stale, or (chromium, mid-navigation) no longer in the document
+        return true;
+      }
+    });
   }
 
   private WebElement item(String id) {
