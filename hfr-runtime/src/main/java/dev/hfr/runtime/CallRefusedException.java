@@ -18,7 +18,7 @@ public class CallRefusedException extends ToolCallException {
   private static String nextStep(String reason) {
     switch (reason) {
       case "approval_denied":
-        return "the approval gate denied it: ask for approval (Hfr.builder().approvalGate(...)) or do not make the call";
+        return "a person (or the approval gate) denied it: see the outcome's personAnswer for why; ask for approval (Hfr.builder().approvalGate(...)) or do not make the call";
       case "task_limit_reached":
         return "the task reached one of its limits (see taskReport().budgetUsage()): end the task or open a new one";
       case "repeated_action":
@@ -28,6 +28,12 @@ public class CallRefusedException extends ToolCallException {
       case "ledger_unavailable":
         return "the ledger's database does not answer, so the write was not sent: call again once it is back"
             + " (harness.ledger.available is 1 again)";
+      case "approval_expired":
+        return "the approval expired before the call used it: a new approval request is in the inbox (hfr.inbox())";
+      case "approval_used":
+        return "this write's approval was used by an earlier send: a new approval request is in the inbox (hfr.inbox())";
+      case "closed_by_person":
+        return "a person closed this write in the inbox (leave it): nothing was sent, and calling again will not help";
       case "already_committed":
         return "the ledger already holds this write as committed: it is not executed again, and calling it again will not help";
       default:

@@ -41,6 +41,12 @@ import dev.hfr.runtime.internal.engine.WriteLedger;
 import dev.hfr.runtime.escalate.EscalationHandler;
 import dev.hfr.runtime.escalate.EvidenceBundle;
 import dev.hfr.runtime.fleet.PostgresFleet;
+import dev.hfr.runtime.inbox.Inbox;
+import dev.hfr.runtime.inbox.InboxStore;
+import dev.hfr.runtime.inbox.PostgresInboxStore;
+import dev.hfr.runtime.inbox.SqliteInboxStore;
+import dev.hfr.runtime.inbox.internal.InboxBook;
+import dev.hfr.runtime.ledger.EmbeddedFileLedger;
 import dev.hfr.runtime.ledger.IdempotencyKeys;
 import dev.hfr.runtime.ledger.IdempotencyLedger;
 import dev.hfr.runtime.ledger.LedgerLockedException;
@@ -121,6 +127,9 @@ public final class Hfr implements RecoveryEngine, AutoCloseable {
    */
   public static final Duration DEFAULT_LEASE_TTL = Duration.ofSeconds(20);
 
+  /** How long an approval request, and then its approval, stays valid by default: 24 hours. */
+  public static final Duration DEFAULT_APPROVAL_TTL = Duration.ofHours(24);
+
   private final Controller controller;
   /** Undoes committed writes; package-private for the task scopes, which undo their own through it. */
   final Compensator compensator;
@@ -157,6 +166,10 @@ public final class Hfr implements RecoveryEngine, AutoCloseable {
   /** Where the engine's escalations go, for adapters that escalate calls of their own (the model ladders). */
   private final EscalationHandler escalationHandler;
   private volatile HfrMode mode;
+  /** The inbox's rules (engine and people), or {@code null} when the inbox is off. */
+  private final InboxBook inboxBook;
+  /** {@link #inbox()}. */
+  private final Inbox inbox;
 
   private Hfr(Builder b, IdempotencyLedger ledger, DecisionSink sink, PostgresFleet fleet, List<AutoCloseable> owned) {
     this.owned = owned;
@@ -227,19 +240,80 @@ public final class Hfr implements RecoveryEngine, AutoCloseable {
     this.checkpointAtOpen = b.checkpointTasksAtOpen;
     this.checkpoints = keysWrites && features.idempotency()
         ? new TaskCheckpoints(ledger, owner, clock, spec -> SpecText.of(spec, configVersion)) : TaskCheckpoints.NONE;
-    this.oversight = new Oversight(b.approvalGate, b.escalationHandler, b.stackTraces, checkpoints);
+    this.inboxBook = b.inboxEnabled ? openInbox(b, ledger, sink, owned) : null;
+    this.inbox = inboxBook;
+    if (inbox != null) {
+      registerInboxMeters(b.meterRegistry, inbox);
+    }
+    this.oversight = new Oversight(b.approvalGate, b.escalationHandler, b.stackTraces, checkpoints, inboxBook);
     this.compensator = new Compensator(clock, ledger, b.classifier, sink, b.escalationHandler,
         new CompensationMeters(b.meterRegistry), meters, b.leaseTtl, owner, timeouts);
     EngineParts parts = new EngineParts(clock, features,
         new ToolRuntimes(meters, breakers, bulkheads, policies, b.callTiming, clock, features.budgets() ? tenantBudgets : null),
         new FailureHandling(b.classifier, gate.build(), backoff, b.random, b.maxRetryAfter, b.compressor),
         new ResultVerification(b.hooks),
-        new WriteLedger(ledger, b.leaseTtl, owner, clock, b.sleeper, keysWrites),
+        new WriteLedger(ledger, b.leaseTtl, owner, clock, b.sleeper, keysWrites, inboxBook),
         oversight,
         new DecisionRecorder(meters, sink, clock, telemetry(b.config).sampleRate(),
             observations != null ? observations : CallListener.NONE),
         timeouts, compensator);
     this.controller = new Controller(parts, b.sleeper, b.scheduler != null ? BackoffScheduler.using(b.scheduler) : ownScheduler());
+  }
+
+  /**
+   * The inbox's store: the builder's, else beside the ledger — {@code inbox.db} in the embedded ledger's directory, a
+   * table on the PostgreSQL ledger's database, or in memory for a ledger that keeps nothing.
+   */
+  private static InboxBook openInbox(Builder b, IdempotencyLedger ledger, DecisionSink sink, List<AutoCloseable> owned) {
+    InboxStore store = b.inboxStore;
+    boolean owns = store == null;
+    if (store == null) {
+      if (ledger instanceof EmbeddedFileLedger embedded) {
+        store = SqliteInboxStore.open(embedded.directory().resolve(SqliteInboxStore.FILE_NAME));
+      } else if (ledger instanceof PostgresLedger pg) {
+        store = PostgresInboxStore.create(pg.dataSource());
+      } else {
+        store = SqliteInboxStore.inMemory();
+      }
+    }
+    InboxBook book = new InboxBook(store, ledger, sink, b.clock, b.approvalTtl, owns);
+    owned.add(book);
+    return book;
+  }
+
+  /** {@code harness.inbox.waiting} and {@code harness.inbox.oldest.age}, read from the store when scraped. */
+  private static void registerInboxMeters(MeterRegistry registry, Inbox inbox) {
+    Gauge.builder("harness.inbox.waiting", inbox, i -> safely(() -> (double) i.waiting()))
+        .description("Inbox items (escalations and approval requests) waiting for a person")
+        .baseUnit("items")
+        .register(registry);
+    Gauge.builder("harness.inbox.oldest.age", inbox, i -> safely(() -> i.oldestAge().toMillis() / 1000.0))
+        .description("How long the oldest inbox item has waited for a person (0 when none waits)")
+        .baseUnit("seconds")
+        .register(registry);
+  }
+
+  /** A gauge's reading, NaN when the store does not answer (a scrape must not fail). */
+  private static double safely(java.util.function.DoubleSupplier reading) {
+    try {
+      return reading.getAsDouble();
+    } catch (RuntimeException e) {
+      return Double.NaN;
+    }
+  }
+
+  /**
+   * What waits for a person — escalations and approval requests — and their answers, in the ledger's store: list,
+   * get, answer, {@code onAnswered}. See {@link Inbox}.
+   *
+   * @throws IllegalStateException when the engine was built with {@code Builder.inbox(false)}
+   */
+  public Inbox inbox() {
+    if (inbox == null) {
+      throw new IllegalStateException("this engine was built without its inbox (Hfr.builder().inbox(false)):"
+          + " escalations go to the escalation handler only");
+    }
+    return inbox;
   }
 
   /** The {@code telemetry} section of {@code config}, or its defaults without one. */
@@ -641,7 +715,11 @@ public final class Hfr implements RecoveryEngine, AutoCloseable {
     private CallTiming callTiming = CallTiming.ADAPTIVE;
     private DecisionSink decisionSink;
     private EscalationHandler escalationHandler = EscalationHandler.recordOnly();
-    private ApprovalGate approvalGate = ApprovalGate.denyAll();
+    /** {@code null}: approvals are asked in the inbox (or denied without one). */
+    private ApprovalGate approvalGate;
+    private boolean inboxEnabled = true;
+    private InboxStore inboxStore;
+    private Duration approvalTtl = DEFAULT_APPROVAL_TTL;
     private HfrMode mode = HfrMode.ENFORCE;
     private HfrFeatures features = HfrFeatures.all();
     private PolicySource policies;
@@ -775,6 +853,44 @@ public final class Hfr implements RecoveryEngine, AutoCloseable {
       return this;
     }
 
+    /**
+     * Whether the engine keeps an inbox of what waits for a person ({@link Hfr#inbox()}; default {@code true}): every
+     * escalation is filed there besides going to the escalation handler, and {@code requiresApproval} writes ask for
+     * approval there unless {@link #approvalGate} gives a gate of your own. {@code false}: escalations go to the
+     * handler only, and such writes are denied without a gate.
+     */
+    public Builder inbox(boolean enabled) {
+      this.inboxEnabled = enabled;
+      return this;
+    }
+
+    /**
+     * Where the inbox lives, instead of beside the ledger ({@code inbox.db} in the embedded ledger's directory, the
+     * PostgreSQL ledger's database, or memory). A store given here stays open when the engine closes.
+     */
+    public Builder inboxStore(InboxStore store) {
+      this.inboxStore = Objects.requireNonNull(store, "store");
+      this.inboxEnabled = true;
+      return this;
+    }
+
+    /**
+     * How long an approval request waits for a person, and then how long its approval stays usable (default {@link
+     * Hfr#DEFAULT_APPROVAL_TTL}, 24 h). A call after that is refused ({@code approval_expired}) and files a new request.
+     */
+    public Builder approvalTtl(Duration ttl) {
+      Objects.requireNonNull(ttl, "ttl");
+      if (ttl.isNegative() || ttl.isZero()) {
+        throw new IllegalArgumentException("approvalTtl must be positive, was " + ttl);
+      }
+      this.approvalTtl = ttl;
+      return this;
+    }
+
+    /**
+     * A gate of your own that decides every {@code requiresApproval} call synchronously (the call's thread waits for
+     * it). Without one, approvals are asked in the inbox and never block a thread.
+     */
     public Builder approvalGate(ApprovalGate gate) {
       this.approvalGate = Objects.requireNonNull(gate, "gate");
       return this;

@@ -31,7 +31,7 @@ public class ToolCallException extends RuntimeException {
 
   /** Reasons that mean the call was refused rather than tried and failed. */
   private static final Set<String> REFUSALS = Set.of("policy_refusal", "approval_denied", "task_limit_reached",
-      "repeated_action", "key_in_use", "already_committed",
+      "repeated_action", "key_in_use", "already_committed", "approval_expired", "approval_used", "closed_by_person",
       "ledger_unavailable");
 
   private final transient ToolOutcome outcome;
@@ -81,6 +81,9 @@ public class ToolCallException extends RuntimeException {
     Objects.requireNonNull(outcome, "outcome");
     if (writeOutcomeUnknown && !"key_in_use".equals(outcome.reason())) {
       return new OutcomeUnknownException(outcome, cause, report, stackTrace);
+    }
+    if ("awaiting_approval".equals(outcome.reason())) {
+      return new CallAwaitingApprovalException(outcome, cause, report, stackTrace);
     }
     if (outcome.errorType() == Fault.T8 || REFUSALS.contains(outcome.reason())) {
       return new CallRefusedException(outcome, cause, report, stackTrace);

@@ -20,6 +20,8 @@ import java.util.Objects;
  * @param degradeLevel the rung's level, {@code L0} when not degraded
  * @param attempts physical attempts made, all rungs included
  * @param reason a short machine-readable reason ({@code timeout_unknown_state}, {@code budget_exhausted}, ...)
+ * @param personAnswer what a person answered in the inbox that decided this call (a denial's reason, "a person
+ *     closed it"), for the model; {@code null} when no person decided it
  */
 public record ToolOutcome(
     String tool,
@@ -32,7 +34,16 @@ public record ToolOutcome(
     boolean degraded,
     DegradeLevel degradeLevel,
     int attempts,
-    String reason) {
+    String reason,
+    String personAnswer) {
+
+  /** An outcome no person decided. */
+  public ToolOutcome(String tool, Status status, Fault errorType, boolean retryable, boolean sideEffect,
+      List<String> artifactRefs, boolean verificationRequired, boolean degraded, DegradeLevel degradeLevel, int attempts,
+      String reason) {
+    this(tool, status, errorType, retryable, sideEffect, artifactRefs, verificationRequired, degraded, degradeLevel,
+        attempts, reason, null);
+  }
 
   /** How a tool call ended. */
   public enum Status {

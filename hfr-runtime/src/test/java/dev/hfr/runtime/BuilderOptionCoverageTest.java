@@ -42,6 +42,9 @@ class BuilderOptionCoverageTest {
     PROOF.put("decisionSink", ENGINE + "DecisionEventRoutingTest#redactPii");
     PROOF.put("escalationHandler", EFFECTS + "escalationHandler");
     PROOF.put("approvalGate", ENGINE + "RecoveryRulesTest$Approvals#approvedRuns");
+    PROOF.put("inbox", ENGINE + "InboxRecallTest#inboxOff");
+    PROOF.put("inboxStore", ENGINE + "InboxRecallTest#storeOfYourOwn");
+    PROOF.put("approvalTtl", ENGINE + "InboxRecallTest$Approvals#expiredRefused");
     PROOF.put("mode", ENGINE + "HttpToolsTest#shadowModeChangesNothing");
     PROOF.put("features", EFFECTS + "features");
     PROOF.put("config", ENGINE + "ConfigPoliciesTest#tenantOverrides");

@@ -45,6 +45,9 @@ final class ExecutionContract {
     }
     o.put("attempts", outcome.attempts());
     o.put("tool", outcome.tool());
+    if (outcome.personAnswer() != null) {
+      o.put("person_answer", outcome.personAnswer());   // a person's answer in the inbox decided the call
+    }
     return o;
   }
 

@@ -105,6 +105,19 @@ public enum Reason {
    * idempotent): nothing is sent; the write is with a person, and calling again will not help.
    */
   OUTCOME_UNKNOWN_RECALL,
+  /**
+   * A call of a {@code requiresApproval} tool waits for a person: nothing ran, an approval request is in the inbox,
+   * and calling again with the same arguments once it is approved runs it (once).
+   */
+  AWAITING_APPROVAL,
+  /** A person approved the call in the inbox: it ran under that approval, which is now used. */
+  APPROVED_BY_PERSON,
+  /** The approval (or its request) expired before a call used it: nothing ran; a new request is in the inbox. */
+  APPROVAL_EXPIRED,
+  /** The approval for this write was already used by an earlier send: nothing ran; a new request is in the inbox. */
+  APPROVAL_USED,
+  /** A person closed the escalated write as it is ("leave it"): nothing is sent, calling again will not help. */
+  CLOSED_BY_PERSON,
   /** The context overflowed and was compressed. */
   CONTEXT_COMPRESSED,
   /** The context overflowed and no compressor could shrink it. */

@@ -55,6 +55,9 @@ public final class ToolExecutionContract {
     }
     o.put("attempts", outcome.attempts());
     o.put("tool", outcome.tool());
+    if (outcome.personAnswer() != null) {
+      o.put("person_answer", outcome.personAnswer());
+    }
     return o;
   }
 

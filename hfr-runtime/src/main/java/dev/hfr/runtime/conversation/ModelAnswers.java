@@ -95,6 +95,21 @@ public final class ModelAnswers {
   private static final Advice UNKNOWN_RECALLED = new Advice(false,
       "This write was already tried in this conversation and its outcome is still unknown; a person was asked to"
           + " check it and nothing was sent again. Do not call it again: tell the user it is being checked.");
+  private static final Advice AWAITING_APPROVAL = new Advice(true,
+      "This call needs a person's approval and nothing was done yet; it is waiting in their inbox. Tell the user it"
+          + " waits for approval, and call it again with the same arguments once they say it was approved.");
+  private static final Advice DENIED_BY_PERSON = new Advice(false,
+      "A person denied this call (their reason is in person_answer); nothing was done. Do not call it again: tell"
+          + " the user why.");
+  private static final Advice NEW_APPROVAL_NEEDED = new Advice(true,
+      "The approval for this call expired or was already used; nothing was done and a new request is waiting for a"
+          + " person. Tell the user, and call it again once they say it was approved.");
+  private static final Advice CLOSED_BY_PERSON = new Advice(false,
+      "A person looked at this write and closed it as it is; nothing was sent again. Do not call it again: tell the"
+          + " user it was handled by a person.");
+  private static final Advice UNDONE_BY_PERSON = new Advice(false,
+      "A person decided this write must not stand (see person_answer); it was not done again. Do not call it again:"
+          + " tell the user.");
   private static final Advice REFUSED = new Advice(false,
       "The call was refused and will be refused again. Do not call it again: change the request or tell the user.");
   private static final Advice NOT_RETRYABLE = new Advice(false,
@@ -108,6 +123,26 @@ public final class ModelAnswers {
   /** The advice for {@code outcome}: re-calls of unknown writes and escalations first, then the reason, then {@code retryable}. */
   public static Advice adviceFor(ToolOutcome outcome) {
     String reason = outcome.reason() == null ? "" : outcome.reason();
+    switch (reason) {
+      case "awaiting_approval":
+        return AWAITING_APPROVAL;
+      case "approval_expired", "approval_used":
+        return NEW_APPROVAL_NEEDED;
+      case "closed_by_person":
+        return CLOSED_BY_PERSON;
+      case "compensated", "not_compensable":
+        if (outcome.personAnswer() != null) {
+          return UNDONE_BY_PERSON;
+        }
+        break;
+      case "approval_denied":
+        if (outcome.personAnswer() != null) {
+          return DENIED_BY_PERSON;
+        }
+        break;
+      default:
+        break;
+    }
     if ("outcome_unknown_recall".equals(reason)) {
       return UNKNOWN_RECALLED;
     }

@@ -145,6 +145,8 @@ class HfrAutoConfigurationTest {
 
   @Test
   void escalationsWaitInAQueueUnlessTheApplicationHandlesThemItself() {
+    // a gate of the application's that says no (without one, the approval would wait in the inbox instead)
+    var app = this.app.withBean(dev.hfr.runtime.approval.ApprovalGate.class, dev.hfr.runtime.approval.ApprovalGate::denyAll);
     app.run(context -> {
       assertThatThrownBy(() -> context.getBean(ReservationTools.class).cancelAll("test")).isInstanceOf(ToolCallException.class);
       assertThat(context.getBean(EscalationQueue.class).pending()).extracting(EvidenceBundle::tool)

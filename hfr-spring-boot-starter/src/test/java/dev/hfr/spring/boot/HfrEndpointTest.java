@@ -28,6 +28,8 @@ class HfrEndpointTest {
       .withConfiguration(AutoConfigurations.of(HfrAutoConfiguration.class, HfrActuatorAutoConfiguration.class))
       .withUserConfiguration(ShopApplication.class)
       .withBean(DecisionSink.class, DecisionSink::discarding)
+      // a gate of the application's that says no: the refused approval is an escalation (without one it would wait in the inbox)
+      .withBean(dev.hfr.runtime.approval.ApprovalGate.class, dev.hfr.runtime.approval.ApprovalGate::denyAll)
       .withPropertyValues("hfr.idempotency.ledger=memory", "hfr.retry.base-delay-ms=0", "hfr.retry.max-delay-ms=0",
           "hfr.circuit-breaker.consecutive-failures=3", "hfr.tenants.acme.retry.max-retries-per-tenant-per-min=50",
           "management.endpoints.web.exposure.include=hfr,health");

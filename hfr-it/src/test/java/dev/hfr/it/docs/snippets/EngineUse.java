@@ -61,8 +61,8 @@ final class EngineUse {
     Hfr hfr = Hfr.builder()
         .config(HfrConfigLoader.load(Path.of("hfr.yaml")))   // optional: §5.2 YAML, per tenant / per tool
         .meterRegistry(prometheusRegistry)                    // default: SimpleMeterRegistry
-        .escalationHandler(bundle -> tickets.open(bundle))    // default: record only
-        .approvalGate(request -> approvals.ask(request))      // default: deny (approval is never bypassed)
+        .escalationHandler(bundle -> tickets.open(bundle))    // default: record only (every escalation is also in hfr.inbox())
+        .approvalGate(request -> approvals.ask(request))      // default: ask in hfr.inbox(), never blocking (docs/INBOX.md)
         .build();                                             // also runs crash resume on the ledger
 
     try (TaskScope task = hfr.openTask(TaskSpec.builder("acme", "order-42")

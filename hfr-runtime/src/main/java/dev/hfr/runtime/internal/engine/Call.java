@@ -101,6 +101,10 @@ final class Call<R> extends AttemptHistory implements StepAllowance {
   String suggestion;
 
   String argsHash;
+  /** What a person answered in the inbox that decided this call, for the model (a denial's reason); or {@code null}. */
+  String personAnswer;
+  /** The inbox item this call filed or used (an approval request), or {@code null}. */
+  String inboxItem;
   /** A write's ledger state, made when the write first needs it; a read has none. */
   private WriteState write;
 

@@ -43,6 +43,9 @@ final class CallEnd {
   static List<String> artifactRefs(Call<?> c) {
     List<String> refs = new ArrayList<>(2);
     refs.add("ledger:" + c.key());
+    if (c.inboxItem != null) {
+      refs.add("inbox:" + c.inboxItem);
+    }
     if (c.hasResult && c.result != null) {
       refs.add("result:" + DecisionRecorder.resultHashOrType(c.result));
     }

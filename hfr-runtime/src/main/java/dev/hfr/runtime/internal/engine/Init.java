@@ -2,12 +2,17 @@ package dev.hfr.runtime.internal.engine;
 
 import dev.hfr.annotations.Fault;
 import dev.hfr.annotations.Risk;
+import dev.hfr.runtime.CompensationException;
 import dev.hfr.runtime.HfrFeatures;
 import dev.hfr.runtime.ToolDescriptor;
 import dev.hfr.runtime.action.Action;
 import dev.hfr.runtime.action.Reason;
 import dev.hfr.runtime.budget.TaskLimit;
 import dev.hfr.runtime.classify.Classification;
+import dev.hfr.runtime.inbox.Answer;
+import dev.hfr.runtime.inbox.PersonAnswer;
+import dev.hfr.runtime.inbox.internal.InboxBook;
+import dev.hfr.runtime.inbox.internal.PersonResults;
 import dev.hfr.runtime.ledger.IdempotencyKeys;
 import dev.hfr.runtime.ledger.LedgerRecord;
 import dev.hfr.runtime.ledger.LedgerState;
@@ -32,8 +37,12 @@ final class Init {
   private final WriteLedger writes;
   private final Decide decide;
   private final AttemptTimeout timeouts;
+  /** Undoes a committed write a person asked to have undone ("undo it"). */
+  private final Compensator compensator;
 
-  Init(HfrFeatures features, Oversight oversight, WriteLedger writes, Decide decide, AttemptTimeout timeouts) {
+  Init(HfrFeatures features, Oversight oversight, WriteLedger writes, Decide decide, AttemptTimeout timeouts,
+      Compensator compensator) {
+    this.compensator = compensator;
     this.features = features;
     this.oversight = oversight;
     this.writes = writes;
@@ -52,16 +61,68 @@ final class Init {
       }
       return decide.settle(c, Action.FAIL, Reason.TASK_LIMIT_REACHED);
     }
-    if (c.tool().requiresApproval() && !oversight.approved(c)) {
+    // idempotency.enabled: false leaves writes unkeyed; an ambiguous failure is still reconciled or escalated.
+    boolean keyed = c.write() && features.idempotency() && writes.keysWrites();
+    boolean inInbox = keyed && c.tool().requiresApproval() && oversight.inboxApprovals();
+    if (c.tool().requiresApproval() && !inInbox && !oversight.approved(c)) {
       c.classification = APPROVAL_DENIED;
       c.fault = Fault.T8;
       return decide.settle(c, Action.ESCALATE, Reason.APPROVAL_DENIED);
     }
-    // idempotency.enabled: false leaves writes unkeyed; an ambiguous failure is still reconciled or escalated.
-    if (c.write() && features.idempotency() && writes.keysWrites()) {
+    if (keyed) {
+      WriteClaims.Keyed k = key(c);
+      if (inInbox) {
+        Next notApproved = inboxApproval(c, k.key());
+        if (notApproved != null) {
+          return notApproved;
+        }
+      }
       return prepareWrite(c);
     }
     return Next.to(ControllerState.RUN_STEP);
+  }
+
+  /**
+   * The approval in the inbox of a write about to be sent: {@code null} lets the call go on (approved now, used once;
+   * or the write has a record already, whose own rules decide — nothing is sent twice under one approval). Otherwise
+   * the call ends at once, nothing sent and no thread waiting: waiting for a person, denied with their reason, or — an
+   * expired or used approval — a new request filed.
+   */
+  private <R> Next inboxApproval(Call<R> c, String key) {
+    Optional<LedgerRecord> record = writes.find(c.task().tenant(), key);
+    if (record.isPresent() && !WriteClaims.provesNotApplied(record.get().state())) {
+      return null;
+    }
+    InboxBook.ApprovalStatus status = oversight.inboxApproval(c, key);
+    c.inboxItem = status.item().id();
+    switch (status.verdict()) {
+      case APPROVED:
+        c.rt.meters.approval(true);
+        return null;
+      case DENIED:
+        c.rt.meters.approval(false);
+        c.classification = APPROVAL_DENIED;
+        c.fault = Fault.T8;
+        c.personAnswer = status.item().answer().reason();
+        return decide.settle(c, Action.FAIL, Reason.APPROVAL_DENIED);
+      case EXPIRED:
+        return decide.settle(c, Action.FAIL, Reason.APPROVAL_EXPIRED);
+      case USED:
+        return decide.settle(c, Action.FAIL, Reason.APPROVAL_USED);
+      default:
+        return decide.settle(c, Action.FAIL, Reason.AWAITING_APPROVAL);
+    }
+  }
+
+  /** The write's arguments, their hash and its key, worked out once per call (the key counts occurrences). */
+  private <R> WriteClaims.Keyed key(Call<R> c) {
+    List<Object> args = IdempotencyKeys.arguments(c.tool(), c.invocation);
+    c.argsHash = IdempotencyKeys.argsHash(args);
+    WriteClaims.Keyed keyed = writes.key(c.task(), c.tool().name(), args, c.argsHash, c.step);
+    WriteState w = c.writeState();
+    w.key = keyed.key();
+    w.recall = keyed.recall();
+    return keyed;
   }
 
   /**
@@ -89,12 +150,6 @@ final class Init {
    * call that created the record or took it over under its own lease sends ({@link WriteClaims}).
    */
   private <R> Next prepareWrite(Call<R> c) {
-    List<Object> args = IdempotencyKeys.arguments(c.tool(), c.invocation);
-    c.argsHash = IdempotencyKeys.argsHash(args);
-    WriteClaims.Keyed keyed = writes.key(c.task(), c.tool().name(), args, c.argsHash, c.step);
-    WriteState w = c.writeState();
-    w.key = keyed.key();
-    w.recall = keyed.recall();
     TaskState explicit = c.explicitTask();
     if (explicit != null) {
       // The task's start checkpoint goes before its first write's record (§5.4): a cut-off task is listed
@@ -102,7 +157,7 @@ final class Init {
       oversight.checkpoints().startDue(explicit);
     }
     WriteClaims.Claim claim = writes.claim(c);
-    w.ledgerState = claim.record().state();
+    c.writeState().ledgerState = claim.record().state();
     LedgerRecord standsFor = null;
     ResumedWrites resumed = explicit != null ? explicit.resumed() : null;
     if (resumed != null) {
@@ -119,6 +174,12 @@ final class Init {
       case COMMITTED:
         return alreadyCommitted(c);
       case COMPENSATED:
+        Optional<PersonAnswer> undo = personAnswer(c);
+        if (undo.isPresent() && undo.get().answer() == Answer.UNDO) {
+          // A person had it undone: the model is told again, nobody is asked again.
+          c.personAnswer = "a person had this write undone; it was undone and is not done again" + because(undo.get());
+          return decide.settle(c, Action.FAIL, Reason.COMPENSATED);
+        }
         // The effect was undone; whether to do it again is the business's call.
         return decide.settle(c, Action.ESCALATE, Reason.ALREADY_COMMITTED);
       case IN_USE:
@@ -138,6 +199,12 @@ final class Init {
         c.fault = Fault.T3;
         return decide.settle(c, Action.RECONCILE, Reason.TIMEOUT_UNKNOWN_STATE);
       case UNKNOWN:
+        Optional<PersonAnswer> answered = personAnswer(c);
+        if (answered.isPresent() && answered.get().answer() == Answer.LEAVE) {
+          // A person closed it as it is: the model is told, nothing is sent or asked again.
+          c.personAnswer = "a person closed this write as it is" + because(answered.get());
+          return decide.settle(c, Action.FAIL, Reason.CLOSED_BY_PERSON);
+        }
         c.classification = LEDGER_UNKNOWN;
         c.fault = Fault.T3;
         return decide.settle(c, Action.RECONCILE, Reason.TIMEOUT_UNKNOWN_STATE);
@@ -146,6 +213,38 @@ final class Init {
         writes.transition(c, LedgerState.PREPARED, null);
         return Next.to(ControllerState.RUN_STEP);
     }
+  }
+
+  /**
+   * "Undo it": the write happened and must not stand. Its tool's compensate method undoes it now, with this call's
+   * arguments (the inbox keeps none raw); nothing is sent. A tool without one leaves it done, and the model is told.
+   */
+  private <R> Next undoneByPerson(Call<R> c, PersonAnswer undo) {
+    if (c.tool().compensateMethod() == null) {
+      c.personAnswer = "a person asked for this write to be undone, but its tool cannot undo it: it stays done"
+          + because(undo);
+      return decide.settle(c, Action.FAIL, Reason.NOT_COMPENSABLE);
+    }
+    try {
+      compensator.compensate(c.task().tenant(), c.task().taskId(), c.step, c.tool(), c.invocation, c.key());
+    } catch (CompensationException e) {
+      c.error = e;
+      c.personAnswer = "a person asked for this write to be undone; undoing it did not succeed (" + e.reason().code() + ")";
+      return decide.settle(c, Action.FAIL, e.reason());
+    }
+    c.writeState().ledgerState = LedgerState.COMPENSATED;
+    c.personAnswer = "a person had this write undone; it was undone and is not done again" + because(undo);
+    return decide.settle(c, Action.FAIL, Reason.COMPENSATED);
+  }
+
+  /** The answer a person gave in the inbox about this write, if any. */
+  private Optional<PersonAnswer> personAnswer(Call<?> c) {
+    InboxBook inbox = oversight.inbox();
+    return inbox == null || c.key() == null ? Optional.empty() : inbox.answerFor(c.task().tenant(), c.key());
+  }
+
+  private static String because(PersonAnswer a) {
+    return a.reason().isEmpty() ? "" : ": " + a.reason();
   }
 
   /**
@@ -179,6 +278,22 @@ final class Init {
       c.hasResult = true;
       c.writeState().replayed = true;
       return Next.to(ControllerState.ACCEPT);
+    }
+    Optional<PersonAnswer> person = personAnswer(c);
+    if (person.isPresent() && person.get().answer() == Answer.UNDO) {
+      return undoneByPerson(c, person.get());
+    }
+    if (person.isPresent() && person.get().answer() == Answer.HAPPENED) {
+      Optional<Object> given = PersonResults.asResult(person.get().result(), c.tool().resultType());
+      if (given.isPresent()) {
+        // A person said it happened and gave its result: that is the write's answer, a replay.
+        c.result = (R) PersonResults.unwrap(given.get());
+        c.hasResult = true;
+        c.writeState().replayed = true;
+        return Next.to(ControllerState.ACCEPT);
+      }
+      c.personAnswer = "a person confirmed this write happened" + because(person.get());
+      return decide.settle(c, Action.FAIL, Reason.ALREADY_COMMITTED);
     }
     if (c.risk() == Risk.R1 && c.tool().reconcileMethod() == null) {
       // The service answers a known key with the committed result, without a second effect (Proposition 2).

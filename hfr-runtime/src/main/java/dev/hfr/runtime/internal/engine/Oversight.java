@@ -10,6 +10,8 @@ import dev.hfr.runtime.approval.ApprovalGate;
 import dev.hfr.runtime.approval.ApprovalRequest;
 import dev.hfr.runtime.escalate.EscalationHandler;
 import dev.hfr.runtime.escalate.EvidenceBundle;
+import dev.hfr.runtime.inbox.internal.ArgumentPreview;
+import dev.hfr.runtime.inbox.internal.InboxBook;
 import dev.hfr.runtime.telemetry.DecisionEvent;
 import dev.hfr.runtime.telemetry.ToolMeters;
 import dev.hfr.runtime.verify.Verdict;
@@ -29,6 +31,8 @@ public final class Oversight {
   private final EscalationHandler escalation;
   private final boolean stackTraces;
   private final TaskCheckpoints checkpoints;
+  /** Where escalations and approval requests wait for a person; {@code null} without an inbox. */
+  private final InboxBook inbox;
 
   /** @param stackTraces whether a {@link ToolCallException} records where it was thrown (see {@code Hfr.Builder.stackTraces}) */
   public Oversight(ApprovalGate approval, EscalationHandler escalation, boolean stackTraces) {
@@ -37,7 +41,19 @@ public final class Oversight {
 
   /** @param checkpoints where an escalation's checkpoint is saved before the handler hears of it (§5.4) */
   public Oversight(ApprovalGate approval, EscalationHandler escalation, boolean stackTraces, TaskCheckpoints checkpoints) {
-    this.approval = Objects.requireNonNull(approval, "approval");
+    this(approval, escalation, stackTraces, checkpoints, null);
+  }
+
+  /**
+   * @param approval the application's own gate, or {@code null}: approvals are then asked in {@code inbox} (or, with
+   *     neither, denied)
+   * @param inbox where escalations are filed for a person (beside the handler), or {@code null}
+   */
+  public Oversight(ApprovalGate approval, EscalationHandler escalation, boolean stackTraces, TaskCheckpoints checkpoints,
+      InboxBook inbox) {
+    this.inbox = inbox;
+    this.approval = approval != null ? approval : ApprovalGate.denyAll();
+    this.inboxApprovals = approval == null && inbox != null;
     this.escalation = Objects.requireNonNull(escalation, "escalation");
     this.stackTraces = stackTraces;
     this.checkpoints = Objects.requireNonNull(checkpoints, "checkpoints");
@@ -46,6 +62,24 @@ public final class Oversight {
   /** The exception that tells the caller the call ended in {@code outcome}. */
   ToolCallException failure(ToolOutcome outcome, Throwable cause, boolean writeOutcomeUnknown, Supplier<TaskReport> report) {
     return ToolCallException.of(outcome, cause, writeOutcomeUnknown, report, stackTraces);
+  }
+
+  /** Whether approvals are asked in the inbox (no gate of the application's): they never block a thread. */
+  private final boolean inboxApprovals;
+
+  boolean inboxApprovals() {
+    return inboxApprovals;
+  }
+
+  /** The inbox, or {@code null}. */
+  InboxBook inbox() {
+    return inbox;
+  }
+
+  /** The inbox's approval of the write {@code c} is about to send under {@code key}: used once if it is there. */
+  InboxBook.ApprovalStatus inboxApproval(Call<?> c, String key) {
+    return inbox.approval(c.task().tenant(), c.task().taskId(), c.tool().name(), c.risk(), key, c.argsHash(),
+        ArgumentPreview.of(c.tool(), c.invocation));
   }
 
   /** Whether the gate approves the call; a failing gate is a denial. */
@@ -85,7 +119,7 @@ public final class Oversight {
         + c.policy.humanSpotCheckRate() + "); the call succeeded";
     meters.escalation(Reason.HUMAN_SPOT_CHECK);
     try {
-      escalation.escalate(evidence(c));
+      escalate(null, evidence(c), ArgumentPreview.of(c.tool(), c.invocation));
     } catch (Exception e) {
       meters.escalation(Reason.ESCALATION_FAILED);
     }
@@ -98,7 +132,8 @@ public final class Oversight {
 
   /** Hands the call over with its evidence bundle. */
   void escalate(Call<?> c) throws Exception {
-    escalate(c.explicitTask(), evidence(c)); // a call outside any scope has no task
+    // a call outside any scope has no task
+    escalate(c.explicitTask(), evidence(c), ArgumentPreview.of(c.tool(), c.invocation));
   }
 
   /**
@@ -110,10 +145,26 @@ public final class Oversight {
    * @throws Exception what the handler threw
    */
   public void escalate(TaskState task, EvidenceBundle evidence) throws Exception {
+    escalate(task, evidence, "");
+  }
+
+  /** As {@link #escalate(TaskState, EvidenceBundle)}, filed in the inbox with the call's redacted arguments. */
+  void escalate(TaskState task, EvidenceBundle evidence, String argsPreview) throws Exception {
     if (task != null) {
       checkpoints.escalated(task, evidence);
     }
+    RuntimeException notFiled = null;
+    if (inbox != null) {
+      try {
+        inbox.fileEscalation(evidence, argsPreview);
+      } catch (RuntimeException e) {
+        notFiled = e; // the handler still hears of it; the call then reports that the inbox did not take it
+      }
+    }
     escalation.escalate(evidence);
+    if (notFiled != null) {
+      throw notFiled;
+    }
   }
 
   private static EvidenceBundle evidence(Call<?> c) {

@@ -40,7 +40,7 @@ final class StateMachine {
     WriteLedger writes = parts.writes;
     CallEnd end = new CallEnd(parts.clock, writes, parts.decisions.listener());
     this.decide = new Decide(parts.features, parts.decisions);
-    this.init = new Init(parts.features, parts.oversight, writes, decide, parts.timeouts);
+    this.init = new Init(parts.features, parts.oversight, writes, decide, parts.timeouts, parts.compensator);
     this.runStep = new RunStep(parts.features, parts.clock, parts.timeouts);
     this.observe = new Observe();
     this.classify = new Classify(parts.features, parts.failures, writes);

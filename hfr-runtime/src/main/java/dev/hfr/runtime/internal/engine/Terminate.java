@@ -58,10 +58,11 @@ final class Terminate {
       c.task().requestReplan();
     }
     boolean retryable = !unknown && !committed && c.fault != Fault.T7 && c.fault != Fault.T8 && c.fault != Fault.V1
-        && reason != Reason.KEY_IN_USE && reason != Reason.ALREADY_COMMITTED && reason != Reason.OUTCOME_UNKNOWN_RECALL;
+        && reason != Reason.KEY_IN_USE && reason != Reason.ALREADY_COMMITTED && reason != Reason.OUTCOME_UNKNOWN_RECALL
+        && reason != Reason.CLOSED_BY_PERSON && reason != Reason.COMPENSATED;
     ToolOutcome outcome = new ToolOutcome(c.tool().name(), status, c.fault, retryable, c.write() && (unknown || committed),
         c.key() == null ? List.of() : CallEnd.artifactRefs(c), unknown || committed, c.rung >= 0, c.rungLevel(), c.attempts,
-        reason.code());
+        reason.code(), c.personAnswer);
     end.finish(c, outcome, c.write() && (unknown || (committed && c.fault == Fault.V1)));
     // What a scheduler needs to retry well: when the refusal ends, and whether the write may go again under its key.
     boolean resendable = unknown && c.risk() == Risk.R1 && c.key() != null && !committed;

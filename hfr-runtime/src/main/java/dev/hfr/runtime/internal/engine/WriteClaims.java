@@ -1,6 +1,8 @@
 package dev.hfr.runtime.internal.engine;
 
 import dev.hfr.runtime.budget.Deadline;
+import dev.hfr.runtime.inbox.Answer;
+import dev.hfr.runtime.inbox.internal.InboxBook;
 import dev.hfr.runtime.ledger.IdempotencyKeys;
 import dev.hfr.runtime.ledger.IdempotencyLedger;
 import dev.hfr.runtime.ledger.KeyInUseException;
@@ -65,6 +67,14 @@ final class WriteClaims {
   private final AtomicLong calls = new AtomicLong();
 
   WriteClaims(IdempotencyLedger ledger, Clock clock, Sleeper sleeper, Duration leaseTtl, String owner) {
+    this(ledger, clock, sleeper, leaseTtl, owner, null);
+  }
+
+  /** A write a person had undone in the inbox ("undo it") is not made anew by a re-call; {@code null}: no inbox. */
+  private final InboxBook inbox;
+
+  WriteClaims(IdempotencyLedger ledger, Clock clock, Sleeper sleeper, Duration leaseTtl, String owner, InboxBook inbox) {
+    this.inbox = inbox;
     this.ledger = Objects.requireNonNull(ledger, "ledger");
     this.clock = Objects.requireNonNull(clock, "clock");
     this.sleeper = Objects.requireNonNull(sleeper, "sleeper");
@@ -102,7 +112,7 @@ final class WriteClaims {
     if (latest >= 0) {
       String earlier = IdempotencyKeys.key(task.tenant(), task.taskId(), tool, args, latest);
       Optional<LedgerRecord> r = ledger.find(task.tenant(), earlier);
-      if (r.isEmpty() || !provesNotApplied(r.get().state())) {
+      if (r.isEmpty() || !provesNotApplied(r.get().state()) || undoneByPerson(task.tenant(), r.get())) {
         return new Keyed(earlier, true);
       }
     }
@@ -122,8 +132,14 @@ final class WriteClaims {
     return new Keyed(key, false);
   }
 
+  /** Whether a person answered "undo it" to the write of {@code record}, which was then undone. */
+  private boolean undoneByPerson(String tenant, LedgerRecord record) {
+    return inbox != null && record.state() == LedgerState.COMPENSATED
+        && inbox.answerFor(tenant, record.key()).filter(a -> a.answer() == Answer.UNDO).isPresent();
+  }
+
   /** Whether a record in {@code state} proves its write did not take effect (or was undone): a new one may be sent. */
-  private static boolean provesNotApplied(LedgerState state) {
+  static boolean provesNotApplied(LedgerState state) {
     return state == LedgerState.FAILED || state == LedgerState.RECONCILED_ABSENT || state == LedgerState.COMPENSATED;
   }
 

@@ -41,9 +41,18 @@ public final class WriteLedger {
    */
   public WriteLedger(IdempotencyLedger ledger, Duration leaseTtl, String owner, Clock clock, Sleeper sleeper,
       boolean keysWrites) {
+    this(ledger, leaseTtl, owner, clock, sleeper, keysWrites, null);
+  }
+
+  /**
+   * @param inbox where people's answers are read: a write a person had undone keeps its key, so the model's re-call
+   *     is told so instead of making it anew; {@code null} without an inbox
+   */
+  public WriteLedger(IdempotencyLedger ledger, Duration leaseTtl, String owner, Clock clock, Sleeper sleeper,
+      boolean keysWrites, dev.hfr.runtime.inbox.internal.InboxBook inbox) {
     this.ledger = Objects.requireNonNull(ledger, "ledger");
     this.leaseTtl = Objects.requireNonNull(leaseTtl, "leaseTtl");
-    this.claims = new WriteClaims(ledger, clock, sleeper, leaseTtl, owner);
+    this.claims = new WriteClaims(ledger, clock, sleeper, leaseTtl, owner, inbox);
     this.keysWrites = keysWrites;
   }
 
@@ -55,6 +64,11 @@ public final class WriteLedger {
   /** The write's key (occurrence or step id; an old ledger's step key when its record is found), and whether it is a re-call. */
   WriteClaims.Keyed key(CallTask task, String tool, List<Object> args, String argsHash, long step) {
     return claims.key(task, tool, args, argsHash, step);
+  }
+
+  /** The write's record under {@code key}, if the ledger holds one. */
+  java.util.Optional<dev.hfr.runtime.ledger.LedgerRecord> find(String tenant, String key) {
+    return ledger.find(tenant, key);
   }
 
   /** Finds or creates the write's record and decides whether this call may act on it (see {@link WriteClaims}). */

@@ -86,7 +86,7 @@ class OutcomeExceptionsTest {
   @Test
   @DisplayName("a call the approval gate denies: CallRefusedException saying how to get approval")
   void deniedApprovalIsRefused() {
-    Hfr hfr = f.engine();
+    Hfr hfr = f.builder().approvalGate(dev.hfr.runtime.approval.ApprovalGate.denyAll()).build();
     ToolDescriptor refund = ToolDescriptor.builder("com.acme.Payments", "refund", Risk.R3).parameters("id")
         .requiresApproval(true).resultType(String.class).build();
     ScriptedTool<String> tool = new ScriptedTool<String>("o-1").returns("refunded");

@@ -160,10 +160,11 @@ class RecoveryRulesTest {
         .reconcile("deployed").requiresApproval(true).resultType(String.class).build();
 
     @Test
-    @DisplayName("treat a denial as a policy refusal (T8): the tool is not called, the call is escalated")
+    @DisplayName("treat a gate's denial as a policy refusal (T8): the tool is not called, the call is escalated")
     void denialIsT8() {
       ScriptedTool<String> tool = new ScriptedTool<String>("billing").returns("deployed");
-      ToolCallException e = catchThrowableOfType(ToolCallException.class, () -> f.engine().execute(deploy, tool));
+      Hfr hfr = f.builder().approvalGate(dev.hfr.runtime.approval.ApprovalGate.denyAll()).build();
+      ToolCallException e = catchThrowableOfType(ToolCallException.class, () -> hfr.execute(deploy, tool));
       assertThat(tool.methodCalls).isZero();
       assertThat(e.outcome().errorType()).isEqualTo(Fault.T8);
       assertThat(e.outcome().status()).isEqualTo(ToolOutcome.Status.ESCALATED);

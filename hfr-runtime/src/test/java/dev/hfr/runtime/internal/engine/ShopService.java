@@ -44,7 +44,11 @@ final class ShopService implements AutoCloseable {
     /** 400: a permanent input error, nothing applied. */
     BAD_REQUEST,
     /** The effect is applied, then the answer is held past the client's timeout. */
-    COMMIT_THEN_HANG
+    COMMIT_THEN_HANG,
+    /** The effect is applied, then the connection is closed without an answer (an outcome the client cannot know). */
+    COMMIT_THEN_DROP,
+    /** The connection is closed without an answer before anything is applied: the client cannot tell the two apart. */
+    DROP
   }
 
   // 3 s, not 1 s: on a CI machine at load ~30 an ordinary request took over a second, a timeout no test scripted
@@ -58,6 +62,8 @@ final class ShopService implements AutoCloseable {
       .connectTimeout(Duration.ofSeconds(2)).build();
   private final Map<String, Deque<Fault>> faults = new HashMap<>();
   private final AtomicInteger receipts = new AtomicInteger();
+  /** Address → mails sent to it (an R3 write: each send is one more mail). */
+  final Map<String, Integer> mailsByTo = new ConcurrentHashMap<>();
   private final AtomicInteger orderIds = new AtomicInteger();
 
   /** Idempotency key → receipt. */
@@ -131,6 +137,9 @@ final class ShopService implements AutoCloseable {
         respond(exchange, 400, "{\"error\":{\"type\":\"invalid_request\",\"message\":\"rejected\"}}");
         return;
       }
+      if (fault == Fault.DROP) {
+        throw new IllegalStateException("dropped before commit");
+      }
       String answer;
       int status = 200;
       switch (path) {
@@ -163,6 +172,7 @@ final class ShopService implements AutoCloseable {
           }
           break;
         case "/mail":
+          mailsByTo.merge(form.get("to"), 1, Integer::sum);
           answer = "sent to " + form.get("to");
           break;
         case "/orders/cancel":
@@ -172,6 +182,10 @@ final class ShopService implements AutoCloseable {
         default:
           status = 404;
           answer = "{\"error\":{\"type\":\"not_found\"}}";
+      }
+      if (fault == Fault.COMMIT_THEN_DROP) {
+        // the effect is applied above; the server drops the connection on an exception, so the client gets no answer
+        throw new IllegalStateException("dropped after commit");
       }
       if (fault == Fault.COMMIT_THEN_HANG) {
         try {
