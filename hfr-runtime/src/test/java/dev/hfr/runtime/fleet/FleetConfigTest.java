@@ -74,6 +74,12 @@ class FleetConfigTest {
     provider.stop(0);
   }
 
+  /**
+   * Retries from the floor only: the floor is what the fleet shares, while a share of the traffic (retry_ratio,
+   * taken first) is each worker's own.
+   */
+  private static final String FLOOR_ONLY = "retry:\n  retry_ratio: 0\n";
+
   private static HfrConfig config(String yaml) {
     return HfrConfigLoader.parse("hfr:\n" + yaml.indent(2), "hfr.yaml");
   }
@@ -106,7 +112,7 @@ class FleetConfigTest {
   @Test
   @DisplayName("fleet.enabled: true on the PostgreSQL ledger — the retry's token comes from the fleet's bucket in the same database")
   void enabledSharesTheLedgersDatabase() throws Exception {
-    String yaml = "idempotency:\n  ledger: postgres\n  jdbc_url: \"" + url + "\"\n";
+    String yaml = "idempotency:\n  ledger: postgres\n  jdbc_url: \"" + url + "\"\n" + FLOOR_ONLY;
     try (Hfr local = Hfr.builder().config(config(yaml)).build()) {
       retriedCall(local, "solo");
     }
@@ -121,7 +127,7 @@ class FleetConfigTest {
   @Test
   @DisplayName("fleet.jdbc_url gives the fleet a database of its own, whatever the ledger")
   void jdbcUrlNamesTheFleetsDatabase() throws Exception {
-    String yaml = "idempotency:\n  ledger: memory\nfleet:\n  enabled: true\n  jdbc_url: \"" + url + "\"\n";
+    String yaml = "idempotency:\n  ledger: memory\n" + FLOOR_ONLY + "fleet:\n  enabled: true\n  jdbc_url: \"" + url + "\"\n";
     try (Hfr member = Hfr.builder().config(config(yaml)).build()) {
       retriedCall(member, "own-db");
     }
@@ -151,7 +157,7 @@ class FleetConfigTest {
   @Test
   @DisplayName("fleet.batch_size: a lease takes at most this many tokens from the fleet's bucket (default 20)")
   void batchSize() throws Exception {
-    String yaml = "idempotency:\n  ledger: memory\nretry:\n  max_retries_per_tenant_per_min: 1000\n"
+    String yaml = "idempotency:\n  ledger: memory\nretry:\n  max_retries_per_tenant_per_min: 1000\n  retry_ratio: 0\n"
         + "fleet:\n  enabled: true\n  jdbc_url: \"" + url + "\"\n";
     try (Hfr member = Hfr.builder().config(config(yaml)).build()) {
       retriedCall(member, "batch-default");

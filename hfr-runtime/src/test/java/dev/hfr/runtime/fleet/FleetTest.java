@@ -15,6 +15,8 @@ import dev.hfr.runtime.time.VirtualTime;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import com.sun.net.httpserver.HttpServer;
 import dev.hfr.runtime.Hfr;
+import dev.hfr.runtime.config.HfrConfig;
+import dev.hfr.runtime.config.HfrConfigLoader;
 import dev.hfr.runtime.TaskScope;
 import dev.hfr.runtime.TaskSpec;
 import dev.hfr.runtime.ledger.InMemoryLedger;
@@ -138,7 +140,9 @@ class FleetTest {
     });
     provider.start();
     PostgresFleet fleet = fleet("w1", Clock.system(), 1, new SimpleMeterRegistry());
-    try (Hfr hfr = Hfr.builder().ledger(new InMemoryLedger()).fleet(fleet).build();
+    // retry_ratio 0: the retry comes from the floor, which the fleet shares (a share of the traffic is the worker's own)
+    HfrConfig floorOnly = HfrConfigLoader.parse("hfr:\n  retry:\n    retry_ratio: 0\n", "hfr.yaml");
+    try (Hfr hfr = Hfr.builder().config(floorOnly).ledger(new InMemoryLedger()).fleet(fleet).build();
         TaskScope task = hfr.openTask(TaskSpec.builder("acme", "t1").build())) {
       String url = "http://127.0.0.1:" + provider.getAddress().getPort() + "/llm";
       assertThat(hfr.execute(FleetWorker.LLM, FleetWorker.invocation(HttpClient.newHttpClient(), url, "w1", "acme", "c1")))

@@ -76,7 +76,10 @@ public final class FleetWorker {
     };
     CircuitBreakers breakers = CircuitBreakers.builder(clock).listener(printer)
         .defaults(CircuitBreakerConfig.builder().cooldown(cooldown).cooldownJitter(0).build()).build();
-    TenantRetryBudgets.Builder budgets = TenantRetryBudgets.builder(clock).retriesPerWindow(retriesPerWindow).window(window);
+    // The floor alone (retry_ratio 0): it is what the fleet shares. A share of the traffic is each worker's own,
+    // and summed over the workers already the same share of the fleet's calls (docs/FLEET.md).
+    TenantRetryBudgets.Builder budgets = TenantRetryBudgets.builder(clock).retriesPerWindow(retriesPerWindow).window(window)
+        .ratio(0);
     if (fleet != null) {
       budgets.supply(fleet.retryTokens());
       fleet.watch(breakers);
