@@ -46,11 +46,12 @@ import java.util.stream.Stream;
  * Backends: {@code new} (this build), {@code old=DIR} (the same harness on another build's hfr-runtime classes,
  * e.g. the journal that kept every record in memory), {@code sqlite} (every record in SQLite, {@link
  * SqliteOnlyLedger}). Retention: {@code retention=S} fills with a retention of S seconds, so that records expire,
- * and are deleted, while the fill runs; the default 24 h deletes nothing.
+ * and are deleted, while the fill runs; the default 24 h deletes nothing. Rate: {@code rate=N} offers N writes a
+ * second instead of as many as the threads can make, to read the latency of a service below saturation.
  *
  * <pre>
  * mvn -B -q -pl benchmarks -am package -DskipTests
- * java -cp benchmarks/target/benchmarks.jar dev.hfr.benchmarks.ledger.LedgerCapacityHarness run DIR RECORDS[,RECORDS...] BACKEND[,BACKEND...] [ledger|proxy] [retention=S]
+ * java -cp benchmarks/target/benchmarks.jar dev.hfr.benchmarks.ledger.LedgerCapacityHarness run DIR RECORDS[,RECORDS...] BACKEND[,BACKEND...] [ledger|proxy] [retention=S] [rate=N]
  * </pre>
  */
 public final class LedgerCapacityHarness {
@@ -65,15 +66,25 @@ public final class LedgerCapacityHarness {
     Locale.setDefault(Locale.ROOT);
     switch (args[0]) {
       case "run" -> run(Path.of(args[1]), args[2].split(","), args[3].split(","), args.length > 4 ? args[4] : "ledger",
-          args.length > 5 ? Long.parseLong(args[5].substring("retention=".length())) : 0);
-      case "fill" -> fill(Path.of(args[1]), Long.parseLong(args[2]), args[3], args[4], Long.parseLong(args[5]));
+          option(args, "retention="), option(args, "rate="));
+      case "fill" -> fill(Path.of(args[1]), Long.parseLong(args[2]), args[3], args[4], Long.parseLong(args[5]), Long.parseLong(args[6]));
       case "open" -> open(Path.of(args[1]), Long.parseLong(args[2]), args[3], args[4]);
       default -> throw new IllegalArgumentException("run, fill or open, not " + args[0]);
     }
   }
 
+  /** The number after {@code prefix} in the arguments past the mode ({@code retention=30}, {@code rate=15000}), or 0. */
+  private static long option(String[] args, String prefix) {
+    for (int i = 5; i < args.length; i++) {
+      if (args[i].startsWith(prefix)) {
+        return Long.parseLong(args[i].substring(prefix.length()));
+      }
+    }
+    return 0;
+  }
+
   /** Each backend and size: a fill in one JVM, an open in another; prints one table row per pair. */
-  private static void run(Path base, String[] sizes, String[] backends, String mode, long retentionSeconds) throws Exception {
+  private static void run(Path base, String[] sizes, String[] backends, String mode, long retentionSeconds, long rate) throws Exception {
     System.out.println("| backend | mode | records | retention | writes/s (32 threads) | write p50 / p99 / p99.9 / max (ms) | writes > 50 ms"
         + " | lock wait p50 / p99.9 / max (ms) | in memory when the fill ended | heap kept per record | disk | open (fresh JVM, -Xmx256m)"
         + " | heap after open | read p50 / p99 (ms) | load average during the fill |");
@@ -87,11 +98,11 @@ public final class LedgerCapacityHarness {
         String classpath = classpathFor(backend);
         String loadBefore = loadAverage();
         Map<String, String> fill = fork(classpath, "-Xmx2g", "fill", dir.toString(), String.valueOf(records), kind(backend), mode,
-            String.valueOf(retentionSeconds));
+            String.valueOf(retentionSeconds), String.valueOf(rate));
         String loadAfter = loadAverage();
         Map<String, String> open = fork(classpath, "-Xmx256m", "open", dir.toString(), String.valueOf(records), kind(backend), mode);
-        System.out.printf("| %s | %s | %,d | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s |%n", backend.startsWith("old") ? "old" : backend, mode,
-            records, retentionSeconds > 0 ? retentionSeconds + " s (deleting)" : "24 h", fill.getOrDefault("throughput", "?"),
+        System.out.printf("| %s | %s%s | %,d | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s |%n", backend.startsWith("old") ? "old" : backend, mode,
+            rate > 0 ? String.format(", %,d offered/s", rate) : "", records, retentionSeconds > 0 ? retentionSeconds + " s (deleting)" : "24 h", fill.getOrDefault("throughput", "?"),
             fill.getOrDefault("latency", "?"), fill.getOrDefault("slow", "?"), fill.getOrDefault("probe", "—"), fill.getOrDefault("backlog", "—"),
             fill.getOrDefault("heapPerRecord", fill.getOrDefault("error", "?")),
             fill.getOrDefault("disk", "?"), open.getOrDefault("openSeconds", open.getOrDefault("error", "?")), open.getOrDefault("heap", "?"),
@@ -146,8 +157,12 @@ public final class LedgerCapacityHarness {
     return out;
   }
 
-  /** Writes {@code records} records from 32 threads; prints throughput, latency, heap kept, disk. */
-  private static void fill(Path dir, long records, String kind, String mode, long retentionSeconds) throws Exception {
+  /**
+   * Writes {@code records} records from 32 threads, as fast as they go or, with {@code rate} > 0, at that many a
+   * second offered (write i is due at start + i / rate, and its latency counts from then, so a write delayed by
+   * the ones before it is not hidden); prints throughput, latency, heap kept, disk.
+   */
+  private static void fill(Path dir, long records, String kind, String mode, long retentionSeconds, long rate) throws Exception {
     long heapBefore = usedHeapAfterGc();
     Writer writer = writerFor(dir, kind, mode, retentionSeconds);
     AtomicLong next = new AtomicLong();
@@ -172,6 +187,13 @@ public final class LedgerCapacityHarness {
         int n = 0;
         for (long i; (i = next.getAndIncrement()) < records; ) {
           long t0 = System.nanoTime();
+          if (rate > 0) {
+            long due = start + i * 1_000_000_000L / rate;
+            if (due > t0) {
+              java.util.concurrent.locks.LockSupport.parkNanos(due - t0);
+            }
+            t0 = due;
+          }
           writer.write(thread, i);
           if (n == mine.length) {
             mine = Arrays.copyOf(mine, n * 2);
