@@ -135,6 +135,21 @@ class FleetConfigTest {
   }
 
   @Test
+  @DisplayName("retry.retry_ratio in a fleet: a retry the worker's own calls have earned is its own; the fleet's floor is left for the rest")
+  void aWorkersShareOfItsCallsIsItsOwn() throws Exception {
+    String yaml = "idempotency:\n  ledger: memory\nfleet:\n  enabled: true\n  jdbc_url: \"" + url + "\"\n";
+    try (Hfr member = Hfr.builder().config(config(yaml.replace("fleet:", FLOOR_ONLY + "fleet:"))).build()) {
+      retriedCall(member, "floor");
+    }
+    assertThat(grantedToFleet("floor")).as("retry_ratio: 0, the floor the fleet shares").isPositive();
+
+    try (Hfr member = Hfr.builder().config(config(yaml)).build()) {
+      retriedCall(member, "earned");
+    }
+    assertThat(grantedToFleet("earned")).as("the default ratio's share paid for the retry: no row in the fleet's table").isEqualTo(-1);
+  }
+
+  @Test
   @DisplayName("fleet.expected_workers: with the database unreachable, a worker allows itself limit / expected_workers")
   void expectedWorkersIsTheShareWithoutTheDatabase() throws Exception {
     int closedPort;
