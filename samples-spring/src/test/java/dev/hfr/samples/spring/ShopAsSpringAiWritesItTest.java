@@ -62,13 +62,17 @@ class ShopAsSpringAiWritesItTest {
     }
   }
 
-  /** The table over several seeds (tag e2e): {@code mvn -pl samples-spring -am verify -Pe2e -Dtest=ShopAsSpringAiWritesItTest}. */
+  /**
+   * The issue's table over several seeds (tag e2e). CI runs the two seeds that duplicated most before HFR, to stay in
+   * its time; docs/SPRING.md's table is all four: {@code mvn -pl samples-spring -am verify -Pe2e
+   * -Dtest=ShopAsSpringAiWritesItTest -Dhfr.shop.seeds=1,7,2024,42}.
+   */
   @Test
   @Tag("e2e")
   void severalSeedsTwentyConversationsEach() {
     List<Run> runs = new ArrayList<>();
-    for (long seed : new long[] {1, 7, 2024, 42}) {
-      runs.addAll(runAll(seed, 20));
+    for (String seed : System.getProperty("hfr.shop.seeds", "2024,42").split(",")) {
+      runs.addAll(runAll(Long.parseLong(seed.trim()), 20));
     }
     System.out.println("| way | seed | duplicate orders / charges / receipts | completed | results lost | breakers opened |");
     System.out.println("|---|---|---|---|---|---|");
