@@ -70,9 +70,8 @@ public final class JournalRecovery {
     if (size > MAX_WHOLE) {
       throw new LedgerStorageException("the ledger journal " + journal + " is " + size + " bytes; this version reads a journal"
           + " of up to 2 GiB (" + MAX_WHOLE + " bytes) whole. A journal this large was written by an HFR that kept every"
-          + " record in it: open it once with that version on a host with enough heap and let it compact (settled records"
-          + " older than the retention are dropped), or move the directory aside and start a new ledger (writes settled"
-          + " in it may then run again if repeated). Nothing was changed.");
+          + " record in it, which cannot open it either. Move the directory aside and start a new ledger: writes settled in"
+          + " the old one may then run again if repeated, so keep it until its retention has passed. Nothing was changed.");
     }
     return Files.readAllBytes(journal);
   }
