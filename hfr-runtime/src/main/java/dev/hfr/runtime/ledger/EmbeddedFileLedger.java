@@ -105,8 +105,12 @@ public final class EmbeddedFileLedger implements IdempotencyLedger {
   private static final long MIN_FRAMES_BEFORE_COMPACTION = 300_000;
   /** Records in memory up to which a compaction holds the lock for a few milliseconds only. */
   private static final int SMALL_ENOUGH_TO_COMPACT = 10_000;
-  /** Frames (about 200 bytes each) past which the journal is compacted whatever memory holds: far below 2 GiB. */
+  /** Frames past which the journal is compacted whatever memory holds, so that a crash's replay stays bounded. */
   private static final long MAX_FRAMES_BEFORE_COMPACTING_ANYWAY = 4_000_000;
+  /** Bytes past which a journal of large records (up to 64 KiB each) is compacted as if it held that many frames. */
+  private static final long BYTES_BEFORE_COMPACTION = 256L << 20;
+  /** Bytes past which the journal is compacted whatever memory holds. */
+  private static final long MAX_BYTES_BEFORE_COMPACTING_ANYWAY = 1L << 30;
   /** Records moved to the store per transaction: larger batches share more of the index's pages (measured: 20,000 move twice as fast as 5,000). */
   private static final int MOVE_BATCH = 20_000;
   /** How often housekeeping looks for settled records to move, a journal to compact and records to expire. */
@@ -219,7 +223,7 @@ public final class EmbeddedFileLedger implements IdempotencyLedger {
       // unreachable once this unwinds, so the caller can report it and exit cleanly.
       throw new LedgerStorageException("opening the ledger in " + dir + " ran out of heap (-Xmx" + (Runtime.getRuntime().maxMemory() >> 20)
           + "m) replaying " + dir.resolve(JOURNAL) + " of " + sizeOf(dir.resolve(JOURNAL)) + " bytes, written by an earlier HFR that"
-          + " kept every record in it. Open it once with more heap (about 3 KB per record); housekeeping then moves its settled"
+          + " kept every record in it. Open it once with more heap (about 1.5 KB per live record); housekeeping then moves its settled"
           + " records to " + STORE + " and later opens need little. Nothing was changed.", e);
     } finally {
       if (lock != null) {
@@ -239,24 +243,23 @@ public final class EmbeddedFileLedger implements IdempotencyLedger {
   private static EmbeddedFileLedger openLocked(Path dir, LedgerOptions options, DirectoryLock lock) throws IOException {
     Path journal = dir.resolve(JOURNAL);
     CheckpointFile checkpoint = new CheckpointFile(lock.checkpointChannel(), dir.resolve(CheckpointFile.NAME));
-    JournalRecovery.Opened opened = JournalRecovery.open(journal, checkpoint);
     long now = options.clock().epochMillis();
     RetentionSweep sweep = new RetentionSweep(options.retention(), now);
     SettledStore store = SettledStore.open(dir, options.forcePolicy());
+    LedgerTable table = new LedgerTable(null, coldRecordsOf(store)); // replays first, persists once the writer exists
+    JournalRecovery.Opened opened;
     JournalWriter writer;
     try {
+      opened = JournalRecovery.open(journal, checkpoint, frame -> frame.applyTo(table));
       writer = new JournalWriter(journal, options.forcePolicy(), checkpoint, opened.ledgerId(), opened.firstSeq(), opened.lastSeq());
-    } catch (IOException | RuntimeException e) {
+    } catch (IOException | RuntimeException | Error e) {
       store.close();
       throw e;
     }
     UnforcedKeys unforced = new UnforcedKeys();
-    LedgerTable table = new LedgerTable(persisterFor(writer, unforced), coldRecordsOf(store));
+    table.persistWith(persisterFor(writer, unforced));
     boolean compacted = false;
     try {
-      for (JournalScanner.Located f : opened.frames()) {
-        f.frame().applyTo(table);
-      }
       // This process holds the directory's lock, so whoever held a lease in the journal is dead: its keys
       // are free to take over now rather than when the leases lapse. (The store's rows: see SettledStore.)
       table.forgetLeaseHolders();
@@ -272,7 +275,7 @@ public final class EmbeddedFileLedger implements IdempotencyLedger {
     }
     JournalScanner.TornTail t = opened.torn();
     OpenReport report = new OpenReport(
-        journal, opened.frames().size(), table.size(), t != null ? t.offset() : -1, t != null ? t.bytes() : 0, t != null ? t.reason() : null,
+        journal, opened.framesRead(), table.size(), t != null ? t.offset() : -1, t != null ? t.bytes() : 0, t != null ? t.reason() : null,
         opened.tornSavedTo(), 0, compacted, t != null ? t.framesDropped() : 0, opened.created(), opened.upgraded());
     EmbeddedFileLedger ledger = new EmbeddedFileLedger(dir, options.clock(), lock, writer, table, unforced, sweep, store, report);
     ledger.housekeeper.start();
@@ -644,13 +647,17 @@ public final class EmbeddedFileLedger implements IdempotencyLedger {
    * Compacts the journal when superseded frames outnumber the records in memory, and memory holds few: a
    * compaction encodes and writes every record in memory under the ledger's lock, so while a burst keeps
    * thousands of settled records waiting to move it waits (the journal grows meanwhile), unless the journal
-   * nears the size an open reads whole.
+   * grows large: a crash replays all of it. Large records count by their bytes, so a journal of 64 KiB records
+   * is compacted long before 300,000 frames.
    */
   private void compactIfDue() {
     synchronized (this) {
       long frames = writer.framesInFile();
-      boolean due = frames > Math.max(MIN_FRAMES_BEFORE_COMPACTION, 4L * table.size());
-      if (!closed && due && (table.size() <= SMALL_ENOUGH_TO_COMPACT || frames > MAX_FRAMES_BEFORE_COMPACTING_ANYWAY)) {
+      long bytes = writer.length();
+      boolean mostlySuperseded = frames > 4L * table.size();
+      boolean due = mostlySuperseded && (frames > MIN_FRAMES_BEFORE_COMPACTION || bytes > BYTES_BEFORE_COMPACTION);
+      boolean large = frames > MAX_FRAMES_BEFORE_COMPACTING_ANYWAY || bytes > MAX_BYTES_BEFORE_COMPACTING_ANYWAY;
+      if (!closed && due && (table.size() <= SMALL_ENOUGH_TO_COMPACT || large)) {
         writer.rewrite(JournalCodec.payloadsOf(table));
       }
     }

@@ -314,22 +314,6 @@ class EmbeddedFileLedgerTest extends IdempotencyLedgerContract {
   }
 
   @Test
-  @DisplayName("a journal over 2 GiB is refused with what to do, never with the JVM's OutOfMemoryError, and left as it was")
-  void hugeJournalIsRefusedClearly() throws Exception {
-    Path dir = tmp.resolve("huge");
-    Files.createDirectories(dir);
-    Path journal = dir.resolve(EmbeddedFileLedger.JOURNAL);
-    try (java.io.RandomAccessFile file = new java.io.RandomAccessFile(journal.toFile(), "rw")) {
-      file.setLength(2L * 1024 * 1024 * 1024 + 4096); // sparse: no disk is used
-    }
-
-    assertThatThrownBy(() -> EmbeddedFileLedger.open(dir))
-        .isInstanceOf(LedgerStorageException.class)
-        .hasMessageContaining(journal.toString()).hasMessageContaining("2 GiB").hasMessageContaining("Nothing was changed");
-    assertThat(Files.size(journal)).isEqualTo(2L * 1024 * 1024 * 1024 + 4096);
-  }
-
-  @Test
   @DisplayName("settled records leave memory for ledger.db, and a restart reads them from there, not from the journal")
   void settledRecordsLeaveMemory() throws Exception {
     for (int i = 0; i < 300; i++) {

@@ -1,6 +1,7 @@
 package dev.hfr.runtime.ledger;
 
 import dev.hfr.runtime.ledger.internal.CheckpointFile;
+import dev.hfr.runtime.ledger.internal.JournalBytes;
 import dev.hfr.runtime.ledger.internal.JournalCodec;
 import dev.hfr.runtime.ledger.internal.JournalScanner;
 import java.io.IOException;
@@ -44,7 +45,9 @@ final class JournalImage {
   private JournalImage(byte[] bytes, List<Ack> acks) {
     this.bytes = bytes;
     this.header = JournalCodec.readFileHeader(bytes);
-    this.frames = JournalScanner.scan(bytes, header, bytes.length, 0).frames();
+    List<JournalScanner.Located> read = new ArrayList<>();
+    JournalScanner.scan(JournalBytes.of(bytes), header, bytes.length, 0, read::add);
+    this.frames = read;
     this.acks = acks;
   }
 

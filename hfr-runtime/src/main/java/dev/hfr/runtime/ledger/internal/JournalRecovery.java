@@ -12,8 +12,8 @@ import java.nio.file.StandardCopyOption;
 import java.nio.file.StandardOpenOption;
 import java.security.SecureRandom;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.List;
+import java.util.function.Consumer;
 
 /**
  * Decides, on open, what the files of a ledger directory mean — a new ledger, a journal to continue
@@ -39,7 +39,7 @@ public final class JournalRecovery {
   /**
    * A journal ready to be continued.
    *
-   * @param frames the intact frames, in order
+   * @param framesRead how many intact frames were read (and handed to the sink, in order)
    * @param ledgerId the ledger's id
    * @param firstSeq the first frame's sequence number
    * @param lastSeq the last frame's sequence number ({@code firstSeq - 1}: none)
@@ -49,7 +49,7 @@ public final class JournalRecovery {
    * @param upgraded whether a version-1 or version-2 journal was rewritten as version 3
    */
   public record Opened(
-      List<JournalScanner.Located> frames, long ledgerId, long firstSeq, long lastSeq, JournalScanner.TornTail torn, Path tornSavedTo,
+      long framesRead, long ledgerId, long firstSeq, long lastSeq, JournalScanner.TornTail torn, Path tornSavedTo,
       boolean created, boolean upgraded) {}
 
   /** What {@link #repair} did: {@code movedAside} is null when nothing needed repair. */
@@ -57,53 +57,48 @@ public final class JournalRecovery {
 
   private JournalRecovery() {}
 
-  /** The most a journal may hold to be read whole: a Java array's limit, less headroom. */
-  static final long MAX_WHOLE = Integer.MAX_VALUE - 64;
-
-  /**
-   * The journal's bytes. Since settled records live in {@code ledger.db} the journal holds only unsettled work
-   * and stays small; one over 2 GiB was written by an HFR that kept every record in it, and is refused with
-   * what to do rather than with the JVM's {@code OutOfMemoryError}.
-   */
-  private static byte[] readWhole(Path journal) throws IOException {
-    long size = Files.size(journal);
-    if (size > MAX_WHOLE) {
-      throw new LedgerStorageException("the ledger journal " + journal + " is " + size + " bytes; this version reads a journal"
-          + " of up to 2 GiB (" + MAX_WHOLE + " bytes) whole. A journal this large was written by an HFR that kept every"
-          + " record in it, which cannot open it either. Move the directory aside and start a new ledger: writes settled in"
-          + " the old one may then run again if repeated, so keep it until its retention has passed. Nothing was changed.");
-    }
-    return Files.readAllBytes(journal);
+  /** The journal's bytes, read as the scan asks for them (an absent journal has none). */
+  private static JournalBytes bytesOf(Path journal) throws IOException {
+    return Files.exists(journal) ? JournalBytes.open(journal) : JournalBytes.of(new byte[0]);
   }
 
-  /** Opens the journal {@code journal} of a locked directory, or throws {@link LedgerCorruptedException}. */
-  public static Opened open(Path journal, CheckpointFile checkpoint) throws IOException {
+  /**
+   * Opens the journal {@code journal} of a locked directory, handing each intact frame, in order, to {@code sink}
+   * (a crash tail's are not), or throws {@link LedgerCorruptedException}: then what the sink got must be dropped.
+   */
+  public static Opened open(Path journal, CheckpointFile checkpoint, Consumer<JournalCodec.Frame> sink) throws IOException {
     Files.deleteIfExists(compactFile(journal)); // an interrupted compaction; the journal itself is intact
     if (checkpoint.state() == CheckpointFile.State.DAMAGED) {
       throw new LedgerCorruptedException(checkpoint.path(), List.of(checkpointDamage()), 0);
     }
+    try (JournalBytes data = bytesOf(journal)) {
+      return open(journal, data, checkpoint, sink);
+    }
+  }
+
+  private static Opened open(Path journal, JournalBytes data, CheckpointFile checkpoint, Consumer<JournalCodec.Frame> sink)
+      throws IOException {
     CheckpointFile.Checkpoint cp = checkpoint.current();
     boolean exists = Files.exists(journal);
-    byte[] data = exists ? readWhole(journal) : new byte[0];
-    if (data.length == 0) {
+    if (data.length() == 0) {
       if (exists || cp != null && cp.heldRecords()) {
         throw new LedgerCorruptedException(journal, List.of(lostJournal(exists, cp)), 0);
       }
       long id = IDS.nextLong();
       JournalWriter.writeFresh(journal, id, 1, List.of(), checkpoint);
       LOG.log(System.Logger.Level.INFO, "created a new HFR ledger in {0}", journal.getParent().toAbsolutePath());
-      return new Opened(List.of(), id, 1, 0, null, null, true, false);
+      return new Opened(0, id, 1, 0, null, null, true, false);
     }
-    if (JournalCodec.startsWith(data, JournalCodec.LEGACY_MAGIC)) {
-      return upgrade(journal, data, checkpoint);
+    if (data.startsWith(JournalCodec.LEGACY_MAGIC)) {
+      return upgrade(journal, data, checkpoint, sink);
     }
-    boolean v2 = JournalCodec.startsWith(data, JournalCodec.V2_MAGIC);
-    if (!v2 && !JournalCodec.startsWith(data, JournalCodec.MAGIC)) {
-      throw new LedgerCorruptedException(journal, List.of(notAJournal(data.length)), 0);
+    boolean v2 = data.startsWith(JournalCodec.V2_MAGIC);
+    if (!v2 && !data.startsWith(JournalCodec.MAGIC)) {
+      throw new LedgerCorruptedException(journal, List.of(notAJournal(data.length())), 0);
     }
-    JournalCodec.FileHeader header = JournalCodec.readFileHeader(data);
+    JournalCodec.FileHeader header = fileHeaderOf(data);
     if (header == null) {
-      throw new LedgerCorruptedException(journal, List.of(new Damage(1, 0, Math.min(data.length, JournalCodec.FILE_HEADER),
+      throw new LedgerCorruptedException(journal, List.of(new Damage(1, 0, Math.min(data.length(), JournalCodec.FILE_HEADER),
           "the journal's file header is cut short or fails its check", null)), 0);
     }
     if (cp == null) {
@@ -113,19 +108,28 @@ public final class JournalRecovery {
     }
     checkBelongs(header, cp, journal);
     boolean sameFile = header.firstSeq() == cp.firstSeq();
+    // A version-2 journal is replayed here and rewritten; the sink gets the frames of the rewritten one.
+    LedgerTable upgrading = v2 ? new LedgerTable(null) : null;
     JournalScanner.Result scan = JournalScanner.scan(
-        data, header, sameFile ? cp.length() : header.baseLength(), sameFile ? cp.lastSeq() : header.firstSeq() - 1);
+        data, header, sameFile ? cp.length() : header.baseLength(), sameFile ? cp.lastSeq() : header.firstSeq() - 1,
+        v2 ? f -> f.frame().applyTo(upgrading) : f -> sink.accept(f.frame()));
     if (!scan.damages().isEmpty()) {
-      throw new LedgerCorruptedException(journal, scan.damages(), scan.frames().size());
+      throw new LedgerCorruptedException(journal, scan.damages(), scan.frames());
     }
+    data.close(); // read through: the tail is cut and the file rewritten by other handles
     Path saved = null;
     if (scan.tornTail() != null) {
-      saved = cutTail(journal, data, scan.tornTail());
+      saved = cutTail(journal, scan.tornTail());
     }
     if (v2) {
-      return rewriteAsCurrent(journal, scan, saved, checkpoint, "2");
+      return rewriteAsCurrent(journal, upgrading, scan, saved, checkpoint, "2", sink);
     }
     return new Opened(scan.frames(), header.ledgerId(), header.firstSeq(), scan.lastSeq(), scan.tornTail(), saved, false, false);
+  }
+
+  /** The file header at the start of the journal, or {@code null} when it is cut short or fails its check. */
+  private static JournalCodec.FileHeader fileHeaderOf(JournalBytes data) {
+    return JournalCodec.readFileHeader(data.copy(0, (int) Math.min(data.length(), JournalCodec.FILE_HEADER)));
   }
 
   private static void checkBelongs(JournalCodec.FileHeader header, CheckpointFile.Checkpoint cp, Path journal) {
@@ -142,42 +146,52 @@ public final class JournalRecovery {
     }
   }
 
-  private static Opened upgrade(Path journal, byte[] data, CheckpointFile checkpoint) throws IOException {
-    JournalScanner.Result scan = JournalScanner.scanLegacy(data);
+  private static Opened upgrade(Path journal, JournalBytes data, CheckpointFile checkpoint, Consumer<JournalCodec.Frame> sink)
+      throws IOException {
+    LedgerTable upgrading = new LedgerTable(null);
+    JournalScanner.Result scan = JournalScanner.scanLegacy(data, f -> f.frame().applyTo(upgrading));
     if (!scan.damages().isEmpty()) {
-      throw new LedgerCorruptedException(journal, scan.damages(), scan.frames().size());
+      throw new LedgerCorruptedException(journal, scan.damages(), scan.frames());
     }
+    data.close(); // read through: the tail is cut and the file rewritten by other handles
     Path saved = null;
     if (scan.tornTail() != null) {
-      saved = cutTail(journal, data, scan.tornTail());
+      saved = cutTail(journal, scan.tornTail());
     }
-    return rewriteAsCurrent(journal, scan, saved, checkpoint, "1");
+    return rewriteAsCurrent(journal, upgrading, scan, saved, checkpoint, "1", sink);
   }
 
   /**
    * Rewrites an older journal's live records in the current format (the old file is kept beside it as
    * {@code ledger.journal.v<version>-<millis>}), with a new ledger id and a checkpoint vouching for it.
    */
-  private static Opened rewriteAsCurrent(Path journal, JournalScanner.Result scan, Path tornSavedTo, CheckpointFile checkpoint,
-      String version) throws IOException {
-    List<byte[]> live = JournalCodec.payloadsOf(replay(scan.frames()));
+  private static Opened rewriteAsCurrent(Path journal, LedgerTable replayed, JournalScanner.Result scan, Path tornSavedTo,
+      CheckpointFile checkpoint, String version, Consumer<JournalCodec.Frame> sink) throws IOException {
+    List<byte[]> live = JournalCodec.payloadsOf(replayed);
     Path oldCopy = journal.resolveSibling(journal.getFileName() + ".v" + version + "-" + System.currentTimeMillis());
     Files.copy(journal, oldCopy);
     long id = IDS.nextLong();
     JournalWriter.writeFresh(journal, id, 1, live, checkpoint);
     LOG.log(System.Logger.Level.INFO, "ledger journal {0}: rewrote a version-{1} journal ({2} frames, {3} live records) in format "
-        + "version 3; the old file is kept as {4}", journal, version, scan.frames().size(), live.size(), oldCopy);
-    byte[] rewritten = readWhole(journal);
-    JournalCodec.FileHeader header = JournalCodec.readFileHeader(rewritten);
-    JournalScanner.Result again = JournalScanner.scan(rewritten, header, rewritten.length, live.size());
-    return new Opened(again.frames(), id, 1, live.size(), scan.tornTail(), tornSavedTo, false, true);
+        + "version 3; the old file is kept as {4}", journal, version, scan.frames(), live.size(), oldCopy);
+    long frames;
+    try (JournalBytes rewritten = JournalBytes.open(journal)) {
+      JournalCodec.FileHeader header = fileHeaderOf(rewritten);
+      frames = JournalScanner.scan(rewritten, header, rewritten.length(), live.size(), f -> sink.accept(f.frame())).frames();
+    }
+    return new Opened(frames, id, 1, live.size(), scan.tornTail(), tornSavedTo, false, true);
   }
 
   /** Cuts the crash tail off the journal, after saving its bytes beside it. Returns where they were saved. */
-  private static Path cutTail(Path journal, byte[] data, JournalScanner.TornTail t) throws IOException {
+  private static Path cutTail(Path journal, JournalScanner.TornTail t) throws IOException {
     Path saved = journal.resolveSibling(journal.getFileName() + ".torn-" + t.offset() + "-" + System.currentTimeMillis());
-    Files.write(saved, Arrays.copyOfRange(data, (int) t.offset(), data.length), StandardOpenOption.CREATE_NEW);
-    try (FileChannel ch = FileChannel.open(journal, StandardOpenOption.WRITE)) {
+    try (FileChannel ch = FileChannel.open(journal, StandardOpenOption.READ, StandardOpenOption.WRITE);
+        FileChannel out = FileChannel.open(saved, StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE)) {
+      long end = ch.size();
+      for (long pos = t.offset(); pos < end; ) {
+        pos += ch.transferTo(pos, end - pos, out);
+      }
+      out.force(true);
       ch.truncate(t.offset());
       ch.force(true);
     }
@@ -194,36 +208,41 @@ public final class JournalRecovery {
    */
   public static Repaired repair(Path journal, CheckpointFile checkpoint) throws IOException {
     Files.deleteIfExists(compactFile(journal));
+    try (JournalBytes data = bytesOf(journal)) {
+      return repair(journal, data, checkpoint);
+    }
+  }
+
+  private static Repaired repair(Path journal, JournalBytes data, CheckpointFile checkpoint) throws IOException {
     CheckpointFile.Checkpoint cp = checkpoint.current();
     boolean exists = Files.exists(journal);
-    byte[] data = exists ? readWhole(journal) : new byte[0];
     List<Damage> damages = new ArrayList<>();
-    List<JournalScanner.Located> frames = List.of();
+    LedgerTable table = new LedgerTable(null);
+    Consumer<JournalScanner.Located> replay = f -> f.frame().applyTo(table);
     boolean torn = false;
     long ledgerId = cp != null ? cp.ledgerId() : IDS.nextLong();
     long lastSeen = cp != null ? cp.lastSeq() : 0;
     if (checkpoint.state() == CheckpointFile.State.DAMAGED) {
       damages.add(checkpointDamage());
     }
-    if (data.length == 0) {
+    if (data.length() == 0) {
       if (exists || cp != null && cp.heldRecords()) {
         damages.add(lostJournal(exists, cp));
       } else if (checkpoint.state() == CheckpointFile.State.ABSENT) {
         return new Repaired(null, 0, List.of()); // nothing there: open creates a new ledger
       }
-    } else if (JournalCodec.startsWith(data, JournalCodec.LEGACY_MAGIC)) {
-      JournalScanner.Result scan = JournalScanner.scanLegacy(data);
-      frames = scan.frames();
+    } else if (data.startsWith(JournalCodec.LEGACY_MAGIC)) {
+      JournalScanner.Result scan = JournalScanner.scanLegacy(data, replay);
       damages.addAll(scan.damages());
       torn = scan.tornTail() != null;
       if (damages.isEmpty()) {
-        return new Repaired(null, replay(frames).size(), List.of()); // open upgrades it
+        return new Repaired(null, table.size(), List.of()); // open upgrades it
       }
     } else {
-      JournalCodec.FileHeader header = JournalCodec.readFileHeader(data);
+      JournalCodec.FileHeader header = fileHeaderOf(data);
       if (header == null) {
-        damages.add(JournalCodec.startsWith(data, JournalCodec.MAGIC) || JournalCodec.startsWith(data, JournalCodec.V2_MAGIC)
-            ? new Damage(1, 0, data.length, "the journal's file header fails its check", null) : notAJournal(data.length));
+        damages.add(data.startsWith(JournalCodec.MAGIC) || data.startsWith(JournalCodec.V2_MAGIC)
+            ? new Damage(1, 0, data.length(), "the journal's file header fails its check", null) : notAJournal(data.length()));
       } else {
         boolean vouched = cp != null && header.ledgerId() == cp.ledgerId() && header.firstSeq() >= cp.firstSeq();
         if (!vouched) {
@@ -232,8 +251,7 @@ public final class JournalRecovery {
         }
         boolean sameFile = vouched && header.firstSeq() == cp.firstSeq();
         JournalScanner.Result scan = JournalScanner.scan(
-            data, header, sameFile ? cp.length() : header.baseLength(), sameFile ? cp.lastSeq() : header.firstSeq() - 1);
-        frames = scan.frames();
+            data, header, sameFile ? cp.length() : header.baseLength(), sameFile ? cp.lastSeq() : header.firstSeq() - 1, replay);
         damages.addAll(scan.damages());
         torn = scan.tornTail() != null;
         ledgerId = header.ledgerId();
@@ -241,27 +259,18 @@ public final class JournalRecovery {
       }
     }
     if (damages.isEmpty() && !torn) {
-      return new Repaired(null, replay(frames).size(), List.of());
+      return new Repaired(null, table.size(), List.of());
     }
     Path aside = null;
     if (exists) {
+      data.close(); // before the move: a platform may refuse to move an open file
       aside = journal.resolveSibling(journal.getFileName() + ".corrupt-" + System.currentTimeMillis());
       Files.move(journal, aside, StandardCopyOption.ATOMIC_MOVE);
     }
-    LedgerTable table = replay(frames);
     JournalWriter.writeFresh(journal, ledgerId, lastSeen + 1, JournalCodec.payloadsOf(table), checkpoint);
     LOG.log(System.Logger.Level.WARNING, "ledger journal {0} repaired: damaged file moved to {1}; kept {2} records; lost regions: {3}",
         journal, aside, table.size(), damages);
     return new Repaired(aside, table.size(), damages);
-  }
-
-  /** The records the frames leave: last frame per key wins, removals remove. */
-  public static LedgerTable replay(List<JournalScanner.Located> frames) {
-    LedgerTable table = new LedgerTable(null);
-    for (JournalScanner.Located f : frames) {
-      f.frame().applyTo(table);
-    }
-    return table;
   }
 
   private static Path compactFile(Path journal) {

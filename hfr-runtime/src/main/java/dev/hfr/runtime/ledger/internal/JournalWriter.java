@@ -186,6 +186,11 @@ public final class JournalWriter implements AutoCloseable {
     return new CheckpointFile.Checkpoint(ledgerId, m.firstSeq(), m.lastSeq(), m.length());
   }
 
+  /** The current file's length as of the last append. */
+  public long length() {
+    return mark.length();
+  }
+
   /** Frames in the current file, superseded ones included. */
   public long framesInFile() {
     return framesInFile;

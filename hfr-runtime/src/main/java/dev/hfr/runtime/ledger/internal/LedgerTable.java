@@ -104,7 +104,7 @@ public final class LedgerTable {
   /** Keys whose record settled (or task closed) in the table since the last move, oldest first; may hold stale keys. */
   private final ArrayDeque<TenantKey> settledOrder = new ArrayDeque<>();
   private final ArrayDeque<TenantKey> closedOrder = new ArrayDeque<>();
-  private final Persister persister;
+  private Persister persister;
   private final ColdRecords cold;
 
   public LedgerTable(Persister persister) {
@@ -114,6 +114,14 @@ public final class LedgerTable {
   public LedgerTable(Persister persister, ColdRecords cold) {
     this.persister = persister;
     this.cold = cold;
+  }
+
+  /**
+   * Persists every change from now on with {@code persister}: a table first filled by replaying a journal
+   * (whose writer exists only once the journal is read) is then written through.
+   */
+  public void persistWith(Persister persister) {
+    this.persister = persister;
   }
 
   /** A cold read made before the caller took the backend's lock, valid while no record moved since ({@link #moves}). */
