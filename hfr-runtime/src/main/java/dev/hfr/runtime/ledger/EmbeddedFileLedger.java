@@ -113,6 +113,8 @@ public final class EmbeddedFileLedger implements IdempotencyLedger {
   private static final long MAX_BYTES_BEFORE_COMPACTING_ANYWAY = 1L << 30;
   /** Records moved to the store per transaction: larger batches share more of the index's pages (measured: 20,000 move twice as fast as 5,000). */
   private static final int MOVE_BATCH = 20_000;
+  /** Records housekeeping selects, or forgets once moved, per hold of the ledger's lock: about a millisecond's work. */
+  private static final int LOCKED_CHUNK = 2_000;
   /** How often housekeeping looks for settled records to move, a journal to compact and records to expire. */
   private static final long HOUSEKEEPING_MILLIS = 100;
   /** Settled records waiting to move for which housekeeping forces the journal itself rather than wait for a write to. */
@@ -493,11 +495,25 @@ public final class EmbeddedFileLedger implements IdempotencyLedger {
   /** Rewrites the journal with just the records held in memory. Runs by itself when superseded frames pile up. */
   public void compact() {
     synchronized (housekeeping) {
+      JournalWriter.Compaction compaction;
       synchronized (this) {
         checkOpen();
-        writer.rewrite(JournalCodec.payloadsOf(table));
+        compaction = writer.beginCompaction(JournalCodec.payloadsOf(table));
       }
+      compactBesideWrites(compaction);
     }
+  }
+
+  /**
+   * Writes the compacted journal while writes go on, then holds them only to copy what they appended meanwhile;
+   * the rename comes with the next force (see {@link JournalWriter#beginCompaction}).
+   */
+  private void compactBesideWrites(JournalWriter.Compaction compaction) {
+    writer.writeCompaction(compaction);
+    synchronized (this) {
+      writer.finishCompaction(compaction);
+    }
+    writer.completeCompaction();
   }
 
   /**
@@ -591,9 +607,20 @@ public final class EmbeddedFileLedger implements IdempotencyLedger {
         return 0; // a few records: the next write's force will cover their outcomes; forcing for them would double it
       }
       unforcedRounds = 0;
-      batch = table.settledToMove(MOVE_BATCH, clock.epochMillis());
-      tasks = table.closedToMove(MOVE_BATCH);
-      upTo = writer.written();
+    }
+    batch = new ArrayList<>();
+    tasks = new ArrayList<>();
+    while (true) {
+      synchronized (this) { // a chunk at a time: writers wait a millisecond or so, not for the whole batch
+        List<StoredEntry> records = table.settledToMove(Math.min(LOCKED_CHUNK, MOVE_BATCH - batch.size()), clock.epochMillis());
+        List<TaskCheckpoint> closedTasks = table.closedToMove(Math.min(LOCKED_CHUNK, MOVE_BATCH - tasks.size()));
+        upTo = writer.written();
+        batch.addAll(records);
+        tasks.addAll(closedTasks);
+        if (records.isEmpty() && closedTasks.isEmpty() || batch.size() >= MOVE_BATCH || tasks.size() >= MOVE_BATCH) {
+          break;
+        }
+      }
     }
     if (batch.isEmpty() && tasks.isEmpty()) {
       return 0;
@@ -613,10 +640,16 @@ public final class EmbeddedFileLedger implements IdempotencyLedger {
       }
       throw e;
     }
-    synchronized (this) {
-      table.forgetMoved(batch, tasks);
+    for (int from = 0; from < Math.max(batch.size(), tasks.size()); from += LOCKED_CHUNK) {
+      synchronized (this) {
+        table.forgetMoved(chunk(batch, from), chunk(tasks, from));
+      }
     }
     return batch.size();
+  }
+
+  private static <T> List<T> chunk(List<T> list, int from) {
+    return list.subList(Math.min(from, list.size()), Math.min(from + LOCKED_CHUNK, list.size()));
   }
 
   /**
@@ -651,16 +684,19 @@ public final class EmbeddedFileLedger implements IdempotencyLedger {
    * is compacted long before 300,000 frames.
    */
   private void compactIfDue() {
+    JournalWriter.Compaction compaction;
     synchronized (this) {
       long frames = writer.framesInFile();
       long bytes = writer.length();
       boolean mostlySuperseded = frames > 4L * table.size();
       boolean due = mostlySuperseded && (frames > MIN_FRAMES_BEFORE_COMPACTION || bytes > BYTES_BEFORE_COMPACTION);
       boolean large = frames > MAX_FRAMES_BEFORE_COMPACTING_ANYWAY || bytes > MAX_BYTES_BEFORE_COMPACTING_ANYWAY;
-      if (!closed && due && (table.size() <= SMALL_ENOUGH_TO_COMPACT || large)) {
-        writer.rewrite(JournalCodec.payloadsOf(table));
+      if (closed || !due || table.size() > SMALL_ENOUGH_TO_COMPACT && !large) {
+        return;
       }
+      compaction = writer.beginCompaction(JournalCodec.payloadsOf(table));
     }
+    compactBesideWrites(compaction);
   }
 
   /** Deletes stored records (and closed tasks) last changed before {@code cutoffMillis}, batch by batch; returns how many records. */

@@ -277,6 +277,46 @@ class EmbeddedFileLedgerTest extends IdempotencyLedgerContract {
   }
 
   @Test
+  @DisplayName("compactions while eight threads write lose no write, under either force policy")
+  void compactionBesideConcurrentWrites() throws Exception {
+    for (ForcePolicy policy : ForcePolicy.values()) {
+      openInstead(options().withForcePolicy(policy));
+      EmbeddedFileLedger writing = embedded();
+      java.util.concurrent.ExecutorService writers = java.util.concurrent.Executors.newFixedThreadPool(8);
+      List<java.util.concurrent.Future<?>> done = new java.util.ArrayList<>();
+      for (int t = 0; t < 8; t++) {
+        int thread = t;
+        done.add(writers.submit(() -> {
+          for (int i = 0; i < 300; i++) {
+            String key = policy + "-" + thread + "-" + i;
+            writing.prepare(TENANT, key, "Orders.create", args(key));
+            writing.transition(TENANT, key, LedgerState.PREPARED, LedgerState.COMMITTED, result(i), 0);
+          }
+          return null;
+        }));
+      }
+      int compactions = 0;
+      while (done.stream().anyMatch(f -> !f.isDone())) {
+        writing.compact();
+        compactions++;
+      }
+      for (java.util.concurrent.Future<?> f : done) {
+        f.get();
+      }
+      writers.shutdown();
+
+      ledger = reopen(ledger, options().withForcePolicy(policy));
+      for (int t = 0; t < 8; t++) {
+        for (int i = 0; i < 300; i++) {
+          assertThat(ledger.find(TENANT, policy + "-" + t + "-" + i)).as("%s after %d compactions", policy, compactions)
+              .hasValueSatisfying(r -> assertThat(r.state()).isEqualTo(LedgerState.COMMITTED));
+        }
+      }
+      assertThat(compactions).isGreaterThan(1);
+    }
+  }
+
+  @Test
   @DisplayName("an R1 call costs one force: the attempt's outcome and the lease release ride on the next call's prepare")
   void oneForcePerR1Call() throws Exception {
     for (int i = 0; i < 20; i++) {

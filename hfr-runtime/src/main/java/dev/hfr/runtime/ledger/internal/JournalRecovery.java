@@ -67,7 +67,7 @@ public final class JournalRecovery {
    * (a crash tail's are not), or throws {@link LedgerCorruptedException}: then what the sink got must be dropped.
    */
   public static Opened open(Path journal, CheckpointFile checkpoint, Consumer<JournalCodec.Frame> sink) throws IOException {
-    Files.deleteIfExists(compactFile(journal)); // an interrupted compaction; the journal itself is intact
+    Files.deleteIfExists(JournalWriter.compactionFile(journal)); // an interrupted compaction; the journal itself is intact
     if (checkpoint.state() == CheckpointFile.State.DAMAGED) {
       throw new LedgerCorruptedException(checkpoint.path(), List.of(checkpointDamage()), 0);
     }
@@ -207,7 +207,7 @@ public final class JournalRecovery {
    * vouches for it. Returns a report with a null {@code movedAside} when there was nothing to repair.
    */
   public static Repaired repair(Path journal, CheckpointFile checkpoint) throws IOException {
-    Files.deleteIfExists(compactFile(journal));
+    Files.deleteIfExists(JournalWriter.compactionFile(journal));
     try (JournalBytes data = bytesOf(journal)) {
       return repair(journal, data, checkpoint);
     }
@@ -271,10 +271,6 @@ public final class JournalRecovery {
     LOG.log(System.Logger.Level.WARNING, "ledger journal {0} repaired: damaged file moved to {1}; kept {2} records; lost regions: {3}",
         journal, aside, table.size(), damages);
     return new Repaired(aside, table.size(), damages);
-  }
-
-  private static Path compactFile(Path journal) {
-    return journal.resolveSibling(journal.getFileName() + ".compact");
   }
 
   private static Damage lostJournal(boolean exists, CheckpointFile.Checkpoint cp) {

@@ -9,7 +9,6 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.nio.file.StandardOpenOption;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.locks.Condition;
 import java.util.concurrent.locks.ReentrantLock;
@@ -24,6 +23,11 @@ import java.util.concurrent.locks.ReentrantLock;
  * {@code fdatasync} per batch, however many threads. A frame appended as <em>deferrable</em> (an
  * attempt's outcome, a lease renewal or release, see {@link #append}) does not ask for a force of its
  * own: it becomes durable with the next force anyone asks for, or at close.
+ *
+ * <p><b>Compaction</b> ({@link #beginCompaction}) writes the new journal beside the current one while appends go
+ * on, then, under the caller's lock for a moment, copies the frames appended meanwhile into it and sends appends
+ * there; the next force renames it over the journal before any frame in it is acknowledged. So a compaction holds
+ * writers for a copy of a few hundred kilobytes, not for writing and forcing the whole new journal.
  *
  * <p>Progress is counted in logical bytes that never go back, so a compaction (which rewrites the file)
  * does not confuse the accounting. After any I/O failure the writer refuses all further work: a frame may
@@ -53,6 +57,27 @@ public final class JournalWriter implements AutoCloseable {
   private volatile long forced;
   private volatile long forces; // written under forceLock
   private volatile Throwable failure;
+  private boolean renamePending; // guarded by forceLock: appends go to the compaction file, not yet renamed over the journal
+  private long rewrites; // guarded by forceLock: a compaction begun before a rewrite cannot finish after it
+
+  /**
+   * A compaction under way: the records held when it began, written to the compaction file while appends go on.
+   * See {@link #beginCompaction}.
+   */
+  public static final class Compaction {
+    private final List<byte[]> payloads;
+    private final long firstSeq;
+    private final long fromPosition;
+    private final long rewrite;
+    private long length = -1;
+
+    private Compaction(List<byte[]> payloads, long firstSeq, long fromPosition, long rewrite) {
+      this.payloads = payloads;
+      this.firstSeq = firstSeq;
+      this.fromPosition = fromPosition;
+      this.rewrite = rewrite;
+    }
+  }
 
   /**
    * Continues the journal {@code journal}, whose frames {@code firstSeq..lastSeq} fill it exactly (a crash
@@ -168,11 +193,12 @@ public final class JournalWriter implements AutoCloseable {
     }
   }
 
-  /** Forces everything appended so far and records it in the checkpoint. Holds {@code forceLock}. */
+  /** Forces everything appended so far (renaming a finished compaction over the journal) and records it in the checkpoint. Holds {@code forceLock}. */
   private void forceNow() {
     Mark m = mark;
     try {
       channel.force(false);
+      renameCompaction();
       forces++;
       forced = m.logical();
       checkpoint.write(checkpointOf(m));
@@ -197,14 +223,127 @@ public final class JournalWriter implements AutoCloseable {
   }
 
   /**
+   * Begins a compaction to {@code payloads}, the records the caller holds now; call under the lock that orders
+   * appends. Then {@link #writeCompaction} (without that lock) and {@link #finishCompaction} (with it).
+   */
+  public Compaction beginCompaction(List<byte[]> payloads) {
+    checkHealthy();
+    synchronized (forceLock) {
+      completeCompaction();
+      return new Compaction(payloads, nextSeq, position, rewrites);
+    }
+  }
+
+  /**
+   * Writes and forces the compaction file: the records of {@link #beginCompaction}, numbered from the next
+   * sequence number then. Runs without the caller's lock, while appends go on to the journal. A failure leaves
+   * the journal as it was.
+   */
+  public void writeCompaction(Compaction c) {
+    checkHealthy();
+    try {
+      c.length = writeTemporary(compactionFile(journal), ledgerId, c.firstSeq, c.payloads);
+    } catch (IOException e) {
+      throw new LedgerStorageException("writing the compacted ledger journal " + compactionFile(journal) + " failed; the journal is"
+          + " unchanged and compaction is tried again later", e);
+    }
+  }
+
+  /**
+   * Copies the frames appended since {@link #beginCompaction} to the end of the compaction file, numbered on, and
+   * appends there from now on; call under the lock that orders appends. The file becomes the journal at the next
+   * force, before anything appended to it is acknowledged (under {@code OS_BUFFERED}, now): a crash before that
+   * leaves the journal as it was, with every frame it had acknowledged.
+   */
+  public void finishCompaction(Compaction c) {
+    checkHealthy();
+    synchronized (forceLock) {
+      if (c.length < 0 || c.rewrite != rewrites) {
+        throw new IllegalStateException("a compaction must be written, and finished before any other rewrite");
+      }
+      FileChannel next = null;
+      try {
+        Path file = compactionFile(journal);
+        next = FileChannel.open(file, StandardOpenOption.READ, StandardOpenOption.WRITE);
+        long at = c.length;
+        long seq = c.firstSeq + c.payloads.size();
+        ByteBuffer header = ByteBuffer.allocate(JournalCodec.HEADER);
+        for (long from = c.fromPosition; from < position; ) {
+          header.clear();
+          readFully(channel, header, from);
+          byte[] payload = new byte[header.getInt(0)];
+          readFully(channel, ByteBuffer.wrap(payload), from + JournalCodec.HEADER);
+          ByteBuffer frame = JournalCodec.frame(seq++, payload);
+          at += writeFully(next, frame, at);
+          from += JournalCodec.HEADER + payload.length;
+        }
+        FileChannel old = channel;
+        channel = next;
+        next = null;
+        old.close();
+        position = at;
+        framesInFile = seq - c.firstSeq;
+        nextSeq = seq;
+        mark = new Mark(appended, at, c.firstSeq, seq - 1);
+        rewrites++;
+        renamePending = true;
+        if (policy == ForcePolicy.OS_BUFFERED) {
+          renameCompaction(); // nothing waits for a force here: a process crash must find this file as the journal
+          checkpoint.write(checkpointOf(mark));
+        }
+      } catch (IOException | RuntimeException e) {
+        failure = e;
+        closeQuietly(next);
+        throw new LedgerStorageException("compacting the ledger journal " + journal + " failed; the ledger refuses further writes", e);
+      }
+    }
+  }
+
+  /**
+   * Forces a finished compaction's file and renames it over the journal, if that has not happened with a force
+   * since; call without the caller's lock, right after {@link #finishCompaction}.
+   */
+  public void completeCompaction() {
+    synchronized (forceLock) {
+      if (!renamePending || failure != null) {
+        return;
+      }
+      Mark m = mark;
+      try {
+        channel.force(false);
+        renameCompaction();
+        forced = Math.max(forced, m.logical());
+        checkpoint.write(checkpointOf(m));
+      } catch (IOException | RuntimeException e) {
+        failure = e;
+        throw new LedgerStorageException("compacting the ledger journal " + journal + " failed; the ledger refuses further writes", e);
+      }
+    }
+  }
+
+  /** Renames a finished compaction over the journal and makes the rename durable; its frames must be forced already. */
+  private void renameCompaction() throws IOException {
+    if (renamePending) {
+      Files.move(compactionFile(journal), journal, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
+      forceDirectory(journal.toAbsolutePath().getParent());
+      renamePending = false;
+    }
+  }
+
+  /**
    * Replaces the journal by one holding just {@code payloads} (see {@link #writeFresh}), numbered on from
-   * the last sequence number, and checkpoints it. A crash at any point leaves either the old or the new
+   * the last sequence number, and checkpoints it, all under the caller's lock (for open and close, when no one
+   * waits; housekeeping uses {@link #beginCompaction}). A crash at any point leaves either the old or the new
    * journal, complete, and a checkpoint the open-time check accepts with either.
    */
   public void rewrite(List<byte[]> payloads) {
     checkHealthy();
     synchronized (forceLock) {
       try {
+        if (renamePending) {
+          channel.force(false);
+          renameCompaction();
+        }
         long first = nextSeq;
         long length = writeFresh(journal, ledgerId, first, payloads, null);
         FileChannel old = channel;
@@ -214,6 +353,7 @@ public final class JournalWriter implements AutoCloseable {
         nextSeq = first + payloads.size();
         framesInFile = payloads.size();
         forced = appended;
+        rewrites++;
         mark = new Mark(appended, length, first, nextSeq - 1);
         checkpoint.writeAndForce(checkpointOf(mark));
       } catch (IOException | RuntimeException e) {
@@ -232,34 +372,77 @@ public final class JournalWriter implements AutoCloseable {
    */
   public static long writeFresh(Path journal, long ledgerId, long firstSeq, List<byte[]> payloads, CheckpointFile checkpoint)
       throws IOException {
-    Path tmp = journal.resolveSibling(journal.getFileName() + ".compact");
-    List<ByteBuffer> frames = new ArrayList<>(payloads.size());
-    long length = JournalCodec.FILE_HEADER;
-    long seq = firstSeq;
-    for (byte[] payload : payloads) {
-      ByteBuffer f = JournalCodec.frame(seq++, payload);
-      length += f.remaining();
-      frames.add(f);
-    }
-    try (FileChannel out = FileChannel.open(
-        tmp, StandardOpenOption.CREATE, StandardOpenOption.TRUNCATE_EXISTING, StandardOpenOption.WRITE)) {
-      writeAll(out, JournalCodec.fileHeader(new JournalCodec.FileHeader(ledgerId, firstSeq, length)));
-      for (ByteBuffer f : frames) {
-        writeAll(out, f);
-      }
-      out.force(true);
-    }
+    Path tmp = compactionFile(journal);
+    long length = writeTemporary(tmp, ledgerId, firstSeq, payloads);
     if (checkpoint != null) {
-      checkpoint.writeAndForce(new CheckpointFile.Checkpoint(ledgerId, firstSeq, seq - 1, length));
+      checkpoint.writeAndForce(new CheckpointFile.Checkpoint(ledgerId, firstSeq, firstSeq + payloads.size() - 1, length));
     }
     Files.move(tmp, journal, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
     forceDirectory(journal.toAbsolutePath().getParent());
     return length;
   }
 
+  /** Writes a whole journal of {@code payloads} to {@code file} and forces it; returns its length. */
+  private static long writeTemporary(Path file, long ledgerId, long firstSeq, List<byte[]> payloads) throws IOException {
+    long length = JournalCodec.FILE_HEADER;
+    for (byte[] payload : payloads) {
+      length += JournalCodec.HEADER + payload.length;
+    }
+    try (FileChannel out = FileChannel.open(
+        file, StandardOpenOption.CREATE, StandardOpenOption.TRUNCATE_EXISTING, StandardOpenOption.WRITE)) {
+      ByteBuffer buffer = ByteBuffer.allocate(256 * 1024);
+      buffer.put(JournalCodec.fileHeader(new JournalCodec.FileHeader(ledgerId, firstSeq, length)));
+      long seq = firstSeq;
+      for (byte[] payload : payloads) {
+        ByteBuffer frame = JournalCodec.frame(seq++, payload);
+        if (buffer.remaining() < frame.remaining()) { // a frame is at most a quarter of the buffer
+          writeAll(out, buffer.flip());
+          buffer.clear();
+        }
+        buffer.put(frame);
+      }
+      writeAll(out, buffer.flip());
+      out.force(true);
+    }
+    return length;
+  }
+
+  /** Where a journal is written whole before it is renamed over {@code journal}; an open deletes one left by a crash. */
+  static Path compactionFile(Path journal) {
+    return journal.resolveSibling(journal.getFileName() + ".compact");
+  }
+
   private static void writeAll(FileChannel out, ByteBuffer b) throws IOException {
     while (b.hasRemaining()) {
       out.write(b);
+    }
+  }
+
+  private static int writeFully(FileChannel out, ByteBuffer b, long at) throws IOException {
+    int n = b.remaining();
+    for (long p = at; b.hasRemaining(); ) {
+      p += out.write(b, p);
+    }
+    return n;
+  }
+
+  private static void readFully(FileChannel in, ByteBuffer b, long at) throws IOException {
+    for (long p = at; b.hasRemaining(); ) {
+      int n = in.read(b, p);
+      if (n < 0) {
+        throw new IOException("the journal ended at byte " + p + " inside a frame this writer appended");
+      }
+      p += n;
+    }
+  }
+
+  private static void closeQuietly(FileChannel c) {
+    if (c != null) {
+      try {
+        c.close();
+      } catch (IOException ignored) {
+        // already failing
+      }
     }
   }
 
@@ -287,6 +470,7 @@ public final class JournalWriter implements AutoCloseable {
         if (failure == null) {
           Mark m = mark;
           channel.force(false);
+          renameCompaction();
           forced = m.logical();
           checkpoint.writeAndForce(checkpointOf(m));
         }
