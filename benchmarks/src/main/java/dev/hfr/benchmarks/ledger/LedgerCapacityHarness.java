@@ -47,18 +47,19 @@ import java.util.stream.Stream;
  * e.g. the journal that kept every record in memory), {@code sqlite} (every record in SQLite, {@link
  * SqliteOnlyLedger}). Retention: {@code retention=S} fills with a retention of S seconds, so that records expire,
  * and are deleted, while the fill runs; the default 24 h deletes nothing. Rate: {@code rate=N} offers N writes a
- * second instead of as many as the threads can make, to read the latency of a service below saturation.
+ * second instead of as many as the threads can make, to read the latency of a service below saturation. Threads:
+ * {@code threads=N} writes from N threads instead of 32 ({@code threads=1}: one write at a time, each its own force).
  *
  * <pre>
  * mvn -B -q -pl benchmarks -am package -DskipTests
- * java -cp benchmarks/target/benchmarks.jar dev.hfr.benchmarks.ledger.LedgerCapacityHarness run DIR RECORDS[,RECORDS...] BACKEND[,BACKEND...] [ledger|proxy] [retention=S] [rate=N]
+ * java -cp benchmarks/target/benchmarks.jar dev.hfr.benchmarks.ledger.LedgerCapacityHarness run DIR RECORDS[,RECORDS...] BACKEND[,BACKEND...] [ledger|proxy] [retention=S] [rate=N] [threads=N]
  * </pre>
  */
 public final class LedgerCapacityHarness {
 
   private static final String TENANT = "bench";
   private static final String TOOL = "PaymentTools.charge";
-  private static final int THREADS = 32;
+  private static final int DEFAULT_THREADS = 32;
 
   private LedgerCapacityHarness() {}
 
@@ -66,8 +67,9 @@ public final class LedgerCapacityHarness {
     Locale.setDefault(Locale.ROOT);
     switch (args[0]) {
       case "run" -> run(Path.of(args[1]), args[2].split(","), args[3].split(","), args.length > 4 ? args[4] : "ledger",
-          option(args, "retention="), option(args, "rate="));
-      case "fill" -> fill(Path.of(args[1]), Long.parseLong(args[2]), args[3], args[4], Long.parseLong(args[5]), Long.parseLong(args[6]));
+          option(args, "retention="), option(args, "rate="), (int) option(args, "threads="));
+      case "fill" -> fill(Path.of(args[1]), Long.parseLong(args[2]), args[3], args[4], Long.parseLong(args[5]), Long.parseLong(args[6]),
+          Integer.parseInt(args[7]));
       case "open" -> open(Path.of(args[1]), Long.parseLong(args[2]), args[3], args[4]);
       default -> throw new IllegalArgumentException("run, fill or open, not " + args[0]);
     }
@@ -84,8 +86,10 @@ public final class LedgerCapacityHarness {
   }
 
   /** Each backend and size: a fill in one JVM, an open in another; prints one table row per pair. */
-  private static void run(Path base, String[] sizes, String[] backends, String mode, long retentionSeconds, long rate) throws Exception {
-    System.out.println("| backend | mode | records | retention | writes/s (32 threads) | write p50 / p99 / p99.9 / max (ms) | writes > 50 ms"
+  private static void run(Path base, String[] sizes, String[] backends, String mode, long retentionSeconds, long rate, int threadsAsked)
+      throws Exception {
+    int threads = threadsAsked > 0 ? threadsAsked : DEFAULT_THREADS;
+    System.out.println("| backend | mode | records | retention | writes/s (" + threads + " threads) | write p50 / p99 / p99.9 / max (ms) | writes > 50 ms"
         + " | lock wait p50 / p99.9 / max (ms) | in memory when the fill ended | heap kept per record | disk | open (fresh JVM, -Xmx256m)"
         + " | heap after open | read p50 / p99 (ms) | load average during the fill |");
     System.out.println("|---|---|---:|---|---:|---|---:|---|---|---:|---:|---:|---:|---|---|");
@@ -98,7 +102,7 @@ public final class LedgerCapacityHarness {
         String classpath = classpathFor(backend);
         String loadBefore = loadAverage();
         Map<String, String> fill = fork(classpath, "-Xmx2g", "fill", dir.toString(), String.valueOf(records), kind(backend), mode,
-            String.valueOf(retentionSeconds), String.valueOf(rate));
+            String.valueOf(retentionSeconds), String.valueOf(rate), String.valueOf(threads));
         String loadAfter = loadAverage();
         Map<String, String> open = fork(classpath, "-Xmx256m", "open", dir.toString(), String.valueOf(records), kind(backend), mode);
         System.out.printf("| %s | %s%s | %,d | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s |%n", backend.startsWith("old") ? "old" : backend, mode,
@@ -158,16 +162,17 @@ public final class LedgerCapacityHarness {
   }
 
   /**
-   * Writes {@code records} records from 32 threads, as fast as they go or, with {@code rate} > 0, at that many a
+   * Writes {@code records} records from {@code threads} threads, as fast as they go or, with {@code rate} > 0, at that many a
    * second offered (write i is due at start + i / rate, and its latency counts from then, so a write delayed by
    * the ones before it is not hidden); prints throughput, latency, heap kept, disk.
    */
-  private static void fill(Path dir, long records, String kind, String mode, long retentionSeconds, long rate) throws Exception {
+  private static void fill(Path dir, long records, String kind, String mode, long retentionSeconds, long rate, int threads)
+      throws Exception {
     long heapBefore = usedHeapAfterGc();
     Writer writer = writerFor(dir, kind, mode, retentionSeconds);
     AtomicLong next = new AtomicLong();
-    long[][] latencies = new long[THREADS][];
-    ExecutorService pool = Executors.newFixedThreadPool(THREADS);
+    long[][] latencies = new long[threads][];
+    ExecutorService pool = Executors.newFixedThreadPool(threads);
     List<Future<?>> done = new ArrayList<>();
     long[] probes = new long[1 << 20];
     int[] probeCount = new int[1];
@@ -180,10 +185,10 @@ public final class LedgerCapacityHarness {
     }, "probe");
     long start = System.nanoTime();
     prober.start();
-    for (int t = 0; t < THREADS; t++) {
+    for (int t = 0; t < threads; t++) {
       int thread = t;
       done.add(pool.submit(() -> {
-        long[] mine = new long[(int) (records / THREADS) + 2];
+        long[] mine = new long[(int) (records / threads) + 2];
         int n = 0;
         for (long i; (i = next.getAndIncrement()) < records; ) {
           long t0 = System.nanoTime();
