@@ -498,10 +498,20 @@ public final class EmbeddedFileLedger implements IdempotencyLedger {
       JournalWriter.Compaction compaction;
       synchronized (this) {
         checkOpen();
-        compaction = writer.beginCompaction(JournalCodec.payloadsOf(table));
+        compaction = beginCompaction();
       }
       compactBesideWrites(compaction);
     }
+  }
+
+  /**
+   * Begins a compaction to the records in memory now: under the lock, their references are copied (records are
+   * immutable), and they are encoded while writes go on. Call under the lock.
+   */
+  private JournalWriter.Compaction beginCompaction() {
+    List<StoredEntry> records = new ArrayList<>(table.entries());
+    List<TaskCheckpoint> checkpoints = new ArrayList<>(table.checkpoints());
+    return writer.beginCompaction(() -> JournalCodec.payloadsOf(records, checkpoints));
   }
 
   /**
@@ -694,7 +704,7 @@ public final class EmbeddedFileLedger implements IdempotencyLedger {
       if (closed || !due || table.size() > SMALL_ENOUGH_TO_COMPACT && !large) {
         return;
       }
-      compaction = writer.beginCompaction(JournalCodec.payloadsOf(table));
+      compaction = beginCompaction();
     }
     compactBesideWrites(compaction);
   }

@@ -14,6 +14,7 @@ import java.nio.charset.StandardCharsets;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.Collection;
 import java.util.List;
 import java.util.zip.CRC32C;
 
@@ -200,11 +201,16 @@ public final class JournalCodec {
 
   /** The payloads that hold everything in {@code table}: its records, then its task checkpoints (for a compacted journal). */
   public static List<byte[]> payloadsOf(LedgerTable table) {
-    List<byte[]> out = new ArrayList<>(table.size() + table.checkpoints().size());
-    for (StoredEntry e : table.entries()) {
+    return payloadsOf(table.entries(), table.checkpoints());
+  }
+
+  /** The payloads that hold {@code records}, then {@code checkpoints}. */
+  public static List<byte[]> payloadsOf(Collection<StoredEntry> records, Collection<TaskCheckpoint> checkpoints) {
+    List<byte[]> out = new ArrayList<>(records.size() + checkpoints.size());
+    for (StoredEntry e : records) {
       out.add(encodePut(e));
     }
-    for (TaskCheckpoint t : table.checkpoints()) {
+    for (TaskCheckpoint t : checkpoints) {
       out.add(encodeTask(t));
     }
     return out;

@@ -12,6 +12,7 @@ import java.nio.file.StandardOpenOption;
 import java.util.List;
 import java.util.concurrent.locks.Condition;
 import java.util.concurrent.locks.ReentrantLock;
+import java.util.function.Supplier;
 
 /**
  * Appends frames to the journal, forces them to the device as the {@link ForcePolicy} says, and after
@@ -65,13 +66,14 @@ public final class JournalWriter implements AutoCloseable {
    * See {@link #beginCompaction}.
    */
   public static final class Compaction {
-    private final List<byte[]> payloads;
+    private final Supplier<List<byte[]>> payloads;
     private final long firstSeq;
     private final long fromPosition;
     private final long rewrite;
     private long length = -1;
+    private int frames;
 
-    private Compaction(List<byte[]> payloads, long firstSeq, long fromPosition, long rewrite) {
+    private Compaction(Supplier<List<byte[]>> payloads, long firstSeq, long fromPosition, long rewrite) {
       this.payloads = payloads;
       this.firstSeq = firstSeq;
       this.fromPosition = fromPosition;
@@ -223,10 +225,12 @@ public final class JournalWriter implements AutoCloseable {
   }
 
   /**
-   * Begins a compaction to {@code payloads}, the records the caller holds now; call under the lock that orders
-   * appends. Then {@link #writeCompaction} (without that lock) and {@link #finishCompaction} (with it).
+   * Begins a compaction to {@code payloads}, the records the caller holds now, encoded later by {@link
+   * #writeCompaction} (so the caller need only copy references to its immutable records under its lock); call
+   * under the lock that orders appends. Then {@link #writeCompaction} (without that lock) and {@link
+   * #finishCompaction} (with it).
    */
-  public Compaction beginCompaction(List<byte[]> payloads) {
+  public Compaction beginCompaction(Supplier<List<byte[]>> payloads) {
     checkHealthy();
     synchronized (forceLock) {
       completeCompaction();
@@ -242,7 +246,9 @@ public final class JournalWriter implements AutoCloseable {
   public void writeCompaction(Compaction c) {
     checkHealthy();
     try {
-      c.length = writeTemporary(compactionFile(journal), ledgerId, c.firstSeq, c.payloads);
+      List<byte[]> payloads = c.payloads.get();
+      c.frames = payloads.size();
+      c.length = writeTemporary(compactionFile(journal), ledgerId, c.firstSeq, payloads);
     } catch (IOException e) {
       throw new LedgerStorageException("writing the compacted ledger journal " + compactionFile(journal) + " failed; the journal is"
           + " unchanged and compaction is tried again later", e);
@@ -266,7 +272,7 @@ public final class JournalWriter implements AutoCloseable {
         Path file = compactionFile(journal);
         next = FileChannel.open(file, StandardOpenOption.READ, StandardOpenOption.WRITE);
         long at = c.length;
-        long seq = c.firstSeq + c.payloads.size();
+        long seq = c.firstSeq + c.frames;
         ByteBuffer header = ByteBuffer.allocate(JournalCodec.HEADER);
         for (long from = c.fromPosition; from < position; ) {
           header.clear();

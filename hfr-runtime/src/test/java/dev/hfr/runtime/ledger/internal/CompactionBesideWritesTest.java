@@ -68,7 +68,7 @@ class CompactionBesideWritesTest {
     }
     writer.syncUntil(writer.required());
 
-    JournalWriter.Compaction compaction = writer.beginCompaction(live);
+    JournalWriter.Compaction compaction = writer.beginCompaction(() -> live);
     appendAcknowledged(100, 150); // while the new journal is written: these go to the old one
     writer.writeCompaction(compaction);
     appendAcknowledged(150, 160);
@@ -95,7 +95,7 @@ class CompactionBesideWritesTest {
   @DisplayName("a compaction whose file could not be written leaves the journal as it was, and the writer working")
   void aFailedWriteOfTheNewJournalChangesNothing() throws Exception {
     appendAcknowledged(0, 10);
-    JournalWriter.Compaction compaction = writer.beginCompaction(List.of(put("k0", LedgerState.PREPARED)));
+    JournalWriter.Compaction compaction = writer.beginCompaction(() -> List.of(put("k0", LedgerState.PREPARED)));
     Files.createDirectories(JournalWriter.compactionFile(journal)); // a directory where the file should go: the write fails
     org.assertj.core.api.Assertions.assertThatThrownBy(() -> writer.writeCompaction(compaction))
         .hasMessageContaining("the journal is unchanged");
