@@ -37,6 +37,14 @@ import java.util.function.Supplier;
  */
 public final class JournalWriter implements AutoCloseable {
 
+  /**
+   * Rounds in which a compaction copies, without the caller's lock, what writers appended while it wrote; and what
+   * it may leave for the copy under the lock. At 10 million records a compaction wrote for seconds, and copying
+   * all it left under the lock held writers for 148 ms.
+   */
+  private static final int CATCH_UP_ROUNDS = 8;
+  private static final long LEFT_FOR_THE_LOCK = 256 * 1024;
+
   /** The journal as of the last append: where it ends, logically and in the file, and its sequence numbers. */
   private record Mark(long logical, long length, long firstSeq, long lastSeq) {}
 
@@ -70,14 +78,16 @@ public final class JournalWriter implements AutoCloseable {
     private final long firstSeq;
     private final long fromPosition;
     private final long rewrite;
-    private long length = -1;
-    private int frames;
+    private long length = -1; // of the compaction file once written: its end
+    private long nextSeq; // the next frame's sequence number in the compaction file
+    private long copiedFrom; // where the journal's frames not yet copied to the compaction file start
 
     private Compaction(Supplier<List<byte[]>> payloads, long firstSeq, long fromPosition, long rewrite) {
       this.payloads = payloads;
       this.firstSeq = firstSeq;
       this.fromPosition = fromPosition;
       this.rewrite = rewrite;
+      this.copiedFrom = fromPosition;
     }
   }
 
@@ -240,15 +250,26 @@ public final class JournalWriter implements AutoCloseable {
 
   /**
    * Writes and forces the compaction file: the records of {@link #beginCompaction}, numbered from the next
-   * sequence number then. Runs without the caller's lock, while appends go on to the journal. A failure leaves
-   * the journal as it was.
+   * sequence number then; then copies to it, in a few rounds, the frames appended to the journal meanwhile, so
+   * that {@link #finishCompaction} has little left to copy. Runs without the caller's lock, while appends go on
+   * to the journal. A failure leaves the journal as it was.
    */
   public void writeCompaction(Compaction c) {
     checkHealthy();
+    Path file = compactionFile(journal);
     try {
       List<byte[]> payloads = c.payloads.get();
-      c.frames = payloads.size();
-      c.length = writeTemporary(compactionFile(journal), ledgerId, c.firstSeq, payloads);
+      c.length = writeTemporary(file, ledgerId, c.firstSeq, payloads);
+      c.nextSeq = c.firstSeq + payloads.size();
+      try (FileChannel out = FileChannel.open(file, StandardOpenOption.WRITE)) {
+        for (int round = 0; round < CATCH_UP_ROUNDS; round++) {
+          long upTo = mark.length(); // appends write their frame before they publish the mark
+          if (upTo - c.copiedFrom <= LEFT_FOR_THE_LOCK) {
+            break;
+          }
+          copyAppended(c, upTo, out);
+        }
+      }
     } catch (IOException e) {
       throw new LedgerStorageException("writing the compacted ledger journal " + compactionFile(journal) + " failed; the journal is"
           + " unchanged and compaction is tried again later", e);
@@ -269,20 +290,10 @@ public final class JournalWriter implements AutoCloseable {
       }
       FileChannel next = null;
       try {
-        Path file = compactionFile(journal);
-        next = FileChannel.open(file, StandardOpenOption.READ, StandardOpenOption.WRITE);
+        next = FileChannel.open(compactionFile(journal), StandardOpenOption.READ, StandardOpenOption.WRITE);
+        copyAppended(c, position, next);
         long at = c.length;
-        long seq = c.firstSeq + c.frames;
-        ByteBuffer header = ByteBuffer.allocate(JournalCodec.HEADER);
-        for (long from = c.fromPosition; from < position; ) {
-          header.clear();
-          readFully(channel, header, from);
-          byte[] payload = new byte[header.getInt(0)];
-          readFully(channel, ByteBuffer.wrap(payload), from + JournalCodec.HEADER);
-          ByteBuffer frame = JournalCodec.frame(seq++, payload);
-          at += writeFully(next, frame, at);
-          from += JournalCodec.HEADER + payload.length;
-        }
+        long seq = c.nextSeq;
         FileChannel old = channel;
         channel = next;
         next = null;
@@ -302,6 +313,19 @@ public final class JournalWriter implements AutoCloseable {
         closeQuietly(next);
         throw new LedgerStorageException("compacting the ledger journal " + journal + " failed; the ledger refuses further writes", e);
       }
+    }
+  }
+
+  /** Copies the journal's frames from where the last copy ended up to {@code upTo} to the end of the compaction file, renumbered. */
+  private void copyAppended(Compaction c, long upTo, FileChannel out) throws IOException {
+    ByteBuffer header = ByteBuffer.allocate(JournalCodec.HEADER);
+    while (c.copiedFrom < upTo) {
+      header.clear();
+      readFully(channel, header, c.copiedFrom);
+      byte[] payload = new byte[header.getInt(0)];
+      readFully(channel, ByteBuffer.wrap(payload), c.copiedFrom + JournalCodec.HEADER);
+      c.length += writeFully(out, JournalCodec.frame(c.nextSeq++, payload), c.length);
+      c.copiedFrom += JournalCodec.HEADER + payload.length;
     }
   }
 

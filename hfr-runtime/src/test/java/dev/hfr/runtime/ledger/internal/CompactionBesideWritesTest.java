@@ -69,26 +69,28 @@ class CompactionBesideWritesTest {
     writer.syncUntil(writer.required());
 
     JournalWriter.Compaction compaction = writer.beginCompaction(() -> live);
-    appendAcknowledged(100, 150); // while the new journal is written: these go to the old one
+    // Appended while the compaction began, to the old journal: more than a writer's lock should copy (256 KB), so
+    // that the compaction copies them in its catch-up rounds, without the lock.
+    appendAcknowledged(100, 3100);
     writer.writeCompaction(compaction);
-    appendAcknowledged(150, 160);
+    appendAcknowledged(3100, 3110); // left for the copy under the lock
     Path written = crashCopy("written");
 
     writer.finishCompaction(compaction);
-    appendUnforced(160, 170); // to the new file, not yet the journal: not acknowledged
+    appendUnforced(3110, 3120); // to the new file, not yet the journal: not acknowledged
     Path switched = crashCopy("switched");
 
     writer.completeCompaction();
     Path renamed = crashCopy("renamed");
-    appendAcknowledged(170, 180);
+    appendAcknowledged(3120, 3130);
     Path after = crashCopy("after");
 
-    assertThat(recordsIn(written)).as("crash while the new journal was written").containsAll(keys(0, 160));
-    assertThat(recordsIn(switched)).as("crash after the switch, before the rename").containsAll(keys(0, 160));
-    assertThat(recordsIn(renamed)).as("crash after the rename").containsAll(keys(0, 170));
-    assertThat(recordsIn(after)).as("crash after more writes").containsExactlyInAnyOrderElementsOf(keys(0, 180));
+    assertThat(recordsIn(written)).as("crash while the new journal was written").containsAll(keys(0, 3110));
+    assertThat(recordsIn(switched)).as("crash after the switch, before the rename").containsAll(keys(0, 3110));
+    assertThat(recordsIn(renamed)).as("crash after the rename").containsAll(keys(0, 3120));
+    assertThat(recordsIn(after)).as("crash after more writes").containsExactlyInAnyOrderElementsOf(keys(0, 3130));
     assertThat(writer.framesInFile()).as("the superseded frames are gone; the ones appended meanwhile were carried over")
-        .isEqualTo(100 + 60 + 20);
+        .isEqualTo(100 + 3010 + 20);
   }
 
   @Test
@@ -130,7 +132,7 @@ class CompactionBesideWritesTest {
   private static List<String> recordsIn(Path copy) {
     List<String> keys = new ArrayList<>();
     try (EmbeddedFileLedger ledger = EmbeddedFileLedger.open(copy)) {
-      for (int i = 0; i < 200; i++) {
+      for (int i = 0; i < 3200; i++) {
         String key = "k" + i;
         ledger.find(TENANT, key).ifPresent(r -> keys.add(key));
       }
