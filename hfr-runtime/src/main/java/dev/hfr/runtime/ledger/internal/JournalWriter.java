@@ -26,9 +26,10 @@ import java.util.function.Supplier;
  * own: it becomes durable with the next force anyone asks for, or at close.
  *
  * <p><b>Compaction</b> ({@link #beginCompaction}) writes the new journal beside the current one while appends go
- * on, then, under the caller's lock for a moment, copies the frames appended meanwhile into it and sends appends
- * there; the next force renames it over the journal before any frame in it is acknowledged. So a compaction holds
- * writers for a copy of a few hundred kilobytes, not for writing and forcing the whole new journal.
+ * on, copies to it in a few rounds the frames appended meanwhile, then, under the caller's lock for a moment,
+ * copies the last of them and sends appends there; the next force renames it over the journal before any frame
+ * in it is acknowledged. So a compaction holds writers for a copy of at most a few hundred kilobytes, not for
+ * writing and forcing the whole new journal.
  *
  * <p>Progress is counted in logical bytes that never go back, so a compaction (which rewrites the file)
  * does not confuse the accounting. After any I/O failure the writer refuses all further work: a frame may
@@ -56,7 +57,7 @@ public final class JournalWriter implements AutoCloseable {
   private final ReentrantLock syncState = new ReentrantLock(); // who forces next, and who waits
   private final Condition forceDone = syncState.newCondition();
   private boolean forcing; // guarded by syncState
-  private FileChannel channel; // swapped by rewrite() under both locks
+  private FileChannel channel; // swapped by rewrite() and finishCompaction(), under the caller's lock and forceLock
   private long position;
   private long nextSeq;
   private long framesInFile;
