@@ -103,7 +103,7 @@ public final class EmbeddedFileLedger implements IdempotencyLedger {
 
   /** Below this many frames the journal is not compacted: replaying it on open takes milliseconds. */
   private static final long MIN_FRAMES_BEFORE_COMPACTION = 300_000;
-  /** Records in memory up to which a compaction holds the lock for a few milliseconds only. */
+  /** Records in memory up to which a compaction is worth its cost: it encodes and writes every one of them. */
   private static final int SMALL_ENOUGH_TO_COMPACT = 10_000;
   /** Frames past which the journal is compacted whatever memory holds, so that a crash's replay stays bounded. */
   private static final long MAX_FRAMES_BEFORE_COMPACTING_ANYWAY = 4_000_000;
@@ -688,9 +688,9 @@ public final class EmbeddedFileLedger implements IdempotencyLedger {
 
   /**
    * Compacts the journal when superseded frames outnumber the records in memory, and memory holds few: a
-   * compaction encodes and writes every record in memory under the ledger's lock, so while a burst keeps
-   * thousands of settled records waiting to move it waits (the journal grows meanwhile), unless the journal
-   * grows large: a crash replays all of it. Large records count by their bytes, so a journal of 64 KiB records
+   * compaction encodes and writes every record in memory (outside the ledger's lock, but at the cost of a core
+   * and the disk), so while a burst keeps thousands of settled records waiting to move it waits (the journal
+   * grows meanwhile), unless the journal grows large: a crash replays all of it. Large records count by their bytes, so a journal of 64 KiB records
    * is compacted long before 300,000 frames.
    */
   private void compactIfDue() {

@@ -77,7 +77,6 @@ public final class JournalWriter implements AutoCloseable {
   public static final class Compaction {
     private final Supplier<List<byte[]>> payloads;
     private final long firstSeq;
-    private final long fromPosition;
     private final long rewrite;
     private long length = -1; // of the compaction file once written: its end
     private long nextSeq; // the next frame's sequence number in the compaction file
@@ -86,7 +85,6 @@ public final class JournalWriter implements AutoCloseable {
     private Compaction(Supplier<List<byte[]>> payloads, long firstSeq, long fromPosition, long rewrite) {
       this.payloads = payloads;
       this.firstSeq = firstSeq;
-      this.fromPosition = fromPosition;
       this.rewrite = rewrite;
       this.copiedFrom = fromPosition;
     }
