@@ -7,6 +7,7 @@ import dev.hfr.runtime.ledger.internal.JournalCodec;
 import dev.hfr.runtime.ledger.internal.JournalRecovery;
 import dev.hfr.runtime.ledger.internal.JournalScanner;
 import dev.hfr.runtime.ledger.internal.JournalWriter;
+import dev.hfr.runtime.ledger.internal.KeyHash;
 import dev.hfr.runtime.ledger.internal.LedgerRules;
 import dev.hfr.runtime.ledger.internal.LedgerTable;
 import dev.hfr.runtime.ledger.internal.RetentionSweep;
@@ -21,9 +22,12 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.Collections;
+import java.util.IdentityHashMap;
 import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.Set;
 import java.util.function.Supplier;
 
 /**
@@ -638,12 +642,18 @@ public final class EmbeddedFileLedger implements IdempotencyLedger {
     try {
       writer.syncUntil(upTo);
       StoredKeys keys = storedKeys;
+      Set<StoredEntry> mayBeStored = keys == null ? null : Collections.newSetFromMap(new IdentityHashMap<>());
       if (keys != null) {
         for (StoredEntry e : batch) {
-          keys.add(e.tenant(), e.key()); // before the rows are visible, and before memory forgets them
+          long hash = KeyHash.of(e.tenant(), e.key());
+          if (keys.mightContain(hash)) {
+            mayBeStored.add(e);
+          }
+          keys.add(hash); // before the rows are visible, and before memory forgets them
         }
       }
-      store.putAll(batch, tasks);
+      // a key the filter never saw has no row: it is inserted without a look for one
+      store.putAll(batch, tasks, e -> mayBeStored == null || mayBeStored.contains(e));
     } catch (RuntimeException e) {
       synchronized (this) {
         table.moveFailed(batch, tasks);

@@ -373,6 +373,49 @@ class EmbeddedFileLedgerTest extends IdempotencyLedgerContract {
   }
 
   @Test
+  @DisplayName("a ledger.db written before rows were indexed by key hash (schema 1) is upgraded on open and keeps every record")
+  void storeOfSchemaOneIsUpgraded() throws Exception {
+    for (int i = 0; i < 50; i++) {
+      long token = ledger.prepareIfAbsent(TENANT, "task-" + (i % 5), key(i), "Orders.create", args(i), "worker",
+          Duration.ofMinutes(1)).lease().fencingToken();
+      ledger.transition(TENANT, key(i), LedgerState.PREPARED, LedgerState.COMMITTED, result(i), token);
+    }
+    embedded().settleNow();
+    embedded().compact(); // the journal keeps no copy: the records are in ledger.db alone
+    Path dir = embedded().directory();
+    ledger.close();
+    ledger = null;
+    try (java.sql.Connection c = java.sql.DriverManager.getConnection("jdbc:sqlite:" + dir.resolve(EmbeddedFileLedger.STORE));
+        java.sql.Statement s = c.createStatement()) {
+      // the file as schema 1 left it: the same rows, indexed by tenant and key, without hashes
+      s.execute("DROP INDEX records_by_hash");
+      s.execute("DROP INDEX records_by_task_hash");
+      s.execute("ALTER TABLE records DROP COLUMN key_hash");
+      s.execute("ALTER TABLE records DROP COLUMN task_hash");
+      s.execute("CREATE UNIQUE INDEX records_by_key ON records(tenant, key)");
+      s.execute("CREATE INDEX records_by_task ON records(tenant, task_id) WHERE task_id IS NOT NULL");
+      s.execute("UPDATE meta SET value = 1 WHERE name = 'schema'");
+    }
+
+    ledger = EmbeddedFileLedger.open(dir);
+    for (int i = 0; i < 50; i++) {
+      assertThat(ledger.find(TENANT, key(i)).orElseThrow().resultHash()).isEqualTo(result(i));
+    }
+    assertThat(ledger.taskRecords(TENANT, "task-3")).hasSize(10);
+    long token = ledger.acquireLease(TENANT, key(7), "worker", Duration.ofMinutes(1)).orElseThrow().fencingToken();
+    ledger.transition(TENANT, key(7), LedgerState.COMMITTED, LedgerState.COMPENSATED, result(7), token);
+    embedded().settleNow(); // the changed record moves again, over its upgraded row
+    assertThat(ledger.find(TENANT, key(7)).orElseThrow().state()).isEqualTo(LedgerState.COMPENSATED);
+    try (java.sql.Connection c = java.sql.DriverManager.getConnection("jdbc:sqlite:" + dir.resolve(EmbeddedFileLedger.STORE));
+        java.sql.Statement s = c.createStatement();
+        java.sql.ResultSet rs = s.executeQuery("SELECT (SELECT value FROM meta WHERE name = 'schema'), count(*),"
+            + " count(key_hash), count(task_hash) FROM records")) {
+      rs.next();
+      assertThat(List.of(rs.getInt(1), rs.getInt(2), rs.getInt(3), rs.getInt(4))).containsExactly(2, 50, 50, 50);
+    }
+  }
+
+  @Test
   @DisplayName("a changed row of ledger.db is found by its check when read, and named; a file that is not a database refuses to open")
   void damagedStoreIsNamed() throws Exception {
     ledger.prepare(TENANT, key(1), "Orders.create", args(1));

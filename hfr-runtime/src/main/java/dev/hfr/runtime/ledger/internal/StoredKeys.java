@@ -34,8 +34,13 @@ public final class StoredKeys {
 
   /** Records that (tenant, key) is, or is about to be, in the store. One writer at a time. */
   public void add(String tenant, String key) {
-    long h1 = hash(tenant, key, 0x9E3779B97F4A7C15L);
-    long h2 = hash(tenant, key, 0xC2B2AE3D27D4EB4FL) | 1;
+    add(KeyHash.of(tenant, key));
+  }
+
+  /** Records that the pair of this {@link KeyHash} is, or is about to be, in the store. One writer at a time. */
+  public void add(long keyHash) {
+    long h1 = keyHash;
+    long h2 = KeyHash.mix(keyHash ^ 0xC2B2AE3D27D4EB4FL) | 1;
     for (int i = 0; i < PROBES; i++) {
       long bit = Long.remainderUnsigned(h1 + i * h2, bitCount);
       int word = (int) (bit >>> 6);
@@ -50,8 +55,13 @@ public final class StoredKeys {
 
   /** False when (tenant, key) was never added: the store certainly does not hold it. */
   public boolean mightContain(String tenant, String key) {
-    long h1 = hash(tenant, key, 0x9E3779B97F4A7C15L);
-    long h2 = hash(tenant, key, 0xC2B2AE3D27D4EB4FL) | 1;
+    return mightContain(KeyHash.of(tenant, key));
+  }
+
+  /** False when the pair of this {@link KeyHash} was never added: the store certainly does not hold it. */
+  public boolean mightContain(long keyHash) {
+    long h1 = keyHash;
+    long h2 = KeyHash.mix(h1 ^ 0xC2B2AE3D27D4EB4FL) | 1;
     for (int i = 0; i < PROBES; i++) {
       long bit = Long.remainderUnsigned(h1 + i * h2, bitCount);
       if ((bits.get((int) (bit >>> 6)) & (1L << (bit & 63))) == 0) {
@@ -64,22 +74,5 @@ public final class StoredKeys {
   /** Whether more keys were added than it was sized for: time to build a new one from the store. */
   public boolean full() {
     return added > capacity;
-  }
-
-  /** FNV-1a over the tenant, a separator no identifier holds, and the key, then a 64-bit finaliser. */
-  private static long hash(String tenant, String key, long seed) {
-    long h = 0xcbf29ce484222325L ^ seed;
-    for (int i = 0; i < tenant.length(); i++) {
-      h = (h ^ tenant.charAt(i)) * 0x100000001b3L;
-    }
-    h = (h ^ 0) * 0x100000001b3L;
-    for (int i = 0; i < key.length(); i++) {
-      h = (h ^ key.charAt(i)) * 0x100000001b3L;
-    }
-    h ^= h >>> 33;
-    h *= 0xff51afd7ed558ccdL;
-    h ^= h >>> 33;
-    h *= 0xc4ceb9fe1a85ec53L;
-    return h ^ (h >>> 33);
   }
 }
