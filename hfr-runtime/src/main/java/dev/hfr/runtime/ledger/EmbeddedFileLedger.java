@@ -119,6 +119,8 @@ public final class EmbeddedFileLedger implements IdempotencyLedger {
   private static final int MOVE_BATCH = 20_000;
   /** Records housekeeping selects, or forgets once moved, per hold of the ledger's lock: about a millisecond's work. */
   private static final int LOCKED_CHUNK = 2_000;
+  /** Full batches housekeeping moves in a row before it compacts and deletes what expired, then goes on moving. */
+  private static final int BATCHES_BEFORE_OTHER_WORK = 10;
   /** How often housekeeping looks for settled records to move, a journal to compact and records to expire. */
   private static final long HOUSEKEEPING_MILLIS = 100;
   /** Settled records waiting to move for which housekeeping forces the journal itself rather than wait for a write to. */
@@ -554,13 +556,16 @@ public final class EmbeddedFileLedger implements IdempotencyLedger {
   /** The housekeeping thread: moves settled records to the store, compacts the journal, expires records. */
   private void housekeep() {
     long failures = 0;
+    boolean backlog = false;
     while (true) {
       synchronized (this) {
         if (closed) {
           return;
         }
         try {
-          wait(failures == 0 ? HOUSEKEEPING_MILLIS : Math.min(30_000, 1000L << Math.min(failures, 5)));
+          if (!backlog || failures > 0) {
+            wait(failures == 0 ? HOUSEKEEPING_MILLIS : Math.min(30_000, 1000L << Math.min(failures, 5)));
+          }
         } catch (InterruptedException e) {
           return;
         }
@@ -573,9 +578,12 @@ public final class EmbeddedFileLedger implements IdempotencyLedger {
           if (storedKeys == null || storedKeys.full()) {
             storedKeys = store.keys(); // housekeeping is the only writer of the store: nothing moves meanwhile
           }
-          while (moveSettled() == MOVE_BATCH && isOpen()) {
-            // a backlog: keep moving; writes take the ledger's lock between batches
-          }
+          // A backlog: keep moving, writes take the ledger's lock between batches. Bounded, so that compaction and
+          // retention still run while writers outpace the moves (the journal would grow until they slowed).
+          int batches = 0;
+          do {
+            backlog = moveSettled() == MOVE_BATCH && isOpen();
+          } while (backlog && ++batches < BATCHES_BEFORE_OTHER_WORK);
           compactIfDue();
           long cutoff = sweep.dueCutoff(clock.epochMillis());
           if (cutoff >= 0) {
