@@ -115,12 +115,15 @@ public final class EmbeddedFileLedger implements IdempotencyLedger {
   private static final long BYTES_BEFORE_COMPACTION = 256L << 20;
   /** Bytes past which the journal is compacted whatever memory holds. */
   private static final long MAX_BYTES_BEFORE_COMPACTING_ANYWAY = 1L << 30;
-  /** Records moved to the store per transaction: larger batches share more of the index's pages (measured: 20,000 move twice as fast as 5,000). */
-  private static final int MOVE_BATCH = 20_000;
+  /**
+   * Most records moved to the store per transaction: larger batches share more of the index's pages. Measured,
+   * 20,000 move twice as fast as 5,000; and at 32 writers, allowing 50,000 gave a write p99 of 6.5 ms against 7.1.
+   */
+  private static final int MOVE_BATCH = 50_000;
   /** Records housekeeping selects, or forgets once moved, per hold of the ledger's lock: about a millisecond's work. */
   private static final int LOCKED_CHUNK = 2_000;
   /** Full batches housekeeping moves in a row before it compacts and deletes what expired, then goes on moving. */
-  private static final int BATCHES_BEFORE_OTHER_WORK = 10;
+  private static final int BATCHES_BEFORE_OTHER_WORK = 4;
   /** How often housekeeping looks for settled records to move, a journal to compact and records to expire. */
   private static final long HOUSEKEEPING_MILLIS = 100;
   /** Settled records waiting to move for which housekeeping forces the journal itself rather than wait for a write to. */

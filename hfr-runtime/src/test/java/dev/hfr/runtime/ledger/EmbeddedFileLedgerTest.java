@@ -372,6 +372,16 @@ class EmbeddedFileLedgerTest extends IdempotencyLedgerContract {
     assertThat(ledger.pending()).hasSize(100);
   }
 
+  /** Moves every settled record to ledger.db, compacts the journal so it keeps no copy, and closes the ledger. */
+  private Path closeWithSettledRecordsInStoreAlone() {
+    embedded().settleNow();
+    embedded().compact();
+    Path dir = embedded().directory();
+    ledger.close();
+    ledger = null;
+    return dir;
+  }
+
   @Test
   @DisplayName("a ledger.db written before rows were indexed by key hash (schema 1) is upgraded on open and keeps every record")
   void storeOfSchemaOneIsUpgraded() throws Exception {
@@ -380,11 +390,7 @@ class EmbeddedFileLedgerTest extends IdempotencyLedgerContract {
           Duration.ofMinutes(1)).lease().fencingToken();
       ledger.transition(TENANT, key(i), LedgerState.PREPARED, LedgerState.COMMITTED, result(i), token);
     }
-    embedded().settleNow();
-    embedded().compact(); // the journal keeps no copy: the records are in ledger.db alone
-    Path dir = embedded().directory();
-    ledger.close();
-    ledger = null;
+    Path dir = closeWithSettledRecordsInStoreAlone();
     try (java.sql.Connection c = java.sql.DriverManager.getConnection("jdbc:sqlite:" + dir.resolve(EmbeddedFileLedger.STORE));
         java.sql.Statement s = c.createStatement()) {
       // the file as schema 1 left it: the same rows, indexed by tenant and key, without hashes
@@ -420,11 +426,7 @@ class EmbeddedFileLedgerTest extends IdempotencyLedgerContract {
   void damagedStoreIsNamed() throws Exception {
     ledger.prepare(TENANT, key(1), "Orders.create", args(1));
     ledger.transition(TENANT, key(1), LedgerState.PREPARED, LedgerState.COMMITTED, result(1), 0);
-    embedded().settleNow();
-    embedded().compact(); // the journal keeps no copy: the record is in ledger.db alone
-    Path dir = embedded().directory();
-    ledger.close();
-    ledger = null;
+    Path dir = closeWithSettledRecordsInStoreAlone();
     try (java.sql.Connection c = java.sql.DriverManager.getConnection("jdbc:sqlite:" + dir.resolve(EmbeddedFileLedger.STORE));
         java.sql.Statement s = c.createStatement();
         java.sql.ResultSet rs = s.executeQuery("SELECT payload FROM records")) {

@@ -3,7 +3,8 @@ package dev.hfr.runtime.ledger.internal;
 /**
  * A 64-bit hash of a (tenant, key) pair, the key {@link SettledStore} indexes its rows by. An index of 8-byte
  * numbers is a fifth the size of one of the 70-character keys, so the pages a batch of moves dirties are fewer
- * and stay in the page cache: measured, a million moves wrote 2.2 GB instead of 4.9 GB. Two pairs may share a
+ * and stay in the page cache. Measured with the store's 16 KB pages, a million moves took half the CPU and wrote
+ * 2.4 GB instead of 4.9 GB. Two pairs may share a
  * hash; every read compares the row's tenant and key too, so a collision costs a row read and never a mix-up.
  *
  * <p>The value is stored in {@code ledger.db}: changing this function needs a new schema version.

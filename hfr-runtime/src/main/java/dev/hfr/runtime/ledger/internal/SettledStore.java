@@ -156,6 +156,9 @@ public final class SettledStore implements AutoCloseable {
       throw new LedgerStorageException(file + " was written by a newer HFR (schema " + found + "); this one reads "
           + SCHEMA_VERSION + " and older: run the newer version, or restore the directory from a backup");
     }
+    s.execute("CREATE TABLE IF NOT EXISTS tasks(tenant TEXT NOT NULL, task_id TEXT NOT NULL, updated_at INTEGER NOT NULL,"
+        + " payload BLOB NOT NULL, crc INTEGER NOT NULL, PRIMARY KEY(tenant, task_id))");
+    s.execute("CREATE INDEX IF NOT EXISTS tasks_by_age ON tasks(updated_at)");
     if (found == 1) {
       upgradeFromKeyIndex(writer, s);
       return;
@@ -163,17 +166,14 @@ public final class SettledStore implements AutoCloseable {
     s.execute("CREATE TABLE IF NOT EXISTS records(tenant TEXT NOT NULL, key TEXT NOT NULL, task_id TEXT,"
         + " updated_at INTEGER NOT NULL, lease_epoch INTEGER NOT NULL, payload BLOB NOT NULL, crc INTEGER NOT NULL,"
         + " key_hash INTEGER, task_hash INTEGER)");
-    createIndexes(s);
+    createRecordIndexes(s);
     s.execute("INSERT OR IGNORE INTO meta(name, value) VALUES ('schema', " + SCHEMA_VERSION + ")");
   }
 
-  private static void createIndexes(Statement s) throws SQLException {
+  private static void createRecordIndexes(Statement s) throws SQLException {
     s.execute("CREATE INDEX IF NOT EXISTS records_by_hash ON records(key_hash)");
     s.execute("CREATE INDEX IF NOT EXISTS records_by_age ON records(updated_at)");
     s.execute("CREATE INDEX IF NOT EXISTS records_by_task_hash ON records(task_hash) WHERE task_hash IS NOT NULL");
-    s.execute("CREATE TABLE IF NOT EXISTS tasks(tenant TEXT NOT NULL, task_id TEXT NOT NULL, updated_at INTEGER NOT NULL,"
-        + " payload BLOB NOT NULL, crc INTEGER NOT NULL, PRIMARY KEY(tenant, task_id))");
-    s.execute("CREATE INDEX IF NOT EXISTS tasks_by_age ON tasks(updated_at)");
   }
 
   /** Schema 1 to 2, in one transaction: hash every row's key and task, and index the hashes instead of the keys. */
@@ -192,7 +192,7 @@ public final class SettledStore implements AutoCloseable {
           + " task_hash = CASE WHEN task_id IS NULL THEN NULL ELSE hfr_key_hash(tenant, task_id) END");
       s.execute("DROP INDEX IF EXISTS records_by_key");
       s.execute("DROP INDEX IF EXISTS records_by_task");
-      createIndexes(s);
+      createRecordIndexes(s);
       s.execute("UPDATE meta SET value = " + SCHEMA_VERSION + " WHERE name = 'schema'");
       s.execute("COMMIT");
     } catch (SQLException | RuntimeException e) {
