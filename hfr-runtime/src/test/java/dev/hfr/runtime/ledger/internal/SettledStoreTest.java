@@ -57,7 +57,7 @@ class SettledStoreTest {
   }
 
   @Test
-  @DisplayName("a new ledger.db has 16 KB pages and a WAL kept to the checkpoint's size")
+  @DisplayName("a new ledger.db has 16 KB pages and is in WAL mode")
   void newStoreHasLargePages() throws Exception {
     try (SettledStore store = SettledStore.open(dir, ForcePolicy.EVERY_WRITE)) {
       store.putAll(List.of(entry("key-a", null, "result-a")), List.of(), e -> false);
