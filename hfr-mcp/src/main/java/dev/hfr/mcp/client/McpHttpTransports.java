@@ -1,5 +1,6 @@
 package dev.hfr.mcp.client;
 
+import dev.hfr.mcp.internal.CallCaptureTagging;
 import dev.hfr.mcp.internal.HttpFailureCapture;
 import io.modelcontextprotocol.client.transport.HttpClientStreamableHttpTransport;
 
@@ -23,11 +24,6 @@ public final class McpHttpTransports {
   public static HttpClientStreamableHttpTransport.Builder streamableHttp(String baseUri) {
     return HttpClientStreamableHttpTransport.builder(baseUri)
         .clientBuilder(HttpFailureCapture.recordingClient())
-        .addHttpRequestCustomizer((request, method, uri, body, context) -> {
-          Object capture = context == null ? null : context.get(HttpFailureCapture.CONTEXT_KEY);
-          if (capture instanceof HttpFailureCapture c) {
-            request.header(HttpFailureCapture.HEADER, c.id());
-          }
-        });
+        .addHttpRequestCustomizer(new CallCaptureTagging());
   }
 }

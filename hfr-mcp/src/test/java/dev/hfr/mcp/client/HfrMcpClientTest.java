@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.hfr.annotations.Fault;
 import dev.hfr.annotations.Risk;
+import dev.hfr.mcp.testing.FaultPlan;
 import dev.hfr.mcp.testing.IssueTracker;
 import dev.hfr.mcp.testing.LoopbackTracker;
 import dev.hfr.mcp.testing.McpFault;
@@ -163,6 +164,23 @@ class HfrMcpClientTest {
     // the write, finds it absent and sends it once more: still one issue, counted above.
     assertThat(h.eventsOf("tracker.create_issue")).as("no decision about the 404")
         .allMatch(e -> e.fault() == null || e.fault() == Fault.T3);
+  }
+
+  @Test
+  void aFailedRequestBesideTheCallIsNotItsAnswer() throws Exception {
+    h.client.callTool("search_issues", Map.of("query", "settled")); // the session's first listening stream is open
+    // The session expires; the client renews it within the call, and the new session's listening stream (a GET sent
+    // beside the call, in its context) is refused with a 404 while the destructive call runs and its answer is lost.
+    // Read as the call's answer, that 404 was an expired session: the call was sent again (CallCaptureTaggingTest).
+    h.faults.next(FaultPlan.LISTENING_STREAM, new McpFault.SessionExpired());
+    h.faults.next("close_all", new McpFault.SessionExpired(), new McpFault.DropAfterCommit(300));
+
+    assertThatThrownBy(() -> h.client.callTool("close_all", Map.of())).isInstanceOf(CallEscalatedException.class);
+    long quietUntil = System.nanoTime() + java.util.concurrent.TimeUnit.SECONDS.toNanos(2);
+    while (System.nanoTime() < quietUntil) { // a request held by the server lands within the pause
+      assertThat(h.tracker.closeCalls()).as("close_all is never sent twice").isLessThanOrEqualTo(1);
+      Thread.sleep(50);
+    }
   }
 
   @Test

@@ -39,6 +39,13 @@ final class FaultFilter implements Filter {
   public void doFilter(ServletRequest req, ServletResponse res, FilterChain chain) throws IOException, ServletException {
     HttpServletRequest http = (HttpServletRequest) req;
     HttpServletResponse response = (HttpServletResponse) res;
+    if ("GET".equals(http.getMethod())) {
+      McpFault fault = plan.atWire(FaultPlan.LISTENING_STREAM);
+      if (fault == null || !refuse(fault, response)) {
+        chain.doFilter(req, res);
+      }
+      return;
+    }
     if (!"POST".equals(http.getMethod())) {
       chain.doFilter(req, res);
       return;
@@ -52,6 +59,17 @@ final class FaultFilter implements Filter {
       return;
     }
     McpFault fault = plan.atWire(name.group(1));
+    if (fault instanceof McpFault.DropAfterCommit drop) {
+      pause(drop.delayMillis());
+      response.setHeader(DroppingProxy.DROP_HEADER, "1");
+      chain.doFilter(replay, res);
+    } else if (fault == null || !refuse(fault, response)) {
+      chain.doFilter(replay, res);
+    }
+  }
+
+  /** Answers a fault that refuses the request before the servlet sees it; {@code false} for any other fault. */
+  private static boolean refuse(McpFault fault, HttpServletResponse response) throws IOException {
     if (fault instanceof McpFault.RateLimited r) {
       response.setHeader("Retry-After", Integer.toString(r.retryAfterSeconds()));
       response.sendError(429, "rate limited");
@@ -59,11 +77,17 @@ final class FaultFilter implements Filter {
       response.sendError(503, "unavailable");
     } else if (fault instanceof McpFault.SessionExpired) {
       response.sendError(404, "session expired");
-    } else if (fault instanceof McpFault.DropAfterCommit) {
-      response.setHeader(DroppingProxy.DROP_HEADER, "1");
-      chain.doFilter(replay, res);
     } else {
-      chain.doFilter(replay, res);
+      return false;
+    }
+    return true;
+  }
+
+  private static void pause(long millis) {
+    try {
+      Thread.sleep(millis);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
     }
   }
 

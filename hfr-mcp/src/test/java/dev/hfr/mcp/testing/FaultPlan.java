@@ -14,6 +14,9 @@ import java.util.function.Supplier;
  */
 public final class FaultPlan {
 
+  /** The name faults of the session's listening stream (the client's GET) are queued under. */
+  public static final String LISTENING_STREAM = "GET /mcp";
+
   private final Map<String, Deque<McpFault>> queued = new ConcurrentHashMap<>();
   private final Map<String, McpFault> drawn = new ConcurrentHashMap<>();
   private final AtomicLong injected = new AtomicLong();
