@@ -21,7 +21,7 @@ class McpLoopTest {
 
     assertThat(hfr.faults()).as("faults were injected").isGreaterThan(10);
     for (Effect e : Effect.values()) {
-      assertThat(hfr.duplicates().get(e)).as("%s duplicated with HFR", e).isZero();
+      assertThat(hfr.duplicates().get(e)).as("%s duplicated with HFR; the run: %s", e, hfr).isZero();
     }
     assertThat(plain.duplicates().values().stream().mapToInt(Integer::intValue).sum())
         .as("the model's re-calls duplicate writes without HFR").isPositive();
