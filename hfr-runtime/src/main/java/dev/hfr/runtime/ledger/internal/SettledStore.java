@@ -43,6 +43,12 @@ public final class SettledStore implements AutoCloseable {
 
   /** 1: indexed by tenant and key; 2: by their {@link KeyHash}. */
   private static final int SCHEMA_VERSION = 2;
+  /**
+   * Rows handed to SQLite per {@code executeBatch}, within the move's one transaction. The driver keeps every bound
+   * value of a batch until it runs (a payload array and boxed numbers per row): one batch for a whole move held
+   * about 20 MB at 50,000 rows. Measured at 32 writers, two paired runs: write p99 7.7 and 7.8 ms against 8.1 and 8.7.
+   */
+  private static final int ROWS_PER_EXECUTE = 500;
 
   /** Reader connections: callers of different keys read at once (a point read takes microseconds). */
   private static final int READERS = 4;
@@ -309,7 +315,7 @@ public final class SettledStore implements AutoCloseable {
     }
     inHashOrder.sort(null);
     try {
-      boolean inserts = false;
+      int pending = 0;
       for (Hashed h : inHashOrder) {
         StoredEntry e = h.entry;
         byte[] payload = JournalCodec.encodePut(e);
@@ -321,11 +327,15 @@ public final class SettledStore implements AutoCloseable {
         }
         bindRecord(insertRecord, h.keyHash, e, payload);
         insertRecord.addBatch();
-        inserts = true;
+        if (++pending == ROWS_PER_EXECUTE) {
+          insertRecord.executeBatch();
+          pending = 0;
+        }
       }
-      if (inserts) {
+      if (pending > 0) {
         insertRecord.executeBatch();
       }
+      pending = 0;
       for (TaskCheckpoint t : tasks) {
         byte[] payload = JournalCodec.encodeTask(t);
         upsertTask.setString(1, t.tenant());
@@ -334,8 +344,12 @@ public final class SettledStore implements AutoCloseable {
         upsertTask.setBytes(4, payload);
         upsertTask.setInt(5, JournalCodec.crc(payload, 0, payload.length));
         upsertTask.addBatch();
+        if (++pending == ROWS_PER_EXECUTE) {
+          upsertTask.executeBatch();
+          pending = 0;
+        }
       }
-      if (!tasks.isEmpty()) {
+      if (pending > 0) {
         upsertTask.executeBatch();
       }
       writer.commit();

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.hfr.runtime.ledger.ForcePolicy;
 import dev.hfr.runtime.ledger.LedgerRecord;
 import dev.hfr.runtime.ledger.LedgerState;
+import dev.hfr.runtime.ledger.TaskCheckpoint;
 import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.DriverManager;
@@ -12,6 +13,7 @@ import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.Statement;
 import java.time.Instant;
+import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
@@ -70,6 +72,35 @@ class SettledStoreTest {
       try (ResultSet rs = s.executeQuery("PRAGMA journal_mode")) {
         assertThat(rs.getString(1)).isEqualTo("wal");
       }
+    }
+  }
+
+  @Test
+  @DisplayName("a move larger than the driver is handed at once stores every row and task, and updates the rows it held")
+  void aLargeMoveStoresEveryRow() {
+    List<StoredEntry> first = new ArrayList<>();
+    List<TaskCheckpoint> tasks = new ArrayList<>();
+    for (int i = 0; i < 1_234; i++) { // more than two executes' worth, and a remainder
+      first.add(entry("key-" + i, "task-" + i, "result-" + i));
+      tasks.add(new TaskCheckpoint(TENANT, "task-" + i, TaskCheckpoint.Phase.CLOSED, "spec", null, "owner", AT, AT));
+    }
+    List<StoredEntry> again = new ArrayList<>();
+    for (int i = 0; i < 1_234; i += 2) {
+      again.add(entry("key-" + i, "task-" + i, "result-" + i + "-again"));
+    }
+    again.add(entry("key-new", null, "result-new"));
+
+    try (SettledStore store = SettledStore.open(dir, ForcePolicy.EVERY_WRITE)) {
+      store.putAll(first, tasks, e -> false);
+      store.putAll(again, List.of(), e -> !e.key().equals("key-new"));
+
+      assertThat(store.size()).isEqualTo(1_235);
+      assertThat(store.find(TENANT, "key-0").record().resultHash()).isEqualTo("result-0-again");
+      assertThat(store.find(TENANT, "key-1").record().resultHash()).isEqualTo("result-1");
+      assertThat(store.find(TENANT, "key-1233").record().resultHash()).isEqualTo("result-1233");
+      assertThat(store.find(TENANT, "key-new").record().resultHash()).isEqualTo("result-new");
+      assertThat(store.findTask(TENANT, "task-1233").phase()).isEqualTo(TaskCheckpoint.Phase.CLOSED);
+      assertThat(store.taskEntries(TENANT, "task-617")).extracting(StoredEntry::key).containsExactly("key-617");
     }
   }
 
