@@ -171,7 +171,8 @@ class HfrMcpClientTest {
     h.client.callTool("search_issues", Map.of("query", "settled")); // the session's first listening stream is open
     // The session expires; the client renews it within the call, and the new session's listening stream (a GET sent
     // beside the call, in its context) is refused with a 404 while the destructive call runs and its answer is lost.
-    // Read as the call's answer, that 404 was an expired session: the call was sent again (CallCaptureTaggingTest).
+    // The guarantee on the user's path: one run at most, whatever the SDK's races (its resend may also fail at once
+    // with "session terminated"). That the stream's 404 is never read as the call's is pinned by CallCaptureTaggingTest.
     h.faults.next(FaultPlan.LISTENING_STREAM, new McpFault.SessionExpired());
     h.faults.next("close_all", new McpFault.SessionExpired(), new McpFault.DropAfterCommit(300));
 
