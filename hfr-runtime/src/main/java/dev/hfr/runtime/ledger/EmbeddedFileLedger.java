@@ -7,7 +7,6 @@ import dev.hfr.runtime.ledger.internal.JournalCodec;
 import dev.hfr.runtime.ledger.internal.JournalRecovery;
 import dev.hfr.runtime.ledger.internal.JournalScanner;
 import dev.hfr.runtime.ledger.internal.JournalWriter;
-import dev.hfr.runtime.ledger.internal.KeyHash;
 import dev.hfr.runtime.ledger.internal.LedgerRules;
 import dev.hfr.runtime.ledger.internal.LedgerTable;
 import dev.hfr.runtime.ledger.internal.RetentionSweep;
@@ -22,12 +21,9 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
-import java.util.Collections;
-import java.util.IdentityHashMap;
 import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
-import java.util.Set;
 import java.util.function.Supplier;
 
 /**
@@ -652,19 +648,8 @@ public final class EmbeddedFileLedger implements IdempotencyLedger {
     }
     try {
       writer.syncUntil(upTo);
-      StoredKeys keys = storedKeys;
-      Set<StoredEntry> mayBeStored = keys == null ? null : Collections.newSetFromMap(new IdentityHashMap<>());
-      if (keys != null) {
-        for (StoredEntry e : batch) {
-          long hash = KeyHash.of(e.tenant(), e.key());
-          if (keys.mightContain(hash)) {
-            mayBeStored.add(e);
-          }
-          keys.add(hash); // before the rows are visible, and before memory forgets them
-        }
-      }
-      // a key the filter never saw has no row: it is inserted without a look for one
-      store.putAll(batch, tasks, e -> mayBeStored == null || mayBeStored.contains(e));
+      // the filter learns each key before its row is visible and before memory forgets it
+      store.putAll(batch, tasks, storedKeys);
     } catch (RuntimeException e) {
       synchronized (this) {
         table.moveFailed(batch, tasks);

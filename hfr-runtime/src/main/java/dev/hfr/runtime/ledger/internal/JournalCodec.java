@@ -4,11 +4,8 @@ import dev.hfr.runtime.ledger.LedgerRecord;
 import dev.hfr.runtime.ledger.LedgerState;
 import dev.hfr.runtime.ledger.TaskCheckpoint;
 import java.io.ByteArrayInputStream;
-import java.io.ByteArrayOutputStream;
 import java.io.DataInputStream;
-import java.io.DataOutputStream;
 import java.io.IOException;
-import java.io.UncheckedIOException;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.time.Instant;
@@ -131,72 +128,56 @@ public final class JournalCodec {
 
   /** The payload of a PUT frame. */
   public static byte[] encodePut(StoredEntry e) {
-    ByteArrayOutputStream bytes = new ByteArrayOutputStream(256);
-    try (DataOutputStream out = new DataOutputStream(bytes)) {
-      LedgerRecord r = e.record();
-      out.writeByte(PUT);
-      out.writeUTF(r.tenant());
-      out.writeUTF(r.key());
-      out.writeUTF(r.tool());
-      out.writeUTF(r.argsHash());
-      out.writeUTF(r.state().name());
-      out.writeInt(r.attempts());
-      optional(out, r.resultHash());
-      out.writeLong(r.fencingToken());
-      out.writeLong(r.createdAt().toEpochMilli());
-      out.writeLong(r.updatedAt().toEpochMilli());
-      optional(out, e.leaseOwner());
-      out.writeLong(e.leaseExpiresAtMillis());
-      optional(out, r.taskId());
-    } catch (IOException impossible) {
-      throw new UncheckedIOException(impossible);
-    }
-    return bytes.toByteArray();
+    LedgerRecord r = e.record();
+    PayloadWriter out = new PayloadWriter(256);
+    out.writeByte(PUT);
+    out.writeUTF(r.tenant());
+    out.writeUTF(r.key());
+    out.writeUTF(r.tool());
+    out.writeUTF(r.argsHash());
+    out.writeUTF(r.state().name());
+    out.writeInt(r.attempts());
+    out.writeOptionalUTF(r.resultHash());
+    out.writeLong(r.fencingToken());
+    out.writeLong(r.createdAt().toEpochMilli());
+    out.writeLong(r.updatedAt().toEpochMilli());
+    out.writeOptionalUTF(e.leaseOwner());
+    out.writeLong(e.leaseExpiresAtMillis());
+    out.writeOptionalUTF(r.taskId());
+    return out.toByteArray();
   }
 
   /** The payload of a REMOVE frame. */
   public static byte[] encodeRemove(String tenant, String key) {
-    ByteArrayOutputStream bytes = new ByteArrayOutputStream(160);
-    try (DataOutputStream out = new DataOutputStream(bytes)) {
-      out.writeByte(REMOVE);
-      out.writeUTF(tenant);
-      out.writeUTF(key);
-    } catch (IOException impossible) {
-      throw new UncheckedIOException(impossible);
-    }
-    return bytes.toByteArray();
+    PayloadWriter out = new PayloadWriter(160);
+    out.writeByte(REMOVE);
+    out.writeUTF(tenant);
+    out.writeUTF(key);
+    return out.toByteArray();
   }
 
   /** The payload of a TASK frame. */
   public static byte[] encodeTask(TaskCheckpoint t) {
-    ByteArrayOutputStream bytes = new ByteArrayOutputStream(256);
-    try (DataOutputStream out = new DataOutputStream(bytes)) {
-      out.writeByte(TASK);
-      out.writeUTF(t.tenant());
-      out.writeUTF(t.taskId());
-      out.writeUTF(t.phase().name());
-      out.writeUTF(t.spec());
-      optional(out, t.evidence());
-      out.writeUTF(t.owner());
-      out.writeLong(t.startedAt().toEpochMilli());
-      out.writeLong(t.updatedAt().toEpochMilli());
-    } catch (IOException impossible) {
-      throw new UncheckedIOException(impossible);
-    }
-    return bytes.toByteArray();
+    PayloadWriter out = new PayloadWriter(256);
+    out.writeByte(TASK);
+    out.writeUTF(t.tenant());
+    out.writeUTF(t.taskId());
+    out.writeUTF(t.phase().name());
+    out.writeUTF(t.spec());
+    out.writeOptionalUTF(t.evidence());
+    out.writeUTF(t.owner());
+    out.writeLong(t.startedAt().toEpochMilli());
+    out.writeLong(t.updatedAt().toEpochMilli());
+    return out.toByteArray();
   }
 
   /** The payload of a REMOVE_TASK frame. */
   public static byte[] encodeRemoveTask(String tenant, String taskId) {
-    ByteArrayOutputStream bytes = new ByteArrayOutputStream(160);
-    try (DataOutputStream out = new DataOutputStream(bytes)) {
-      out.writeByte(REMOVE_TASK);
-      out.writeUTF(tenant);
-      out.writeUTF(taskId);
-    } catch (IOException impossible) {
-      throw new UncheckedIOException(impossible);
-    }
-    return bytes.toByteArray();
+    PayloadWriter out = new PayloadWriter(160);
+    out.writeByte(REMOVE_TASK);
+    out.writeUTF(tenant);
+    out.writeUTF(taskId);
+    return out.toByteArray();
   }
 
   /** The payloads that hold everything in {@code table}: its records, then its task checkpoints (for a compacted journal). */
@@ -318,13 +299,6 @@ public final class JournalCodec {
       return frame;
     } catch (IOException e) {
       throw new IllegalArgumentException("frame ends before its fields do: " + e, e);
-    }
-  }
-
-  private static void optional(DataOutputStream out, String s) throws IOException {
-    out.writeBoolean(s != null);
-    if (s != null) {
-      out.writeUTF(s);
     }
   }
 

@@ -370,9 +370,7 @@ public final class LedgerTable {
    */
   public void forgetMoved(List<StoredEntry> moved, List<TaskCheckpoint> movedTasks) {
     for (StoredEntry e : moved) {
-      TenantKey k = new TenantKey(e.tenant(), e.key());
-      if (entries.get(k) == e) {
-        entries.remove(k);
+      if (entries.remove(new TenantKey(e.tenant(), e.key()), e)) { // one lookup: the map is large and cold
         unindex(e);
         moves++;
       }

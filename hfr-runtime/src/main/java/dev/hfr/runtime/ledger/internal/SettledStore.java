@@ -16,7 +16,6 @@ import java.util.Collection;
 import java.util.List;
 import java.util.concurrent.ArrayBlockingQueue;
 import java.util.concurrent.BlockingQueue;
-import java.util.function.Predicate;
 import org.sqlite.SQLiteConfig;
 import org.sqlite.SQLiteErrorCode;
 import org.sqlite.SQLiteException;
@@ -302,11 +301,11 @@ public final class SettledStore implements AutoCloseable {
 
   /**
    * Stores {@code entries} and {@code tasks} in one transaction, durable (under {@link ForcePolicy#EVERY_WRITE})
-   * when this returns. An entry {@code mayBeStored} rejects is inserted without looking for its row first: the
-   * caller knows it was never moved. Housekeeping thread only.
+   * when this returns. Each entry's key is added to {@code storedKeys} before the rows can be read; an entry the
+   * filter had never seen is inserted without looking for its row first ({@code null}: look for every row).
+   * Housekeeping thread only.
    */
-  public synchronized void putAll(Collection<StoredEntry> entries, Collection<TaskCheckpoint> tasks,
-      Predicate<StoredEntry> mayBeStored) {
+  public synchronized void putAll(Collection<StoredEntry> entries, Collection<TaskCheckpoint> tasks, StoredKeys storedKeys) {
     // In hash order the index's cursor moves forward instead of jumping: measured, a batch of 20,000 random keys
     // goes in twice as fast sorted as unsorted.
     List<Hashed> inHashOrder = new ArrayList<>(entries.size());
@@ -315,27 +314,22 @@ public final class SettledStore implements AutoCloseable {
     }
     inHashOrder.sort(null);
     try {
-      int pending = 0;
+      Batch inserts = new Batch(insertRecord);
       for (Hashed h : inHashOrder) {
         StoredEntry e = h.entry;
         byte[] payload = JournalCodec.encodePut(e);
-        if (mayBeStored.test(e)) { // moved before and settled again since: its row is updated
+        boolean neverStored = storedKeys != null && storedKeys.add(h.keyHash);
+        if (!neverStored) { // it may have moved before and settled again since: its row is updated
           bindRecord(updateRecord, h.keyHash, e, payload);
           if (updateRecord.executeUpdate() == 1) {
             continue;
           }
         }
         bindRecord(insertRecord, h.keyHash, e, payload);
-        insertRecord.addBatch();
-        if (++pending == ROWS_PER_EXECUTE) {
-          insertRecord.executeBatch();
-          pending = 0;
-        }
+        inserts.added();
       }
-      if (pending > 0) {
-        insertRecord.executeBatch();
-      }
-      pending = 0;
+      inserts.flush();
+      Batch upserts = new Batch(upsertTask);
       for (TaskCheckpoint t : tasks) {
         byte[] payload = JournalCodec.encodeTask(t);
         upsertTask.setString(1, t.tenant());
@@ -343,19 +337,38 @@ public final class SettledStore implements AutoCloseable {
         upsertTask.setLong(3, t.updatedAt().toEpochMilli());
         upsertTask.setBytes(4, payload);
         upsertTask.setInt(5, JournalCodec.crc(payload, 0, payload.length));
-        upsertTask.addBatch();
-        if (++pending == ROWS_PER_EXECUTE) {
-          upsertTask.executeBatch();
-          pending = 0;
-        }
+        upserts.added();
       }
-      if (pending > 0) {
-        upsertTask.executeBatch();
-      }
+      upserts.flush();
       writer.commit();
     } catch (SQLException e) {
       rollbackQuietly();
       throw failure(file, "store " + entries.size() + " settled records", e);
+    }
+  }
+
+  /** A statement's rows, handed to SQLite {@value #ROWS_PER_EXECUTE} at a time. */
+  private static final class Batch {
+    private final PreparedStatement statement;
+    private int pending;
+
+    Batch(PreparedStatement statement) {
+      this.statement = statement;
+    }
+
+    /** The statement's parameters are bound: queue them as a row. */
+    void added() throws SQLException {
+      statement.addBatch();
+      if (++pending == ROWS_PER_EXECUTE) {
+        flush();
+      }
+    }
+
+    void flush() throws SQLException {
+      if (pending > 0) {
+        statement.executeBatch();
+        pending = 0;
+      }
     }
   }
 

@@ -37,10 +37,14 @@ public final class StoredKeys {
     add(KeyHash.of(tenant, key));
   }
 
-  /** Records that the pair of this {@link KeyHash} is, or is about to be, in the store. One writer at a time. */
-  public void add(long keyHash) {
+  /**
+   * Records that the pair of this {@link KeyHash} is, or is about to be, in the store; returns true when the filter
+   * had never seen it (the store certainly holds no row of it yet), as {@code Set.add} does. One writer at a time.
+   */
+  public boolean add(long keyHash) {
     long h1 = keyHash;
     long h2 = KeyHash.mix(keyHash ^ 0xC2B2AE3D27D4EB4FL) | 1;
+    boolean changed = false;
     for (int i = 0; i < PROBES; i++) {
       long bit = Long.remainderUnsigned(h1 + i * h2, bitCount);
       int word = (int) (bit >>> 6);
@@ -48,9 +52,11 @@ public final class StoredKeys {
       long old = bits.get(word);
       if ((old & mask) == 0) {
         bits.getAndAccumulate(word, mask, (a, b) -> a | b);
+        changed = true;
       }
     }
     added++;
+    return changed;
   }
 
   /** False when (tenant, key) was never added: the store certainly does not hold it. */

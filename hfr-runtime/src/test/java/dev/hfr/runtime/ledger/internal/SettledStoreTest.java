@@ -31,7 +31,7 @@ class SettledStoreTest {
   @DisplayName("two keys that share a hash each read and update their own row")
   void keysSharingAHashAreToldApart() throws Exception {
     try (SettledStore store = SettledStore.open(dir, ForcePolicy.EVERY_WRITE)) {
-      store.putAll(List.of(entry("key-a", "task-a", "result-a"), entry("key-b", "task-b", "result-b")), List.of(), e -> true);
+      store.putAll(List.of(entry("key-a", "task-a", "result-a"), entry("key-b", "task-b", "result-b")), List.of(), null);
     }
     // a 64-bit collision, made by hand: key-b's row now carries key-a's hash, and its task task-a's
     try (Connection c = DriverManager.getConnection("jdbc:sqlite:" + dir.resolve(SettledStore.NAME));
@@ -46,7 +46,7 @@ class SettledStoreTest {
       assertThat(store.taskEntries(TENANT, "task-a")).extracting(StoredEntry::key).containsExactly("key-a");
       assertThat(store.find("globex", "key-a")).isNull();
 
-      store.putAll(List.of(entry("key-a", "task-a", "result-a2")), List.of(), e -> true); // settled again: an update
+      store.putAll(List.of(entry("key-a", "task-a", "result-a2")), List.of(), null); // settled again: an update
       assertThat(store.find(TENANT, "key-a").record().resultHash()).isEqualTo("result-a2");
     }
     try (Connection c = DriverManager.getConnection("jdbc:sqlite:" + dir.resolve(SettledStore.NAME));
@@ -62,7 +62,7 @@ class SettledStoreTest {
   @DisplayName("a new ledger.db has 16 KB pages and is in WAL mode")
   void newStoreHasLargePages() throws Exception {
     try (SettledStore store = SettledStore.open(dir, ForcePolicy.EVERY_WRITE)) {
-      store.putAll(List.of(entry("key-a", null, "result-a")), List.of(), e -> false);
+      store.putAll(List.of(entry("key-a", null, "result-a")), List.of(), new StoredKeys(1_000));
     }
     try (Connection c = DriverManager.getConnection("jdbc:sqlite:" + dir.resolve(SettledStore.NAME));
         Statement s = c.createStatement()) {
@@ -91,8 +91,9 @@ class SettledStoreTest {
     again.add(entry("key-new", null, "result-new"));
 
     try (SettledStore store = SettledStore.open(dir, ForcePolicy.EVERY_WRITE)) {
-      store.putAll(first, tasks, e -> false);
-      store.putAll(again, List.of(), e -> !e.key().equals("key-new"));
+      StoredKeys storedKeys = new StoredKeys(10_000); // learns first's keys: again's rows are updated, key-new's inserted
+      store.putAll(first, tasks, storedKeys);
+      store.putAll(again, List.of(), storedKeys);
 
       assertThat(store.size()).isEqualTo(1_235);
       assertThat(store.find(TENANT, "key-0").record().resultHash()).isEqualTo("result-0-again");

@@ -29,6 +29,15 @@ class StoredKeysTest {
   }
 
   @Test
+  @DisplayName("adding a key tells whether the filter had never seen it: only then may its row be inserted without a look")
+  void addTellsWhetherTheKeyIsNew() {
+    StoredKeys keys = new StoredKeys(1000);
+    assertThat(keys.add(KeyHash.of("acme", "k1"))).as("first time").isTrue();
+    assertThat(keys.add(KeyHash.of("acme", "k1"))).as("second time").isFalse();
+    assertThat(keys.add(KeyHash.of("globex", "k1"))).as("another tenant's key").isTrue();
+  }
+
+  @Test
   @DisplayName("the tenant is part of the key: one tenant's key is not another's")
   void tenantsDiffer() {
     StoredKeys keys = new StoredKeys(1000);
