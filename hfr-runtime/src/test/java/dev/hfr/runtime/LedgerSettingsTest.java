@@ -9,6 +9,7 @@ import dev.hfr.runtime.config.HfrConfig;
 import dev.hfr.runtime.config.HfrConfigLoader;
 import dev.hfr.runtime.ledger.EmbeddedFileLedger;
 import dev.hfr.runtime.ledger.InMemoryLedger;
+import dev.hfr.runtime.ledger.LedgerCorruptedException;
 import dev.hfr.runtime.ledger.LedgerLockedException;
 import dev.hfr.runtime.ledger.PostgresLedger;
 import dev.hfr.runtime.telemetry.DecisionSink;
@@ -21,6 +22,7 @@ import java.sql.ResultSet;
 import java.sql.Statement;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -130,6 +132,44 @@ class LedgerSettingsTest {
           .hasMessageContaining("share it")
           .hasMessageContaining("ledgerPath")
           .hasMessageContaining("idempotency.ledger: memory");
+    }
+  }
+
+  @Test
+  @DisplayName("a ledger whose ledger.db was deleted is refused at build(), naming the file and the way on, and no empty one"
+      + " takes its place; after EmbeddedFileLedger.repair the engine opens without the records it held")
+  void deletedStoreIsRefused(@TempDir Path dir) throws Exception {
+    String key;
+    try (Hfr hfr = builder().ledgerPath(dir).leaseTtl(Duration.ofMillis(100)).build()) {
+      key = write(hfr);
+      Thread.sleep(200); // its lease lapses: a settled record moves only once no call holds it
+    }
+    try (EmbeddedFileLedger ledger = EmbeddedFileLedger.open(dir)) {
+      long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+      while (ledger.recordsInMemory() > 0 && System.nanoTime() < deadline) {
+        Thread.sleep(20); // housekeeping moves the settled record to ledger.db
+      }
+      assertThat(ledger.recordsInMemory()).isZero();
+      ledger.compact(); // as housekeeping does once the journal is long: the journal keeps no copy of what moved
+    }
+    for (String name : new String[] {EmbeddedFileLedger.STORE, EmbeddedFileLedger.STORE + "-wal", EmbeddedFileLedger.STORE + "-shm"}) {
+      Files.deleteIfExists(dir.resolve(name));
+    }
+
+    assertThatThrownBy(() -> builder().ledgerPath(dir).build())
+        .isInstanceOf(LedgerCorruptedException.class)
+        .hasMessageContaining(dir.resolve(EmbeddedFileLedger.STORE).toString())
+        .hasMessageContaining("backup")
+        .hasMessageContaining("EmbeddedFileLedger.repair");
+    assertThat(dir.resolve(EmbeddedFileLedger.STORE)).as("nothing created in its place").doesNotExist();
+
+    EmbeddedFileLedger.RepairReport report = EmbeddedFileLedger.repair(dir);
+    assertThat(report.damages()).anySatisfy(d -> assertThat(d.reason()).contains(EmbeddedFileLedger.STORE + " is missing"));
+    try (Hfr hfr = builder().ledgerPath(dir).build()) {
+      assertThat(hfr.ledger().find("acme", key)).as("lost with the file, as the repair reported").isEmpty();
+    }
+    try (Hfr hfr = builder().ledgerPath(dir).build()) {
+      assertThat(hfr.ledger()).as("the new store is marked: later opens go on as usual").isInstanceOf(EmbeddedFileLedger.class);
     }
   }
 

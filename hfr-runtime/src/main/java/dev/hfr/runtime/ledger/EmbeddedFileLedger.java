@@ -24,6 +24,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.OptionalLong;
 import java.util.function.Supplier;
 
 /**
@@ -239,6 +240,15 @@ public final class EmbeddedFileLedger implements IdempotencyLedger {
     }
   }
 
+  private static LedgerCorruptedException missingStore(Path dir) {
+    Path store = dir.resolve(STORE);
+    return new LedgerCorruptedException(store, List.of(new Damage(0, 0, 0, "the file is missing", null)), -1,
+        "ledger store " + store + " is missing, though this ledger keeps its settled records there: those it held would be lost,"
+            + " and a write they record could run again if repeated. Nothing was changed. Restore the ledger directory from a"
+            + " backup (with " + STORE + " and its -wal file), or, to start the settled records over, call"
+            + " EmbeddedFileLedger.repair(" + dir + ") and open it again.");
+  }
+
   private static long sizeOf(Path file) {
     try {
       return Files.size(file);
@@ -252,6 +262,10 @@ public final class EmbeddedFileLedger implements IdempotencyLedger {
     CheckpointFile checkpoint = new CheckpointFile(lock.checkpointChannel(), dir.resolve(CheckpointFile.NAME));
     long now = options.clock().epochMillis();
     RetentionSweep sweep = new RetentionSweep(options.retention(), now);
+    OptionalLong storeMarkedFor = checkpoint.storeMarkedFor();
+    if (storeMarkedFor.isPresent() && !Files.exists(dir.resolve(STORE))) {
+      throw missingStore(dir);
+    }
     SettledStore store = SettledStore.open(dir, options.forcePolicy());
     LedgerTable table = new LedgerTable(null, coldRecordsOf(store)); // replays first, persists once the writer exists
     JournalRecovery.Opened opened;
@@ -262,6 +276,15 @@ public final class EmbeddedFileLedger implements IdempotencyLedger {
     } catch (IOException | RuntimeException | Error e) {
       store.close();
       throw e;
+    }
+    if (storeMarkedFor.isEmpty() || storeMarkedFor.getAsLong() != opened.ledgerId()) {
+      try {
+        checkpoint.markStore(opened.ledgerId()); // before anything moves to the store
+      } catch (IOException e) {
+        closeQuietly(writer);
+        store.close();
+        throw e;
+      }
     }
     UnforcedKeys unforced = new UnforcedKeys();
     table.persistWith(persisterFor(writer, unforced));
@@ -353,7 +376,8 @@ public final class EmbeddedFileLedger implements IdempotencyLedger {
    * Moves a damaged journal aside (as {@code ledger.journal.corrupt-<millis>}) and writes a new one holding
    * every intact record, with a checkpoint that vouches for it; a crash tail is dropped as on open. Also
    * the way on when the journal is missing or empty while its checkpoint says it held records, or when the
-   * checkpoint is missing or damaged. Run it only after reading the {@link LedgerCorruptedException}:
+   * checkpoint is missing or damaged, and when {@code ledger.db} is missing: the next open starts the settled
+   * records over with an empty one (the report lists it). Run it only after reading the {@link LedgerCorruptedException}:
    * records in the damaged regions are lost from the ledger (they stay in the moved file for
    * inspection), and a lost record of a committed write means that write could run again.
    *
@@ -367,7 +391,14 @@ public final class EmbeddedFileLedger implements IdempotencyLedger {
       try (DirectoryLock lock = DirectoryLock.acquire(dir)) {
         CheckpointFile checkpoint = new CheckpointFile(lock.checkpointChannel(), dir.resolve(CheckpointFile.NAME));
         JournalRecovery.Repaired r = JournalRecovery.repair(journal, checkpoint);
-        return new RepairReport(journal, r.movedAside(), r.recordsKept(), r.damages());
+        List<Damage> damages = new ArrayList<>(r.damages());
+        if (checkpoint.storeMarkedFor().isPresent() && !Files.exists(dir.resolve(STORE))) {
+          checkpoint.clearStoreMark(); // the next open makes a new, empty store
+          damages.add(new Damage(0, 0, 0, STORE + " is missing: the settled records it held are lost", null));
+          LOG.log(System.Logger.Level.WARNING, "ledger repair in " + dir + ": " + STORE + " is missing; the next open starts"
+              + " the settled records over (a settled write whose record is lost may run again if repeated)");
+        }
+        return new RepairReport(journal, r.movedAside(), r.recordsKept(), damages);
       }
     } catch (IOException e) {
       throw new LedgerStorageException("cannot repair the ledger in " + dir + ": " + e, e);

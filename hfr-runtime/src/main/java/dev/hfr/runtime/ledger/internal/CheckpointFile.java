@@ -6,6 +6,7 @@ import java.nio.channels.FileChannel;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.Arrays;
+import java.util.OptionalLong;
 
 /**
  * {@code ledger.checkpoint}: what the journal is known to hold — its ledger id, first and last forced
@@ -18,10 +19,13 @@ import java.util.Arrays;
  * higher counter is the checkpoint. A crash while writing one slot leaves the other. The slots are not
  * forced themselves: a lost checkpoint write only makes the next open check a little less (the previous
  * checkpoint is still a true lower bound). Bytes 256–383 name the ledger's current holder, for the lock's
- * error message (see {@link DirectoryLock}).
+ * error message (see {@link DirectoryLock}). Bytes 384–403 mark that the ledger keeps settled records in {@link
+ * SettledStore}'s file, so that a store deleted or lost later is recognised as damage instead of being created
+ * anew, empty (its records' writes would then run again when repeated).
  *
  * <pre>
  * slot = "HFR-CKP1" counter:int64 ledgerId:int64 firstSeq:int64 lastSeq:int64 length:int64 crc:int32 (52 of 64 bytes)
+ * mark = "HFR-STO1" ledgerId:int64 crc:int32                                                          (at byte 384)
  * </pre>
  */
 public final class CheckpointFile {
@@ -31,6 +35,9 @@ public final class CheckpointFile {
 
   static final int HOLDER_OFFSET = 256;
   static final int HOLDER_BYTES = 128;
+  private static final int STORE_MARK_OFFSET = HOLDER_OFFSET + HOLDER_BYTES;
+  private static final byte[] STORE_MAGIC = "HFR-STO1".getBytes(StandardCharsets.US_ASCII);
+  private static final int STORE_MARK_BYTES = 20;
   private static final byte[] MAGIC = "HFR-CKP1".getBytes(StandardCharsets.US_ASCII);
   private static final int SLOT = 64;
   private static final int CHECKED = 48;
@@ -127,6 +134,45 @@ public final class CheckpointFile {
   /** Writes {@code c} and forces it: used when the journal is created or replaced. */
   public void writeAndForce(Checkpoint c) throws IOException {
     write(c);
+    channel.force(false);
+  }
+
+  /**
+   * The id of the ledger that marked a settled store in this directory; empty for a new directory, one written
+   * before the store existed, or one whose mark a repair cleared. A damaged mark reads as none.
+   */
+  public OptionalLong storeMarkedFor() throws IOException {
+    ByteBuffer b = ByteBuffer.allocate(STORE_MARK_BYTES);
+    while (b.hasRemaining() && channel.read(b, STORE_MARK_OFFSET + b.position()) > 0) {
+      // read what there is
+    }
+    byte[] data = b.array();
+    if (b.position() < STORE_MARK_BYTES || !Arrays.equals(data, 0, STORE_MAGIC.length, STORE_MAGIC, 0, STORE_MAGIC.length)
+        || b.getInt(16) != JournalCodec.crc(data, 0, 16)) {
+      return OptionalLong.empty();
+    }
+    return OptionalLong.of(b.getLong(8));
+  }
+
+  /** Marks, durably, that ledger {@code ledgerId} keeps settled records in this directory's store. */
+  public synchronized void markStore(long ledgerId) throws IOException {
+    ByteBuffer b = ByteBuffer.allocate(STORE_MARK_BYTES);
+    b.put(STORE_MAGIC).putLong(ledgerId);
+    b.putInt(16, JournalCodec.crc(b.array(), 0, 16));
+    writeMark(b);
+  }
+
+  /** Clears the store's mark, durably: a repair that starts the settled records over. */
+  public synchronized void clearStoreMark() throws IOException {
+    writeMark(ByteBuffer.allocate(STORE_MARK_BYTES));
+  }
+
+  private void writeMark(ByteBuffer b) throws IOException {
+    b.clear();
+    long at = STORE_MARK_OFFSET;
+    while (b.hasRemaining()) {
+      at += channel.write(b, at);
+    }
     channel.force(false);
   }
 

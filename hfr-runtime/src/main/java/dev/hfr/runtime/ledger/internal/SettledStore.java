@@ -474,8 +474,9 @@ public final class SettledStore implements AutoCloseable {
   private LedgerCorruptedException damaged(String what, String reason) {
     return new LedgerCorruptedException(file, List.of(new Damage(0, 0, 0, reason, what)), -1,
         "ledger store " + file + " holds a damaged row (" + what + "): " + reason + ". The ledger does not guess what it "
-            + "held. Restore the ledger directory from a backup, or move " + NAME + " aside to start its settled records over"
-            + " (a settled write whose record is lost may then run again).");
+            + "held. Restore the ledger directory from a backup, or move " + NAME + " (with its -wal and -shm files) aside and call"
+            + " EmbeddedFileLedger.repair on the directory to start its settled records over (a settled write whose record is"
+            + " lost may then run again).");
   }
 
   private static RuntimeException failure(Path file, String what, SQLException e) {
@@ -483,7 +484,8 @@ public final class SettledStore implements AutoCloseable {
       return new LedgerCorruptedException(file, List.of(new Damage(0, 0, 0, s.getMessage(), null)), -1,
           "ledger store " + file + " is damaged (SQLite: " + s.getMessage() + ") while trying to " + what + ". Nothing was "
               + "changed. Restore the ledger directory from a backup, or move " + NAME + " (with its -wal and -shm files) aside"
-              + " to start its settled records over (a settled write whose record is lost may then run again).");
+              + " and call EmbeddedFileLedger.repair on the directory to start its settled records over (a settled write"
+              + " whose record is lost may then run again).");
     }
     return new LedgerStorageException("ledger store " + file + ": could not " + what + ": " + e.getMessage(), e);
   }
